@@ -1,0 +1,3 @@
+"""readinglist: conference abstract lists -> citable records, a TOML reading store, exports."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,142 @@
+"""Configuration: built-in defaults laid under the user's ``config.toml``.
+
+Lookup order for the file: an explicit path, ``READINGLIST_CONFIG``, ``./config.toml``, then the
+user's config directory (platformdirs). Paths in a config file are relative to that file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from .errors import ConfigError
+
+CONFIG_ENV = "READINGLIST_CONFIG"
+STORE_ENV = "READINGLIST_STORE"
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None  # the config file laid over the defaults, if any
+    root: Path  # folder that relative paths are resolved against
+    store: Path
+    seeds: Path
+    exports: Path
+    key_pattern: str
+    venues: dict[str, str]
+    taxonomy: dict[str, tuple[str, ...]]
+    max_tags: int
+    duplicate_threshold: float
+    ambiguity_margin: float
+    data: dict = field(repr=False, default_factory=dict)  # the merged raw tables
+
+    def venue_name(self, venue: str | None) -> str | None:
+        """Full name of a venue (case-insensitive lookup), or the short name itself."""
+        if not venue:
+            return None
+        for short, full in self.venues.items():
+            if short.lower() == venue.lower():
+                return full
+        return venue
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def _read(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+
+
+def default_data() -> dict:
+    text = resources.files("readinglist").joinpath("data/config.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def find_config(explicit: str | os.PathLike | None = None) -> Path | None:
+    """The config file to use, or None when there is none (defaults only)."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env)
+    local = Path("config.toml")
+    if local.is_file():
+        return local
+    from platformdirs import user_config_dir
+
+    user = Path(user_config_dir("readinglist")) / "config.toml"
+    return user if user.is_file() else None
+
+
+def load_config(path: str | os.PathLike | None = None, *, store: str | os.PathLike | None = None) -> Config:
+    """Load the configuration; ``store`` (e.g. ``--store``) beats ``READINGLIST_STORE`` and the file."""
+    cfg_path = find_config(path)
+    data = default_data()
+    root = Path.cwd()
+    if cfg_path is not None:
+        data = _merge(data, _read(cfg_path))
+        root = cfg_path.resolve().parent
+    return from_data(data, root=root, path=cfg_path, store=store)
+
+
+def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -> Config:
+    def table(name: str) -> dict:
+        value = data.get(name, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path or 'config'}: [{name}] must be a table")
+        return value
+
+    def get(tbl: str, key: str, kind, default=None):
+        value = table(tbl).get(key, default)
+        if value is None or not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+            raise ConfigError(f"{path or 'config'}: [{tbl}] {key} must be {getattr(kind, '__name__', kind)}, got {value!r}")
+        return value
+
+    store_path = store or os.environ.get(STORE_ENV)
+    store_resolved = Path(store_path) if store_path else root / get("store", "path", str)
+    taxonomy_raw = table("tags").get("taxonomy", {})
+    taxonomy: dict[str, tuple[str, ...]] = {}
+    for tag, phrases in taxonomy_raw.items():
+        if isinstance(phrases, str):
+            phrases = [phrases]
+        if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+            raise ConfigError(f"{path or 'config'}: [tags.taxonomy] {tag} must be a list of phrases")
+        taxonomy[tag] = tuple(phrases)
+    venues = {str(k): str(v) for k, v in table("venues").items()}
+    return Config(
+        path=path,
+        root=root,
+        store=store_resolved,
+        seeds=root / get("build", "seeds", str),
+        exports=root / get("build", "exports", str),
+        key_pattern=get("keys", "pattern", str),
+        venues=venues,
+        taxonomy=taxonomy,
+        max_tags=int(get("tags", "max_tags", int, 4)),
+        duplicate_threshold=float(get("matching", "duplicate_threshold", (int, float))),
+        ambiguity_margin=float(get("matching", "ambiguity_margin", (int, float))),
+        data=data,
+    )
+
+
+def default_config() -> Config:
+    """The built-in defaults alone, with paths relative to the current folder."""
+    return from_data(default_data(), root=Path.cwd())

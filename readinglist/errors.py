@@ -1,0 +1,49 @@
+"""Typed errors raised by the library. Only the CLI turns them into one-line messages."""
+
+from __future__ import annotations
+
+
+class ReadinglistError(Exception):
+    """Base class for every error readinglist raises on purpose.
+
+    ``str(error)`` is a complete one-line message that names the file, line or key at fault.
+    """
+
+
+class InputError(ReadinglistError):
+    """An input file cannot be read: not text, wrong encoding, unparsable."""
+
+
+class ConfigError(ReadinglistError):
+    """The configuration file is missing a value or holds a bad one."""
+
+
+class StoreError(ReadinglistError):
+    """The store cannot be opened or written (bad hand edit, lock timeout, ...)."""
+
+
+class UnknownKeyError(StoreError, KeyError):
+    """No paper has this key. ``suggestions`` holds the closest existing keys."""
+
+    def __init__(self, key: str, suggestions: tuple[str, ...] = ()):
+        self.key = key
+        self.suggestions = tuple(suggestions)
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        msg = f"no paper with key {self.key!r}"
+        if self.suggestions:
+            msg += "; did you mean " + " or ".join(self.suggestions) + "?"
+        return msg
+
+
+class UnknownFormatError(ReadinglistError):
+    """No importer/exporter plugin has this name or file suffix."""
+
+    def __init__(self, kind: str, wanted: str, known: tuple[str, ...]):
+        self.kind, self.wanted, self.known = kind, wanted, tuple(known)
+        super().__init__(f"unknown {kind} format {wanted!r}; known formats: {', '.join(self.known) or 'none'}")
+
+
+class ValidationError(ReadinglistError, ValueError):
+    """A value given by the user is out of range (status, rating, priority, ...)."""
