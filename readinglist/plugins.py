@@ -111,6 +111,16 @@ def find_importer(name: str | None = None, path: str | PurePath | None = None) -
     return _find(IMPORTERS, "import", name, path)
 
 
+def all_exporters() -> list["Exporter"]:
+    """Every exporter plugin, loaded, by name."""
+    return [_plugin(EXPORTERS, n) for n in _load(EXPORTERS)]
+
+
+def all_importers() -> list["Importer"]:
+    """Every importer plugin, loaded, by name."""
+    return [_plugin(IMPORTERS, n) for n in _load(IMPORTERS)]
+
+
 def exporter_names() -> tuple[str, ...]:
     return names(EXPORTERS)
 

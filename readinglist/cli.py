@@ -1,0 +1,543 @@
+"""The ``readinglist`` command: a thin typer layer over the library API.
+
+Each command parses its options, makes one library call and prints the result. Library errors
+(:class:`~readinglist.errors.ReadinglistError`) become one line on stderr and exit status 1;
+usage errors exit 2. Heavy modules are imported inside the commands so start-up stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import __version__
+from .errors import ReadinglistError
+
+app = typer.Typer(
+    name="readinglist",
+    help="Turn conference abstract lists into a reading list: BibTeX, CSL-JSON and Markdown, "
+    "with your reading status kept in git-friendly TOML.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+STATUS_HELP = "unread | reading | read | skipped"
+
+
+@dataclass
+class State:
+    config_path: Optional[str] = None
+    store_path: Optional[str] = None
+    _config: object = None
+    _store: object = None
+
+    @property
+    def config(self):
+        if self._config is None:
+            from .config import load_config
+
+            self._config = load_config(self.config_path, store=self.store_path)
+        return self._config
+
+    @property
+    def store(self):
+        if self._store is None:
+            from .store import Store
+
+            self._store = Store.open(self.config.store, config=self.config)
+        return self._store
+
+
+state = State()
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"readinglist {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    store: Optional[str] = typer.Option(
+        None, "--store", envvar="READINGLIST_STORE", help="The store folder (else READINGLIST_STORE, else config.toml)."
+    ),
+    config: Optional[str] = typer.Option(
+        None, "--config", envvar="READINGLIST_CONFIG", help="The config file (else ./config.toml, else the user's config dir)."
+    ),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    state.config_path = config
+    state.store_path = store
+    state._config = state._store = None
+
+
+# --------------------------------------------------------------------------- output helpers
+
+
+def _plain_output() -> bool:
+    return not sys.stdout.isatty() or bool(os.environ.get("NO_COLOR"))
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
+
+
+def _paper_json(paper) -> dict:
+    rec = paper.record
+    return {
+        "key": rec.key,
+        "title": rec.title,
+        "shorttitle": rec.shorttitle,
+        "venue": rec.venue,
+        "year": rec.year,
+        "status": paper.status,
+        "priority": paper.priority,
+        "rating": paper.rating,
+        "tags": list(rec.tags),
+        "user_tags": list(paper.user_tags),
+        "notes": paper.notes,
+        "generated": sorted(rec.generated),
+        "authors": [str(a) for a in rec.authors],
+        "doi": rec.doi,
+        "url": rec.url,
+        "abstract": rec.abstract,
+        "sources": [str(s) for s in rec.sources],
+        "history": [{"event": e.event, "date": e.date} for e in paper.history],
+    }
+
+
+def _print_papers(papers, *, as_json: bool) -> None:
+    if as_json:
+        for paper in papers:
+            sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
+        return
+    if _plain_output():
+        for p in papers:
+            rec = p.record
+            sys.stdout.write(f"{rec.key}\t{p.status}\t{rec.venue or ''} {rec.year or ''}\t{','.join(p.tags)}\t{rec.title}\n")
+        return
+    from rich.table import Table
+
+    table = Table(show_lines=False, header_style="bold")
+    for col in ("key", "status", "venue", "pri", "rating", "tags", "title"):
+        table.add_column(col, overflow="fold" if col == "title" else "ellipsis", no_wrap=col != "title")
+    for p in papers:
+        rec = p.record
+        table.add_row(
+            rec.key,
+            p.status,
+            f"{rec.venue or ''} {rec.year or ''}".strip(),
+            str(p.priority or ""),
+            "★" * (p.rating or 0),
+            ", ".join(p.tags),
+            rec.title,
+        )
+    _console().print(table)
+    _console(stderr=True).print(f"{len(papers)} papers")
+
+
+def _echo_paper(paper) -> None:
+    rec = paper.record
+    lines = [f"{rec.key}  [{paper.status}]", rec.title + ("   (generated title)" if rec.is_generated else "")]
+    if rec.authors:
+        lines.append("authors:  " + "; ".join(str(a) for a in rec.authors))
+    lines.append(f"venue:    {rec.venue or '-'} {rec.year or ''}".rstrip())
+    if rec.shorttitle:
+        lines.append(f"name:     {rec.shorttitle}")
+    lines.append("tags:     " + (", ".join(rec.tags) or "-") + ("   user: " + ", ".join(paper.user_tags) if paper.user_tags else ""))
+    if paper.priority:
+        lines.append(f"priority: {paper.priority}")
+    if paper.rating:
+        lines.append(f"rating:   {paper.rating}/5")
+    for label, value in (("doi", rec.doi), ("url", rec.url)):
+        if value:
+            lines.append(f"{label}:      {value}"[: 10 + len(value)])
+    if rec.sources:
+        lines.append("from:     " + "; ".join(str(s) for s in rec.sources))
+    if paper.history:
+        lines.append("history:  " + "; ".join(f"{e.event} {e.date}" for e in paper.history))
+    if paper.notes:
+        lines += ["", "notes:", paper.notes.rstrip()]
+    if rec.abstract:
+        from .text import to_plain
+
+        lines += ["", to_plain(rec.abstract)]
+    typer.echo("\n".join(lines))
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@app.command("import")
+def import_(
+    paths: List[Path] = typer.Argument(..., help="Abstract lists, .bib or CSL-JSON files."),
+    venue: Optional[str] = typer.Option(None, help="Venue, overriding the list's header (e.g. ICML)."),
+    year: Optional[int] = typer.Option(None, help="Year, overriding the list's header."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="Importer name (else from the file suffix)."),
+) -> None:
+    """Import abstract lists (and any format an importer plugin reads) into the store.
+
+    Re-importing a list, or a newer version of it, keeps every key, status, note and tag.
+
+    Example: readinglist import seeds/*.txt --venue NeurIPS --year 2026
+    """
+    from .jobs import import_files
+
+    progress = _progress_bar(len(paths))
+    try:
+        report = import_files(state.store, paths, config=state.config, format=format, venue=venue, year=year, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    _print_import_report(report)
+
+
+def _progress_bar(total: int):
+    """A rich progress bar on stderr for long imports on a terminal, else None."""
+    if total < 2 or not sys.stderr.isatty():
+        return None
+    from rich.progress import Progress
+
+    bar = Progress(console=_console(stderr=True), transient=True)
+    task = bar.add_task("importing", total=total)
+    bar.start()
+
+    def update(done: int, total: int, label: str) -> None:
+        bar.update(task, completed=done, description=label[-40:])
+
+    update.close = bar.stop  # type: ignore[attr-defined]
+    return update
+
+
+def _print_import_report(report) -> None:
+    err = sys.stderr
+    for s in report.skipped:
+        print(f"skipped {s.source}: {s.reason}: {s.text!r}", file=err)
+    for d in report.duplicates:
+        kind = "duplicate" if d.exact else f"near-duplicate ({d.similarity:.0f}%)"
+        print(f"{kind} {d.source}: same paper as {d.key}", file=err)
+    for wanted, given in report.renamed:
+        print(f"key {wanted} was taken; the new paper is {given}", file=err)
+    for w in report.warnings:
+        print(f"warning: {w}", file=err)
+    typer.echo(
+        f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
+        f"{len(report.duplicates)} duplicates, {len(report.skipped)} skipped paragraphs"
+    )
+
+
+def _find(status, tag, venue, year, priority, rating, search, sort):
+    from .errors import ValidationError
+    from .record import STATUSES
+
+    if status and status not in STATUSES:
+        raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
+    return state.store.find(
+        status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort
+    )
+
+
+_STATUS_OPT = typer.Option(None, "--status", "-s", help=STATUS_HELP)
+_TAG_OPT = typer.Option(None, "--tag", "-t", help="Only papers with this tag (repeat: all must match).")
+_VENUE_OPT = typer.Option(None, "--venue", help="Only this venue (e.g. NeurIPS).")
+_YEAR_OPT = typer.Option(None, "--year", help="Only this year.")
+_PRIORITY_OPT = typer.Option(None, "--priority", min=1, max=3, help="Only this priority (1-3).")
+_RATING_OPT = typer.Option(None, "--rating", min=1, max=5, help="Only this rating (1-5).")
+_SEARCH_OPT = typer.Option(None, "--search", help="Only papers whose title, abstract or notes contain TEXT.")
+
+
+@app.command("list")
+def list_(
+    status: Optional[str] = _STATUS_OPT,
+    tag: Optional[List[str]] = _TAG_OPT,
+    venue: Optional[str] = _VENUE_OPT,
+    year: Optional[int] = _YEAR_OPT,
+    priority: Optional[int] = _PRIORITY_OPT,
+    rating: Optional[int] = _RATING_OPT,
+    search: Optional[str] = _SEARCH_OPT,
+    sort: str = typer.Option("key", help="key | title | year | venue | status | priority | rating | added"),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per line, for scripts."),
+) -> None:
+    """List papers: a table on a terminal, tab-separated lines when piped, JSON lines with --json.
+
+    Example: readinglist list --status unread --tag llm --sort priority
+    """
+    _print_papers(_find(status, tag, venue, year, priority, rating, search, sort), as_json=as_json)
+
+
+@app.command()
+def show(key: str, as_json: bool = typer.Option(False, "--json", help="Print the paper as JSON.")) -> None:
+    """Show one paper: title, tags, status, history, notes and abstract.
+
+    Example: readinglist show canvit2026
+    """
+    paper = state.store.get(key)
+    if as_json:
+        typer.echo(json.dumps(_paper_json(paper), ensure_ascii=False, indent=2))
+    else:
+        _echo_paper(paper)
+
+
+@app.command()
+def search(
+    text: str,
+    limit: int = typer.Option(20, help="At most this many results."),
+    as_json: bool = typer.Option(False, "--json", help="JSON lines with a score field."),
+) -> None:
+    """Full-text search over titles, abstracts and notes, best matches first.
+
+    Example: readinglist search "knowledge editing"
+    """
+    hits = state.store.search(text, limit=limit)
+    if as_json:
+        for paper, score in hits:
+            sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
+        return
+    for paper, score in hits:
+        typer.echo(f"{paper.key}\t{score:.1f}\t{paper.status}\t{paper.record.title}")
+    if not hits:
+        print(f"no paper matches {text!r}", file=sys.stderr)
+
+
+@app.command()
+def mark(
+    status: str = typer.Argument(..., help=STATUS_HELP),
+    keys: List[str] = typer.Argument(..., help="One or more citation keys."),
+) -> None:
+    """Set the reading status of papers.
+
+    Example: readinglist mark read canvit2026 m2le2026
+    """
+    from .errors import ValidationError
+    from .record import STATUSES
+
+    if status not in STATUSES:
+        raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
+    store = state.store
+    with store.transaction():
+        for key in keys:
+            paper = store.set_status(key, status)
+            typer.echo(f"{paper.key}: {paper.status}")
+
+
+@app.command()
+def note(
+    key: str,
+    message: Optional[str] = typer.Option(None, "--message", "-m", help="The note text (else $EDITOR opens)."),
+    append: bool = typer.Option(False, "--append", "-a", help="Add to the existing notes instead of replacing them."),
+) -> None:
+    """Write notes (Markdown) on a paper; without -m, $EDITOR opens as git does.
+
+    Example: readinglist note canvit2026 -m "Compare with our glimpse policy." --append
+    """
+    store = state.store
+    if message is None:
+        current = store.get(key).notes
+        edited = typer.edit(current or "", extension=".md")
+        if edited is None or edited == current:
+            typer.echo("notes unchanged", err=True)
+            return
+        message, append = edited, False
+    paper = store.set_note(key, message, append=append)
+    typer.echo(f"{paper.key}: notes saved ({len(paper.notes.splitlines())} lines)")
+
+
+@app.command()
+def tag(
+    key: str,
+    tags: List[str] = typer.Argument(..., help="Tags to add (or remove with --remove)."),
+    remove: bool = typer.Option(False, "--remove", "-r", help="Remove these tags."),
+) -> None:
+    """Add your own tags to a paper (kept apart from generated topic tags), or remove tags.
+
+    Example: readinglist tag canvit2026 group-meeting to-present
+    """
+    store = state.store
+    paper = store.remove_tags(key, tags) if remove else store.add_tags(key, tags)
+    typer.echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}")
+
+
+@app.command()
+def rate(key: str, n: int = typer.Argument(..., min=0, max=5, help="1-5, or 0 to clear.")) -> None:
+    """Rate a paper from 1 to 5 (0 clears the rating).
+
+    Example: readinglist rate canvit2026 4
+    """
+    paper = state.store.rate(key, n or None)
+    typer.echo(f"{paper.key}: rating {paper.rating or '-'}")
+
+
+@app.command()
+def priority(key: str, n: int = typer.Argument(..., min=0, max=3, help="1 (highest) to 3, or 0 to clear.")) -> None:
+    """Set a paper's priority from 1 (read first) to 3 (0 clears it).
+
+    Example: readinglist priority canvit2026 1
+    """
+    paper = state.store.set_priority(key, n or None)
+    typer.echo(f"{paper.key}: priority {paper.priority or '-'}")
+
+
+@app.command()
+def export(
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="bibtex | csljson | markdown (else from -o's suffix)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here (else stdout)."),
+    status: Optional[str] = _STATUS_OPT,
+    tag: Optional[List[str]] = _TAG_OPT,
+    venue: Optional[str] = _VENUE_OPT,
+    year: Optional[int] = _YEAR_OPT,
+    priority: Optional[int] = _PRIORITY_OPT,
+    rating: Optional[int] = _RATING_OPT,
+    search: Optional[str] = _SEARCH_OPT,
+    sort: str = typer.Option("key", help="Order of entries (as for list)."),
+    group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag | status | venue | priority."),
+    with_status: bool = typer.Option(False, "--with-status", help="Include reading status, priority and rating."),
+    with_notes: bool = typer.Option(False, "--with-notes", help="Include your notes (BibTeX annote, CSL note)."),
+    title: Optional[str] = typer.Option(None, "--title", help="Markdown: the list's heading."),
+) -> None:
+    """Export a selection of the store as BibTeX, CSL-JSON or a Markdown reading list.
+
+    Example: readinglist export -o to-read.md --status unread --group-by tag
+    """
+    from .errors import ValidationError
+    from .jobs import export_papers, write_atomic
+
+    if format is None and output is None:
+        raise ValidationError("say which format: -f bibtex|csljson|markdown, or -o FILE with a known suffix")
+    if group_by and group_by not in ("tag", "status", "venue", "priority"):
+        raise ValidationError(f"unknown --group-by {group_by!r}; use tag, status, venue or priority")
+    papers = _find(status, tag, venue, year, priority, rating, search, sort)
+    text = export_papers(
+        papers,
+        config=state.config,
+        format=format,
+        path=output,
+        with_status=with_status,
+        with_notes=with_notes,
+        group_by=group_by,
+        title=title,
+    )
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(output, text)
+        typer.echo(f"{len(papers)} papers written to {output}", err=True)
+
+
+@app.command()
+def stats() -> None:
+    """Reading progress per venue and per tag: counts and a bar for each.
+
+    Example: readinglist stats
+    """
+    from .stats import progress_rows
+
+    papers = list(state.store)
+    plain = _plain_output()
+    for title, rows in progress_rows(papers):
+        typer.echo(title)
+        width = max((len(label) for label, *_ in rows), default=0)
+        for label, read, reading, total in rows:
+            bar = _bar(read, reading, total, plain=plain)
+            typer.echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {100 * read // max(total, 1):>3}% read")
+        typer.echo("")
+
+
+def _bar(read: int, reading: int, total: int, *, plain: bool, width: int = 24) -> str:
+    n_read = round(width * read / total) if total else 0
+    n_reading = min(width - n_read, round(width * reading / total)) if total else 0
+    if plain:
+        return "[" + "#" * n_read + "~" * n_reading + "." * (width - n_read - n_reading) + "]"
+    return "█" * n_read + "▒" * n_reading + "░" * (width - n_read - n_reading)
+
+
+@app.command()
+def build() -> None:
+    """The main job: import every list in seeds/ and write exports/ (a .bib and a CSL-JSON per
+    venue-year, and a Markdown reading list). Folders come from config.toml.
+
+    Example: readinglist build
+    """
+    from .jobs import build as run_build
+
+    cfg = state.config
+    progress = _progress_bar(2)
+    try:
+        report = run_build(state.store, config=cfg, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    _print_import_report(report.imported)
+    for path in report.written:
+        typer.echo(f"wrote {path}")
+
+
+@app.command()
+def reconcile(
+    official: Path = typer.Argument(..., help="The official proceedings: .bib or CSL-JSON."),
+    rekey: bool = typer.Option(False, "--rekey", help="Give reconciled papers keys from the official metadata."),
+    dry_run: bool = typer.Option(False, "--dry-run", "-n", help="Show the changes, write nothing."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="Importer for OFFICIAL (else from the suffix)."),
+) -> None:
+    """Replace generated titles with the official metadata (title, authors, DOI, URL, pages),
+    matching papers by their abstracts; keys, status, notes and tags are kept.
+
+    Example: readinglist reconcile neurips2026-official.bib --dry-run
+    """
+    from .plugins import ImportOptions, find_importer
+    from .reader import read_text
+    from .reconcile import reconcile as run
+
+    cfg = state.config
+    result = find_importer(format, official).parse(read_text(official), source=str(official), options=ImportOptions(config=cfg))
+    report = run(state.store, result.records, rekey=rekey, dry_run=dry_run, config=cfg)
+    for key, field, old, new in report.changes:
+        typer.echo(f"{key}: {field}: {old!r} -> {new!r}")
+    for key, candidates in report.ambiguous:
+        typer.echo(f"ambiguous {key}: " + ", ".join(f"{c} ({s:.0f}%)" for c, s in candidates), err=True)
+    for key in report.unmatched:
+        typer.echo(f"unmatched {key}", err=True)
+    typer.echo(
+        f"{len(report.matched)} matched, {len(report.ambiguous)} ambiguous, {len(report.unmatched)} unmatched"
+        + (" (dry run: nothing written)" if dry_run else "")
+    )
+
+
+@app.command()
+def formats() -> None:
+    """List the importer and exporter plugins (built-in and installed).
+
+    Example: readinglist formats
+    """
+    from .plugins import all_exporters, all_importers
+
+    for title, plugins in (("importers", all_importers()), ("exporters", all_exporters())):
+        typer.echo(title + ":")
+        for plugin in plugins:
+            typer.echo(f"  {plugin.name:<10} {' '.join(plugin.suffixes):<12} {plugin.description}")
+
+
+def main() -> None:
+    """Console-script entry point: run the app, turning library errors into one line."""
+    try:
+        app()
+    except ReadinglistError as exc:
+        print(f"readinglist: error: {exc}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("readinglist: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(1)

@@ -1,0 +1,168 @@
+"""Whole jobs over the store: import files, export a selection, build the exports from seeds.
+
+These are the library calls the CLI makes (one call per command); they raise typed errors and
+print nothing. ``progress`` callbacks, when given, are called as ``progress(done, total, label)``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from .config import Config
+from .record import Duplicate, Paper, Skipped
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What one import did, file by file merged into one summary."""
+
+    files: tuple[str, ...]
+    added: tuple[str, ...]
+    updated: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    duplicates: tuple[Duplicate, ...]
+    skipped: tuple[Skipped, ...]
+    renamed: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def import_files(
+    store,
+    paths: Sequence[str | os.PathLike],
+    *,
+    config: Config,
+    format: str | None = None,
+    venue: str | None = None,
+    year: int | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Read every file with its importer (by ``format`` name, else by suffix) into ``store``.
+
+    All files are read and converted before the store is touched, so a bad file leaves the
+    store as it was. Abstracts repeated across the files become one paper.
+    """
+    from .plugins import ImportOptions, find_importer
+    from .reader import read_text
+
+    options = ImportOptions(config=config, venue=venue, year=year)
+    results = []
+    for done, path in enumerate(paths):
+        if progress:
+            progress(done, len(paths), str(path))
+        importer = find_importer(format, path)
+        results.append(importer.parse(read_text(path), source=_display_path(path, config), options=options))
+    if progress:
+        progress(len(paths), len(paths), "saving")
+    records = [r for res in results for r in res.records]
+    states: dict = {}
+    for res in results:
+        states.update(res.states)
+    summary = store.import_records(records, states=states)
+    return ImportReport(
+        files=tuple(str(p) for p in paths),
+        added=summary.added,
+        updated=summary.updated,
+        unchanged=summary.unchanged,
+        duplicates=tuple(d for res in results for d in res.duplicates) + tuple(summary.duplicates),
+        skipped=tuple(s for res in results for s in res.skipped),
+        renamed=tuple(summary.renamed),
+        warnings=tuple(w for res in results for w in res.warnings),
+    )
+
+
+def _display_path(path: str | os.PathLike, config: Config) -> str:
+    """A source path as records remember it: relative to the config's folder when inside it."""
+    p = Path(path)
+    try:
+        return p.resolve().relative_to(config.root.resolve()).as_posix()
+    except ValueError:
+        return p.as_posix()
+
+
+def export_papers(
+    papers: Sequence[Paper],
+    *,
+    config: Config,
+    format: str | None = None,
+    path: str | os.PathLike | None = None,
+    with_status: bool = False,
+    with_notes: bool = False,
+    group_by: str | None = None,
+    title: str | None = None,
+) -> str:
+    """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix)."""
+    from .plugins import ExportOptions, find_exporter
+
+    exporter = find_exporter(format, path)
+    options = ExportOptions(config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title)
+    return exporter.export(list(papers), options)
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (never a torn file)."""
+    import tempfile
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    imported: ImportReport
+    written: tuple[str, ...]
+
+
+def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
+    """What ``build`` writes: file name -> (format, papers). A .bib and a CSL-JSON per venue-year
+    (``neurips-2026.bib``), and one Markdown reading list of everything grouped by tag."""
+    from .keys import clean_key
+
+    papers = list(papers)
+    groups: dict[str, list[Paper]] = {}
+    for paper in papers:
+        rec = paper.record
+        stem = "-".join(part for part in (clean_key(rec.venue or "unknown"), str(rec.year or "")) if part)
+        groups.setdefault(stem, []).append(paper)
+    plan: dict[str, tuple[str, list[Paper]]] = {}
+    for stem, group in sorted(groups.items()):
+        plan[f"{stem}.bib"] = ("bibtex", group)
+        plan[f"{stem}.json"] = ("csljson", group)
+    plan["reading-list.md"] = ("markdown", papers)
+    return plan
+
+
+def build(store, *, config: Config, progress: Progress | None = None) -> BuildReport:
+    """The main job: import every ``*.txt`` list in ``config.seeds`` into ``store`` and write
+    ``config.exports`` (a .bib and a CSL-JSON per venue-year, and a Markdown reading list)."""
+    from .errors import InputError
+
+    seeds = sorted(Path(config.seeds).glob("*.txt"))
+    if not seeds:
+        raise InputError(f"{config.seeds}: no abstract lists (*.txt) to build from")
+    imported = import_files(store, seeds, config=config, format="abstracts", progress=progress)
+    papers = list(store)
+    written = []
+    for name, (fmt, group) in export_plan(papers).items():
+        title = "Reading list" if fmt == "markdown" else None
+        text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title)
+        target = Path(config.exports) / name
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            write_atomic(target, text)
+        written.append(str(target))
+    return BuildReport(imported=imported, written=tuple(written))

@@ -1,0 +1,138 @@
+"""Citation keys: a configurable pattern, ASCII-folded, unique with Better BibTeX style suffixes.
+
+Pure functions. A key is only ever *made* here; the store decides when one may be given (never
+to a paper that already has one).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import count, product
+from string import ascii_lowercase
+from typing import Container
+
+MAX_KEY_LENGTH = 40
+
+#: Words that never make a key: articles, prepositions and the filler of generated titles.
+STOPWORDS = frozenset(
+    """a an the and or but nor of for to in on at by with without from into onto over under via
+    as is are be been being was were its it this that these those their our we us via vs versus
+    through toward towards beyond between among across against about after before during while
+    when where which who whom whose what how why than then so such not no can may do does
+    new novel simple effective efficient improved improving better general generic unified
+    approach method methods framework frameworks model models study analysis learning based
+    using use towards via via""".split()
+)
+
+_TOKEN = re.compile(r"\[([^\[\]]*)\]")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_NOT_KEY = re.compile(r"[^a-z0-9]+")
+
+
+def clean_key(text: str) -> str:
+    """Fold to ASCII, lowercase, keep letters and digits only (BibTeX-, biber- and URL-safe)."""
+    from .text import ascii_fold
+
+    return _NOT_KEY.sub("", ascii_fold(text).lower())
+
+
+def salient_words(title: str, *, skip: str | None = None) -> list[str]:
+    """Title words that carry meaning, in order: ASCII-folded, without stopwords or ``skip``."""
+    from .text import ascii_fold
+
+    skipped = clean_key(skip) if skip else ""
+    words = []
+    for word in _WORD.findall(ascii_fold(title)):
+        low = word.lower()
+        if low in STOPWORDS or low == skipped or (len(low) < 2 and not low.isdigit()):
+            continue
+        words.append(low)
+    return words
+
+
+@dataclass(frozen=True)
+class KeyParts:
+    """What a key may be made of."""
+
+    name: str | None = None
+    title: str = ""
+    venue: str | None = None
+    year: int | None = None
+
+
+def _field(spec: str, parts: KeyParts) -> str:
+    field, _, arg = spec.partition(":")
+    field = field.strip().lower()
+    if field == "name":
+        return clean_key(parts.name or "")
+    if field == "title":
+        n = int(arg) if arg.strip().isdigit() else 3
+        return "".join(salient_words(parts.title, skip=parts.name)[:n])
+    if field == "venue":
+        return clean_key(parts.venue or "")
+    if field == "year":
+        return str(parts.year) if parts.year else ""
+    if field == "shortyear":
+        return f"{parts.year % 100:02d}" if parts.year else ""
+    raise ValueError(f"unknown key pattern field [{spec}]")
+
+
+@lru_cache(maxsize=64)
+def compile_pattern(pattern: str) -> tuple[tuple[str, ...] | str, ...]:
+    """Split a pattern into literals (str) and bracketed alternatives (tuple of field specs).
+
+    Raises ValueError naming the bad field, so a bad ``[keys] pattern`` fails at once.
+    """
+    pieces: list[tuple[str, ...] | str] = []
+    pos = 0
+    for m in _TOKEN.finditer(pattern):
+        if m.start() > pos:
+            pieces.append(clean_key(pattern[pos : m.start()]))
+        alternatives = tuple(a.strip() for a in m.group(1).split("|"))
+        for alt in alternatives:
+            _field(alt, KeyParts())  # validates the field name
+        pieces.append(alternatives)
+        pos = m.end()
+    if pos < len(pattern):
+        pieces.append(clean_key(pattern[pos:]))
+    return tuple(pieces)
+
+
+def make_key(pattern: str, parts: KeyParts) -> str:
+    """The key ``pattern`` gives for ``parts`` (not yet made unique).
+
+    >>> make_key("[name|title:2][year]", KeyParts(name="M²LE", title="M²LE: merging", year=2026))
+    'm2le2026'
+    """
+    out = []
+    for piece in compile_pattern(pattern):
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        for alt in piece:
+            value = _field(alt, parts)
+            if value:
+                out.append(value)
+                break
+    key = "".join(out)[:MAX_KEY_LENGTH]
+    if not key or key.isdigit():
+        key = "paper" + key
+    return key
+
+
+def _suffixes():
+    for length in count(1):
+        for letters in product(ascii_lowercase, repeat=length):
+            yield "".join(letters)
+
+
+def unique_key(base: str, taken: Container[str]) -> str:
+    """``base`` if it is free, else ``base`` + a, b, … z, aa, ab, … (Better BibTeX's postfix)."""
+    if base not in taken:
+        return base
+    for suffix in _suffixes():
+        if base + suffix not in taken:
+            return base + suffix
+    raise AssertionError("unreachable")  # pragma: no cover
