@@ -1,3 +1,49 @@
-"""readinglist: conference abstract lists -> citable records, a TOML reading store, exports."""
+"""readinglist: conference abstract lists -> citable records, a TOML reading store, exports.
+
+The public API, imported lazily so that ``import readinglist`` (and the CLI's start-up) stays
+cheap::
+
+    convert(text, *, venue=None, year=None, source="<string>", config=None) -> ConvertResult
+    Store.open(path, *, config=None)                    the TOML store (get/find/search/mark/...)
+    load_config(path=None, *, store=None) -> Config
+    import_files(store, paths, *, config, ...)          -> ImportReport
+    export_papers(papers, *, config, format=None, path=None, ...) -> str
+    build(store, *, config)                             the main job
+    reconcile(store, official_records, ...)             -> ReconcileReport
+    Record, Paper, Person, Source                       frozen dataclasses
+"""
+
+from __future__ import annotations
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "convert": "convert",
+    "ConvertResult": "convert",
+    "Converter": "convert",
+    "Store": "store",
+    "load_config": "config",
+    "Config": "config",
+    "import_files": "jobs",
+    "export_papers": "jobs",
+    "build": "jobs",
+    "reconcile": "reconcile",
+    "Record": "record",
+    "Paper": "record",
+    "Person": "record",
+    "Source": "record",
+    "STATUSES": "record",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'readinglist' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
