@@ -15,12 +15,25 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from . import __version__
 from .errors import ReadinglistError
 
+class _Group(TyperGroup):
+    """Library errors become one line on stderr and exit status 1, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ReadinglistError as exc:
+            typer.echo(f"readinglist: error: {exc}", err=True)
+            raise typer.Exit(1) from None
+
+
 app = typer.Typer(
     name="readinglist",
+    cls=_Group,
     help="Turn conference abstract lists into a reading list: BibTeX, CSL-JSON and Markdown, "
     "with your reading status kept in git-friendly TOML.",
     no_args_is_help=True,
@@ -69,10 +82,10 @@ def _version(value: bool) -> None:
 @app.callback()
 def _main(
     store: Optional[str] = typer.Option(
-        None, "--store", envvar="READINGLIST_STORE", help="The store folder (else READINGLIST_STORE, else config.toml)."
+        None, "--store", envvar="READINGLIST_STORE", metavar="PATH", help="The store folder (else READINGLIST_STORE, else config.toml)."
     ),
     config: Optional[str] = typer.Option(
-        None, "--config", envvar="READINGLIST_CONFIG", help="The config file (else ./config.toml, else the user's config dir)."
+        None, "--config", envvar="READINGLIST_CONFIG", metavar="FILE", help="The config file (else ./config.toml, else the user's config dir)."
     ),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
 ) -> None:
@@ -529,12 +542,9 @@ def formats() -> None:
 
 
 def main() -> None:
-    """Console-script entry point: run the app, turning library errors into one line."""
+    """Console-script entry point (library errors become one line, see ``_Group``)."""
     try:
         app()
-    except ReadinglistError as exc:
-        print(f"readinglist: error: {exc}", file=sys.stderr)
-        sys.exit(1)
     except KeyboardInterrupt:
         print("readinglist: interrupted", file=sys.stderr)
         sys.exit(130)
