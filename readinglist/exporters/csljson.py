@@ -1,0 +1,140 @@
+"""CSL-JSON export, for Zotero, pandoc and other citeproc processors.
+
+A top-level array of items, valid against the official schema (tests/data/csl-data.json),
+sorted by key, keys in a fixed order, two-space indented, non-ASCII kept as is, ending in a
+newline, so that re-exports diff well.
+
+Choices:
+
+* ``abstract`` is clean Unicode (:func:`readinglist.text.to_plain`): citeproc and Zotero take
+  it literally, so no LaTeX may be left in it.
+* ``keyword`` holds the tags comma-separated (Zotero's CSL-JSON import ignores it; use the
+  BibTeX export for Zotero tags). ``id`` and ``citation-key`` are the key (Zotero keeps
+  ``citation-key``).
+* Generated fields are declared in ``custom`` (the schema's place for data without a CSL
+  variable): ``{"generated": ["key", "title", ...], "sources": ["seeds/x.txt:5 (paragraph 2)"]}``.
+* With ``with_status``, ``note`` (which Zotero puts into Extra) carries the Zotero Reading List
+  plugin's lines ``Read_Status: ...`` and ``Read_Status_Date: ...``. Status names:
+  unread -> ``To Read`` (every paper in the store was put on the list to be read; ``New``
+  would only say "not yet triaged"), reading -> ``In Progress``, read -> ``Read``,
+  skipped -> ``Not Reading``. The date is the last status change in the paper's history
+  (omitted when it never changed). With ``with_notes`` the reader's notes follow in ``note``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from ..errors import ValidationError
+from ..plugins import ExportOptions
+from ..record import GENERATED_FIELDS, Paper, Person, Record
+from .common import by_key, event_title, join_tags, status_date
+
+READ_STATUS = {"unread": "To Read", "reading": "In Progress", "read": "Read", "skipped": "Not Reading"}
+
+#: BibTeX entry type -> CSL item type (anything else becomes "document").
+CSL_TYPES = {
+    "inproceedings": "paper-conference",
+    "conference": "paper-conference",
+    "article": "article-journal",
+    "book": "book",
+    "incollection": "chapter",
+    "inbook": "chapter",
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "thesis": "thesis",
+    "techreport": "report",
+    "report": "report",
+    "unpublished": "manuscript",
+    "online": "webpage",
+    "misc": "document",
+}
+
+
+def _name(person: Person) -> dict:
+    if person.literal:
+        return {"literal": person.literal}
+    name = {"family": person.family}
+    if person.given:
+        name["given"] = person.given
+    return name
+
+
+def record_item(record: Record, options: ExportOptions) -> dict:
+    """The CSL-JSON item of one record (bibliographic data only), keys in writing order."""
+    from ..text import to_plain
+
+    item: dict = {
+        "id": record.key,
+        "type": CSL_TYPES.get(record.entry_type.lower(), "document"),
+        "citation-key": record.key,
+        "title": record.title,
+    }
+    if record.shorttitle:
+        item["title-short"] = record.shorttitle
+    if record.authors:
+        item["author"] = [_name(p) for p in record.authors]
+    venue = options.config.venue_name(record.venue)
+    if venue:
+        item["container-title"] = venue
+    event = event_title(record)
+    if event and record.venue and item["type"] == "paper-conference":
+        item["event-title"] = event
+    if record.year:
+        item["issued"] = {"date-parts": [[record.year]]}
+    if record.pages:
+        item["page"] = record.pages
+    if record.doi:
+        item["DOI"] = record.doi
+    if record.url:
+        item["URL"] = record.url
+    if record.abstract:
+        item["abstract"] = to_plain(record.abstract)
+    if record.tags:
+        item["keyword"] = join_tags(record.tags)
+    generated = [name for name in GENERATED_FIELDS if name in record.generated]
+    if generated or record.sources:
+        custom: dict = {}
+        if generated:
+            custom["generated"] = generated
+        if record.sources:
+            custom["sources"] = [str(s) for s in record.sources]
+        item["custom"] = custom
+    return item
+
+
+def paper_item(paper: Paper, options: ExportOptions) -> dict:
+    """The item of ``paper``'s record with all its tags and, as asked, status and notes."""
+    record = paper.record if not paper.user_tags else paper.record.evolve(tags=paper.tags)
+    item = record_item(record, options)
+    lines = []
+    if options.with_status:
+        if paper.status not in READ_STATUS:
+            raise ValidationError(f"cannot export {paper.key}: unknown reading status {paper.status!r}")
+        lines.append(f"Read_Status: {READ_STATUS[paper.status]}")
+        changed = status_date(paper)
+        if changed:
+            lines.append(f"Read_Status_Date: {changed}")
+    if options.with_notes and paper.notes.strip():
+        lines.append(paper.notes.strip())
+    if lines:
+        item["note"] = "\n".join(lines)
+    return item
+
+
+def dumps(items: list[dict]) -> str:
+    """CSL-JSON text in the stable layout every export uses."""
+    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+
+
+class CslJsonExporter:
+    name = "csljson"
+    suffixes = (".json",)
+    description = "CSL-JSON for Zotero, pandoc and citeproc; --with-status adds Zotero Reading List lines"
+
+    def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
+        return dumps([paper_item(p, options) for p in by_key(papers)])
+
+
+exporter = CslJsonExporter()

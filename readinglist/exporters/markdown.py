@@ -1,0 +1,189 @@
+"""Markdown reading lists, the kind people share in a README or a gist (GitHub Markdown).
+
+Layout::
+
+    # Reading list
+    19 papers: 3 read, 1 in progress, 15 to read.
+    ## Contents                      (only when grouped)
+    - [llm](#llm) (5)
+    ## llm
+    - [x] **Title** `key`\\
+      NeurIPS 2026 · tags: `llm`, `editing` · read · priority 1 · rating 4/5
+      > the reader's notes
+      <details><summary>Abstract</summary> ... </details>
+
+Choices:
+
+* One task-list item per paper: ``[x]`` when read, ``[ ]`` otherwise; so the number of items
+  is the number of papers, also when grouped by tag: a paper is listed under its first tag
+  (the topic tag that fitted best), papers without tags under "untagged" at the end.
+* Groups: ``tag`` (alphabetical), ``status`` (in progress, to read, read, skipped),
+  ``venue`` (by venue, newest year first), ``priority`` (1, 2, 3, none). Inside a group
+  (or the whole list) papers go by priority, then key: deterministic, most urgent first.
+* Reading status, priority and rating are always shown (they are what a reading list is
+  for); the reader's notes only with ``with_notes``, as a quote under the item.
+* All text goes through :func:`readinglist.text.to_markdown` (special characters escaped,
+  math kept as ``$...$`` for GitHub); notes too, so nothing in them can break the list.
+* Table-of-contents links follow GitHub's heading anchors (lowercase, punctuation dropped,
+  spaces to hyphens, ``-1``, ``-2`` for repeats).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Callable, Sequence
+
+from ..errors import ValidationError
+from ..plugins import ExportOptions
+from ..record import Paper
+from .common import by_key, event_title
+
+GROUPINGS = ("tag", "status", "venue", "priority")
+STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", "skipped": "Skipped"}
+UNTAGGED = "untagged"
+
+_NOT_SLUG = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def github_anchor(heading: str, seen: Counter) -> str:
+    """The anchor GitHub gives a heading with this text; ``seen`` counts anchors so far."""
+    slug = _NOT_SLUG.sub("", heading.strip().lower()).replace(" ", "-")
+    n = seen[slug]
+    seen[slug] += 1
+    return slug if n == 0 else f"{slug}-{n}"
+
+
+def code(s: str) -> str:
+    """``s`` as an inline code span, whatever backticks it holds."""
+    longest = max((len(run) for run in re.findall(r"`+", s)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def _urgency(paper: Paper) -> tuple:
+    return (paper.priority if paper.priority is not None else 99, paper.key)
+
+
+def _groups(papers: list[Paper], group_by: str) -> list[tuple[str, list[Paper]]]:
+    """(heading, papers) pairs in display order."""
+    by: dict = {}
+    if group_by == "tag":
+        for p in papers:
+            by.setdefault(p.tags[0] if p.tags else None, []).append(p)
+        order = sorted((k for k in by if k is not None), key=str.lower)
+        pairs = [(k, by[k]) for k in order]
+        if None in by:
+            pairs.append((UNTAGGED, by[None]))
+        return pairs
+    if group_by == "status":
+        for p in papers:
+            by.setdefault(p.status, []).append(p)
+        known = [s for s in STATUS_LABELS if s in by]
+        others = sorted(s for s in by if s not in STATUS_LABELS)
+        return [(STATUS_LABELS.get(s, s), by[s]) for s in known + others]
+    if group_by == "venue":
+        for p in papers:
+            r = p.record
+            by.setdefault((r.venue or "", -(r.year or 0)), []).append(p)
+        return [
+            (event_title(by[k][0].record) if k[0] else "No venue", by[k])
+            for k in sorted(by, key=lambda k: (k[0] == "", k[0].lower(), k[1]))
+        ]
+    for p in papers:
+        by.setdefault(p.priority, []).append(p)
+    order = sorted(k for k in by if k is not None) + ([None] if None in by else [])
+    return [(f"Priority {k}" if k is not None else "No priority", by[k]) for k in order]
+
+
+def _summary(papers: Sequence[Paper]) -> str:
+    counts = Counter(p.status for p in papers)
+    n = len(papers)
+    parts = [f"{counts['read']} read"]
+    parts += [
+        f"{counts[s]} {label.lower()}"
+        for s, label in STATUS_LABELS.items()
+        if s != "read" and counts[s]
+    ]
+    return f"{n} paper{'s' if n != 1 else ''}: " + ", ".join(parts) + "."
+
+
+def _indent(text: str, prefix: str = "  ") -> list[str]:
+    return [prefix + line if line.strip() else "" for line in text.split("\n")]
+
+
+def _item(paper: Paper, options: ExportOptions, md: Callable[[str], str]) -> list[str]:
+    r = paper.record
+    box = "[x]" if paper.status == "read" else "[ ]"
+    lines = [f"- {box} **{md(r.title)}** {code(r.key)}"]
+    meta = []
+    event = event_title(r)
+    if event:
+        meta.append(md(event))
+    if paper.tags:
+        meta.append("tags: " + ", ".join(code(t) for t in paper.tags))
+    if paper.status != "unread":
+        meta.append(STATUS_LABELS.get(paper.status, paper.status).lower())
+    if paper.priority is not None:
+        meta.append(f"priority {paper.priority}")
+    if paper.rating is not None:
+        meta.append(f"rating {paper.rating}/5")
+    if r.is_generated:
+        meta.append("*generated title*")
+    if meta:
+        lines[0] += "\\"  # hard line break: the details go on the item's second line
+        lines.append("  " + " · ".join(meta))
+    notes = paper.notes.strip() if options.with_notes else ""
+    if notes:
+        paragraphs = [md(p) for p in re.split(r"\n\s*\n", notes) if p.strip()]
+        quoted = "\n>\n".join("> " + p.replace("\n", "\n> ") for p in paragraphs)
+        lines += [""] + _indent(quoted)
+    if r.abstract:
+        lines += ["", "  <details><summary>Abstract</summary>", ""]
+        lines += _indent(md(r.abstract))
+        lines += ["", "  </details>"]
+    return lines
+
+
+def _entries(papers: list[Paper], options: ExportOptions, md) -> list[str]:
+    out: list[str] = []
+    for paper in sorted(papers, key=_urgency):
+        if out:
+            out.append("")
+        out += _item(paper, options, md)
+    return out
+
+
+class MarkdownExporter:
+    name = "markdown"
+    suffixes = (".md", ".markdown")
+    description = "Markdown reading list (GitHub task list, grouped, abstracts folded)"
+
+    def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
+        from ..text import to_markdown
+
+        group_by = options.group_by
+        if group_by is not None and group_by not in GROUPINGS:
+            raise ValidationError(f"cannot group a reading list by {group_by!r}; choose one of {', '.join(GROUPINGS)}")
+        papers = by_key(papers)
+        title = options.title or "Reading list"
+        seen: Counter = Counter()
+        github_anchor(title, seen)
+        lines = [f"# {to_markdown(title)}", "", _summary(papers)]
+        if group_by is None:
+            if papers:
+                lines += [""] + _entries(papers, options, to_markdown)
+            return "\n".join(lines) + "\n"
+        groups = _groups(papers, group_by)
+        github_anchor("Contents", seen)
+        anchors = [github_anchor(heading, seen) for heading, _ in groups]
+        lines += ["", "## Contents", ""]
+        lines += [f"- [{to_markdown(h)}](#{a}) ({len(ps)})" for (h, ps), a in zip(groups, anchors)]
+        for heading, members in groups:
+            lines += ["", f"## {to_markdown(heading)}", ""]
+            lines += _entries(members, options, to_markdown)
+        return "\n".join(lines) + "\n"
+
+
+exporter = MarkdownExporter()

@@ -1,0 +1,160 @@
+"""readinglist as a pybtex plugin (entry points in pyproject.toml).
+
+* ``pybtex.database.input`` ``abstracts`` (also for the suffix ``.txt``):
+  :class:`AbstractListParser` reads an abstract list with readinglist's converter, so
+  ``pybtex-convert seeds/list.txt list.bib`` works.
+* ``pybtex.database.output`` ``csljson`` (``.json``) and ``markdown`` (``.md``):
+  :class:`CslJsonWriter` and :class:`MarkdownWriter` turn pybtex entries back into records
+  and reuse readinglist's own exporters, so ``pybtex-convert refs.bib refs.json`` works.
+
+Entries are built from the same field list as readinglist's BibTeX export
+(:func:`readinglist.exporters.bibtex.record_fields`). What pybtex's data model has no room
+for is not carried: the "generated" comment, reading status and notes (the writers export
+bibliographic data only, as with the CLI's defaults).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pybtex.database import Entry, Person as PybtexPerson
+from pybtex.database.input import BaseParser
+from pybtex.database.output import BaseWriter
+from pybtex.exceptions import PybtexError
+
+from .config import Config, load_config
+from .errors import ReadinglistError
+from .exporters.bibtex import OWN_FIELDS, record_fields
+from .plugins import ExportOptions
+from .record import Paper, Person, Record
+
+def _config() -> Config:
+    try:
+        return load_config()
+    except ReadinglistError as exc:
+        raise PybtexError(str(exc)) from None
+
+
+# --- records -> pybtex --------------------------------------------------------------------
+
+
+def record_to_entry(record: Record, config: Config) -> Entry:
+    """A pybtex entry with the fields readinglist's BibTeX export writes for ``record``."""
+    fields = [(k, v) for k, v in record_fields(record, ExportOptions(config=config)) if k != "author"]
+    persons = {}
+    if record.authors:
+        persons["author"] = [_pybtex_person(p) for p in record.authors]
+    return Entry(record.entry_type, fields=fields, persons=persons)
+
+
+def _pybtex_person(person: Person) -> PybtexPerson:
+    from .text import to_bibtex
+
+    if person.literal:
+        return PybtexPerson(last="{" + to_bibtex(person.literal) + "}")
+    return PybtexPerson(last=to_bibtex(person.family), first=to_bibtex(person.given))
+
+
+class AbstractListParser(BaseParser):
+    """pybtex input plugin: an abstract list (header "NeurIPS 2026 论文列表", one abstract per
+    paragraph) -> one ``@inproceedings`` entry per abstract, with generated key, title, tags."""
+
+    default_suffix = ".txt"
+    unicode_io = True
+
+    def parse_stream(self, stream):
+        from .convert import convert
+
+        config = _config()
+        try:
+            result = convert(stream.read(), source=str(self.filename), config=config)
+        except ReadinglistError as exc:
+            raise PybtexError(str(exc), filename=self.filename) from None
+        for record in result.records:
+            self.data.add_entry(record.key, record_to_entry(record, config))
+        return self.data
+
+
+# --- pybtex -> records --------------------------------------------------------------------
+
+
+def _person(person: PybtexPerson) -> Person:
+    from .text import to_plain
+
+    family = " ".join(person.prelast_names + person.last_names + person.lineage_names)
+    given = " ".join(person.first_names + person.middle_names)
+    if not given and family.startswith("{") and family.endswith("}"):
+        return Person(literal=to_plain(family))
+    return Person(family=to_plain(family), given=to_plain(given))
+
+
+def _venue(fields, config: Config) -> str | None:
+    """The venue's short name: from ``eventtitle`` ("NeurIPS 2026"), else the short name whose
+    full name is the ``booktitle``, else the booktitle itself."""
+    from .text import to_plain
+
+    event = fields.get("eventtitle")
+    if event:
+        return re.sub(r"\s+\d{4}$", "", to_plain(event)) or None
+    book = to_plain(fields.get("booktitle") or fields.get("journal") or "")
+    if not book:
+        return None
+    for short, full in config.venues.items():
+        if full.lower() == book.lower():
+            return short
+    return book
+
+
+def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
+    """A Record from a pybtex entry (LaTeX decoded to Unicode where Record wants Unicode)."""
+    from .text import to_plain
+
+    f = entry.fields
+    year = str(f.get("year", "")).strip()
+    tags = tuple(t.strip() for t in re.split(r"[,;]", to_plain(f.get("keywords", ""))) if t.strip())
+    extra = tuple(sorted((k.lower(), str(v)) for k, v in f.items() if k.lower() not in OWN_FIELDS))
+    return Record(
+        key=key,
+        title=to_plain(f.get("title", "")),
+        abstract=str(f.get("abstract", "")),  # Record keeps the source's LaTeX
+        entry_type=entry.type.lower(),
+        venue=_venue(f, config),
+        year=int(year) if year.isdigit() else None,
+        shorttitle=to_plain(f["shorttitle"]) if f.get("shorttitle") else None,
+        tags=tags,
+        authors=tuple(_person(p) for p in entry.persons.get("author", ())),
+        doi=f.get("doi") or None,
+        url=f.get("url") or None,
+        pages=f.get("pages") or None,
+        fields=extra,
+    )
+
+
+class _ExporterWriter(BaseWriter):
+    """pybtex output plugin that hands the entries to one of readinglist's exporters."""
+
+    unicode_io = True
+    exporter_module = ""
+
+    def write_stream(self, bib_data, stream):
+        from importlib import import_module
+
+        config = _config()
+        papers = [Paper(entry_to_record(key, entry, config)) for key, entry in bib_data.entries.items()]
+        exporter = import_module(self.exporter_module).exporter
+        try:
+            stream.write(exporter.export(papers, ExportOptions(config=config)))
+        except ReadinglistError as exc:
+            raise PybtexError(str(exc)) from None
+
+
+class CslJsonWriter(_ExporterWriter):
+    """pybtex output plugin: CSL-JSON (readinglist's exporter)."""
+
+    exporter_module = "readinglist.exporters.csljson"
+
+
+class MarkdownWriter(_ExporterWriter):
+    """pybtex output plugin: a Markdown reading list (readinglist's exporter)."""
+
+    exporter_module = "readinglist.exporters.markdown"
