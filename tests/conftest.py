@@ -1,0 +1,30 @@
+"""Shared fixtures: the bundled seeds and fresh stores."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
+
+
+@pytest.fixture(scope="session")
+def seed_paths() -> list[Path]:
+    assert len(SEEDS) == 2, "the two bundled seed lists are missing"
+    return SEEDS
+
+
+@pytest.fixture(scope="session")
+def seed_texts(seed_paths) -> list[str]:
+    return [p.read_text(encoding="utf-8") for p in seed_paths]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A throw-away project folder: seeds/ and a config.toml, like the repository's."""
+    shutil.copytree(ROOT / "seeds", tmp_path / "seeds")
+    shutil.copy(ROOT / "config.toml", tmp_path / "config.toml")
+    return tmp_path
