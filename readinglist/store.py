@@ -1,0 +1,808 @@
+"""The reading store: one hand-editable TOML file per paper, kept in git.
+
+Layout of a store folder::
+
+    papers/<key>.toml   one paper each (see :mod:`readinglist.storefile`); the source of truth
+    .cache/             a derived index (see :mod:`readinglist.cache`); may be deleted any time
+    .lock               taken by every writer (filelock), so concurrent writers lose nothing
+    .gitignore          ".cache/" and ".lock"
+
+Reading one paper (``get``) and changing one (``set_status``, ``set_note``, ...) go straight to
+``papers/<key>.toml``; only when a person renamed the key inside a file does the store consult
+the index. Listing, filtering and searching load the index: every file is stat'ed and only
+changed ones are parsed again. Every write goes through a temporary file in ``papers/``,
+``fsync`` and ``os.replace`` while the lock is held: a killed writer leaves each file either
+old or new, never torn. A file that does not parse is never overwritten.
+
+Typical use::
+
+    store = Store.open("library")
+    store.set_status("canvit2026", "reading")
+    for paper in store.find(status="unread", tags=["llm"], sort="priority"):
+        ...
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Mapping
+
+from .errors import StoreError, UnknownKeyError, ValidationError
+from .record import STATUSES, Duplicate, Event, Paper, Record, Source
+from . import storefile
+from .storefile import MAX_HISTORY, PRIORITIES, RATINGS
+
+GITIGNORE = ".cache/\n.lock\n"
+#: The history event a change to each status records.
+STATUS_EVENTS = {"reading": "started", "read": "finished", "skipped": "skipped", "unread": "reset"}
+#: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
+SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "relevance")
+#: The index is written back to the cache after this many files were parsed again.
+CACHE_SAVE_AFTER = 64
+#: Batches larger than this are flushed with one ``os.sync()`` instead of an fsync per file.
+SYNC_EACH_MAX = 64
+
+Clock = Callable[[], "datetime | str"]
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What :meth:`Store.import_records` did.
+
+    ``duplicates`` holds incoming records that matched an existing paper by a near-duplicate
+    abstract or under another key (a record simply imported again is in ``updated`` or
+    ``unchanged`` only); ``renamed`` holds ``(wanted, given)`` for new papers whose key was taken.
+    """
+
+    added: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    duplicates: tuple[Duplicate, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _stamp(value) -> str:
+    if isinstance(value, str):
+        return value
+    if value.tzinfo is not None:
+        value = value.astimezone(timezone.utc)
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# --------------------------------------------------------------------------- pure helpers
+
+
+def merge_record(old: Record, new: Record, *, official: bool = False) -> Record:
+    """``old`` updated from ``new`` (an incoming version of the same paper); the key stays.
+
+    * ``title``, ``shorttitle``, ``tags``: taken from ``new`` only while ``old``'s value is still
+      generated (or empty); with ``official=True`` (reconcile) ``new``'s value always wins.
+      A value a person edited is kept.
+    * every other bibliographic field: ``new``'s value where it has one.
+    * sources: ``new``'s, plus ``old``'s from other files.
+    """
+    changes: dict = {}
+    generated = set(old.generated)
+    for name in ("title", "shorttitle", "tags"):
+        value = getattr(new, name)
+        if not value:
+            continue
+        if official or name in old.generated or not getattr(old, name):
+            changes[name] = value
+            if name in new.generated:
+                generated.add(name)
+            else:
+                generated.discard(name)
+    for name in ("abstract", "entry_type", "venue", "year", "authors", "doi", "url", "pages"):
+        value = getattr(new, name)
+        if value not in (None, "", ()):
+            changes[name] = value
+    if new.fields:
+        changes["fields"] = tuple(sorted({**dict(old.fields), **dict(new.fields)}.items()))
+    if new.sources:
+        files = {s.file for s in new.sources}
+        changes["sources"] = tuple(s for s in old.sources if s.file not in files) + tuple(dict.fromkeys(new.sources))
+    changes["generated"] = frozenset(generated)
+    return old.evolve(**changes)
+
+
+def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(tags, str):
+        tags = [tags]
+    out = []
+    for tag in tags:
+        if not isinstance(tag, str) or not tag.strip() or any(c in tag for c in "\n\r\t"):
+            raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
+        out.append(tag.strip())
+    return tuple(dict.fromkeys(out))
+
+
+def _check_status(status) -> str:
+    if status not in STATUSES:
+        raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
+    return status
+
+
+def _check_range(what: str, n, allowed: tuple[int, ...]) -> int | None:
+    if n is None:
+        return None
+    if not isinstance(n, int) or isinstance(n, bool) or n not in allowed:
+        raise ValidationError(f"{what} must be {allowed[0]}-{allowed[-1]} (or none), not {n!r}")
+    return n
+
+
+def _trim_history(history: tuple[Event, ...]) -> tuple[Event, ...]:
+    """At most MAX_HISTORY events: the first one (when the paper was added) and the latest."""
+    if len(history) <= MAX_HISTORY:
+        return history
+    return history[:1] + history[len(history) - MAX_HISTORY + 1 :]
+
+
+def _clean_note(text: str) -> str:
+    if not isinstance(text, str):
+        raise ValidationError(f"a note must be text, not {type(text).__name__}")
+    return text.replace("\r\n", "\n").strip("\n")
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def _matcher(text: str):
+    """A scorer for :meth:`Store.search`: every word of ``text`` must occur (as a substring,
+    case-insensitive) in the title, notes or abstract. A word in the title counts 3, in the
+    notes 2, in the abstract 1; the whole phrase adds 3 in the title, 1 elsewhere. Scores are
+    0-100 (100: every word and the phrase in the title)."""
+    words = list(dict.fromkeys(_WORDS.findall(text.lower())))
+    phrase = " ".join(text.lower().split())
+    best = 3 * len(words) + 3
+
+    def score(paper: Paper) -> float:
+        title = paper.record.title.lower()
+        notes = paper.notes.lower()
+        abstract = paper.record.abstract.lower()
+        total = 0
+        for w in words:
+            if w in title:
+                total += 3
+            elif w in notes:
+                total += 2
+            elif w in abstract:
+                total += 1
+            else:
+                return 0.0
+        if phrase and len(words) > 1:
+            total += 3 if phrase in title else 1 if (phrase in notes or phrase in abstract) else 0
+        return 100.0 * total / best if words else 0.0
+
+    return score
+
+
+def _sort_key(name: str):
+    def none_last(v):
+        return (v is None, v if v is not None else 0)
+
+    def event_date(paper: Paper, first: bool) -> str:
+        if not paper.history:
+            return ""
+        return paper.history[0].date if first else paper.history[-1].date
+
+    keys = {
+        "key": lambda p: p.key,
+        "title": lambda p: (p.record.title.casefold(), p.key),
+        "year": lambda p: (none_last(p.record.year), p.key),
+        "venue": lambda p: ((p.record.venue or "\uffff").casefold(), p.key),
+        "status": lambda p: (STATUSES.index(p.status), p.key),
+        "priority": lambda p: (none_last(p.priority), p.key),
+        "rating": lambda p: (none_last(p.rating), p.key),
+        "added": lambda p: (event_date(p, True), p.key),
+        "changed": lambda p: (event_date(p, False), p.key),
+    }
+    return keys[name]
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class Store:
+    """A folder of paper files. Open it with :meth:`Store.open`.
+
+    Every method that changes a paper takes the store's lock, writes atomically and returns
+    the paper as it now is. Several changes can be batched (one lock, one sync) in
+    :meth:`transaction`; a transaction that raises writes nothing.
+    """
+
+    def __init__(self, root: Path, *, config=None, clock: Clock | None = None, lock_timeout: float = 30.0):
+        self.root = root
+        self.papers_dir = root / "papers"
+        self.cache_dir = root / ".cache"
+        self.lock_path = root / ".lock"
+        self._config = config
+        self.clock: Clock = clock or utc_now
+        self.lock_timeout = lock_timeout
+        self._lock = None
+        self._depth = 0
+        self._pending: dict[str, str | None] = {}  # file name -> new text (None: delete)
+        self._index = None  # cache.Index, loaded on demand
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0) -> "Store":
+        """Open the store in folder ``path``, creating it (and its ``.gitignore``) if ``create``.
+
+        ``config`` (a :class:`~readinglist.config.Config`) supplies the near-duplicate
+        threshold for imports; ``clock`` returns the time history events are stamped with
+        (default: now, UTC); ``lock_timeout`` is how long a writer waits for another one.
+        """
+        root = Path(path)
+        if root.exists() and not root.is_dir():
+            raise StoreError(f"{root}: not a folder, so it cannot be a store")
+        if not (root / "papers").is_dir():
+            if not create:
+                raise StoreError(f"{root}: no store here (no papers/ folder)")
+            try:
+                (root / "papers").mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{root}: cannot create the store: {exc.strerror}") from None
+        ignore = root / ".gitignore"
+        if create and not ignore.exists():
+            try:
+                ignore.write_text(GITIGNORE, encoding="utf-8")
+            except OSError:
+                pass  # a read-only store can still be read
+        return cls(root, config=config, clock=clock, lock_timeout=lock_timeout)
+
+    @property
+    def config(self):
+        if self._config is None:
+            from .config import default_config
+
+            self._config = default_config()
+        return self._config
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.root)!r})"
+
+    # ------------------------------------------------------------------ locking and writing
+
+    @contextmanager
+    def transaction(self):
+        """Hold the store's lock for a batch of changes and write them together at the end.
+
+        Reads inside the transaction see its own changes. If the block raises, nothing of it
+        is written. Transactions nest (only the outermost one writes).
+        """
+        if self._depth == 0:
+            self._acquire()
+        self._depth += 1
+        try:
+            yield self
+        except BaseException:
+            self._depth -= 1
+            if self._depth == 0:
+                self._pending.clear()
+                self._index = None  # it may hold papers that were never written
+                self._release()
+            raise
+        self._depth -= 1
+        if self._depth == 0:
+            try:
+                self._flush()
+            finally:
+                self._release()
+
+    def _acquire(self) -> None:
+        from filelock import FileLock, Timeout
+
+        if self._lock is None:
+            self._lock = FileLock(str(self.lock_path), timeout=self.lock_timeout)
+        try:
+            self._lock.acquire()
+        except Timeout:
+            raise StoreError(
+                f"{self.lock_path}: the store is locked by another readinglist process "
+                f"(waited {self.lock_timeout:g} s); try again when it has finished"
+            ) from None
+        except OSError as exc:
+            raise StoreError(f"{self.lock_path}: cannot lock the store: {exc.strerror}") from None
+
+    def _release(self) -> None:
+        self._lock.release()
+
+    def _flush(self) -> None:
+        """Write the pending files: temp file + fsync each, then os.replace each, then fsync
+        the folder. A large batch syncs once with ``os.sync()`` (same guarantee, far faster)."""
+        pending, self._pending = self._pending, {}
+        if not pending:
+            return
+        papers = self.papers_dir
+        written: list[tuple[str, str]] = []  # (temp path, file name)
+        many = len(pending) > SYNC_EACH_MAX
+        try:
+            for name, text in pending.items():
+                if text is None:
+                    continue
+                fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=papers)
+                written.append((tmp, name))
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(text.encode("utf-8"))
+                    if not many:
+                        fh.flush()
+                        os.fsync(fh.fileno())
+            if many:
+                os.sync()
+            for tmp, name in written:
+                os.replace(tmp, papers / name)
+            written = []
+            for name, text in pending.items():
+                if text is None:
+                    try:
+                        os.unlink(papers / name)
+                    except FileNotFoundError:
+                        pass
+            _fsync_dir(papers)
+        except OSError as exc:
+            for tmp, _ in written:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            self._index = None
+            raise StoreError(f"{papers}: cannot write the store: {exc.strerror or exc}") from None
+        if self._index is not None:
+            from .cache import signature
+
+            for name, text in pending.items():
+                entry = self._index.entries.get(name)
+                if text is not None and entry is not None:
+                    entry.sig = signature(os.stat(papers / name))
+
+    def _stage(self, name: str, text: str | None) -> None:
+        if self._depth == 0:
+            raise AssertionError("writes happen inside a transaction")  # pragma: no cover
+        self._pending[name] = text
+
+    # ------------------------------------------------------------------ reading one paper
+
+    def _read(self, name: str) -> str | None:
+        """The current text of papers/<name> (pending writes first), or None if there is none."""
+        if name in self._pending:
+            return self._pending[name]
+        try:
+            return storefile.read_text(self.papers_dir / name)
+        except FileNotFoundError:
+            return None
+        except IsADirectoryError:
+            raise StoreError(f"{self.papers_dir / name}: a folder where a paper file should be") from None
+
+    def _locate(self, key: str) -> tuple[str, str, Paper]:
+        """(file name, text, paper) of the paper with ``key``: first ``papers/<key>.toml``,
+        then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
+        if not isinstance(key, str) or not key:
+            raise UnknownKeyError(str(key))
+        name = storefile.file_stem(key) + ".toml"
+        text = self._read(name)
+        if text is not None:
+            paper = storefile.parse(text, self.papers_dir / name)
+            if paper.key == key:
+                return name, text, paper
+        index = self._load_index()
+        name = index.by_key.get(key)
+        if name is not None:
+            text = self._read(name)
+            if text is not None:
+                paper = storefile.parse(text, self.papers_dir / name)
+                if paper.key == key:
+                    return name, text, paper
+        raise UnknownKeyError(key, suggestions=self._suggest(key, index.by_key))
+
+    @staticmethod
+    def _suggest(key: str, keys) -> tuple[str, ...]:
+        keys = list(keys)
+        if not keys:
+            return ()
+        try:
+            from rapidfuzz import process
+            from rapidfuzz.distance import Indel
+
+            hits = process.extract(key.lower(), keys, scorer=Indel.normalized_similarity, limit=3, score_cutoff=0.5)
+            return tuple(k for k, _, _ in hits)
+        except ImportError:  # pragma: no cover
+            import difflib
+
+            return tuple(difflib.get_close_matches(key, keys, n=3))
+
+    def get(self, key: str) -> Paper:
+        """The paper with ``key``. UnknownKeyError (with the 3 closest keys) if there is none."""
+        return self._locate(key)[2]
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self._locate(key)  # type: ignore[arg-type]
+        except UnknownKeyError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the index
+
+    def _load_index(self):
+        """The index of every paper file, refreshed from disk unless a transaction holds it."""
+        from . import cache
+
+        if self._index is not None and self._depth > 0:
+            return self._index
+        previous = self._index.entries if self._index is not None else cache.load_cache(self.cache_dir)
+        index, scan_ns = cache.scan(self.papers_dir, previous)
+        self._index = index
+        for name, text in self._pending.items():  # a transaction's own changes
+            index.put(name, None if text is None else storefile.parse(text, self.papers_dir / name))
+        if index.temp_files and self._depth > 0:
+            self._remove_temp_files(index.temp_files)
+        if index.changes >= CACHE_SAVE_AFTER and not self._pending:
+            cache.save_cache(self.cache_dir, index, scan_ns)
+        return index
+
+    def _remove_temp_files(self, names: list[str]) -> None:
+        """Temporary files of writers that were killed (only called with the lock held)."""
+        for name in names:
+            try:
+                os.unlink(self.papers_dir / name)
+            except OSError:
+                pass
+        names.clear()
+
+    def _papers(self) -> list[Paper]:
+        return [e.paper for e in self._load_index().entries.values()]
+
+    def __len__(self) -> int:
+        return len(self._load_index().entries)
+
+    def __iter__(self) -> Iterator[Paper]:
+        """Every paper, sorted by key."""
+        return iter(sorted(self._papers(), key=_sort_key("key")))
+
+    def keys(self) -> list[str]:
+        """Every key, sorted."""
+        return sorted(self._load_index().by_key)
+
+    def find(
+        self,
+        *,
+        status: str | Iterable[str] | None = None,
+        tags: Iterable[str] = (),
+        venue: str | None = None,
+        year: int | None = None,
+        priority: int | None = None,
+        rating: int | None = None,
+        search: str | None = None,
+        sort: str = "key",
+    ) -> list[Paper]:
+        """The papers that match every given filter, sorted.
+
+        ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
+        case-insensitive); ``venue``: case-insensitive; ``search``: words that must all occur in
+        the title, abstract or notes (see :meth:`search`). ``sort`` is one of SORTS, ``-`` in
+        front reverses; "relevance" (best search match first) needs ``search``.
+        """
+        reverse = sort.startswith("-")
+        order = sort.lstrip("-")
+        if order not in SORTS:
+            raise ValidationError(f"unknown sort {sort!r}; use one of {', '.join(SORTS)}")
+        if order == "relevance" and not search:
+            raise ValidationError("sort 'relevance' needs a search text")
+        statuses = None
+        if status is not None:
+            statuses = {status} if isinstance(status, str) else set(status)
+            for s in statuses:
+                _check_status(s)
+        wanted = {t.casefold() for t in _clean_tags(tags)} if tags else set()
+        venue_cf = venue.casefold() if venue else None
+        papers = self._papers()
+        out = []
+        for p in papers:
+            if statuses is not None and p.status not in statuses:
+                continue
+            if year is not None and p.record.year != year:
+                continue
+            if priority is not None and p.priority != priority:
+                continue
+            if rating is not None and p.rating != rating:
+                continue
+            if venue_cf is not None and (p.record.venue or "").casefold() != venue_cf:
+                continue
+            if wanted and not wanted.issubset({t.casefold() for t in p.tags}):
+                continue
+            out.append(p)
+        if search:
+            score = _matcher(search)
+            scored = [(p, score(p)) for p in out]
+            scored = [(p, s) for p, s in scored if s > 0]
+            if order == "relevance":
+                scored.sort(key=lambda ps: (-ps[1], ps[0].key))
+                out = [p for p, _ in scored]
+                return out[::-1] if reverse else out
+            out = [p for p, _ in scored]
+        out.sort(key=_sort_key(order), reverse=reverse)
+        return out
+
+    def search(self, text: str, limit: int | None = None) -> list[tuple[Paper, float]]:
+        """Papers whose title, abstract or notes contain every word of ``text``, best first,
+        with a score 0-100 (words in the title count most, then notes, then the abstract)."""
+        score = _matcher(text)
+        hits = [(p, s) for p in self._papers() if (s := score(p)) > 0]
+        hits.sort(key=lambda ps: (-ps[1], ps[0].key))
+        return hits[:limit] if limit is not None else hits
+
+    # ------------------------------------------------------------------ changing one paper
+
+    def _now(self) -> str:
+        return _stamp(self.clock())
+
+    def _save(self, name: str, text: str | None, old: Paper | None, new: Paper) -> Paper:
+        """Stage ``new`` into papers/<name> (whose current text is ``text``, parsing to ``old``)."""
+        path = self.papers_dir / name
+        new_text = storefile.render(new) if text is None else storefile.edit(text, old, new, path)
+        if new_text != text:
+            self._stage(name, new_text)
+            if self._index is not None:
+                self._index.put(name, new)
+        return new
+
+    def _modify(self, key: str, change: Callable[[Paper], Paper]) -> Paper:
+        with self.transaction():
+            name, text, old = self._locate(key)
+            new = change(old)
+            if new == old:
+                return old
+            return self._save(name, text, old, new)
+
+    def set_status(self, key: str, status: str) -> Paper:
+        """Set the reading status (unread, reading, read, skipped) and log it in the history
+        (started, finished, skipped, reset). Setting the status a paper has changes nothing."""
+        _check_status(status)
+
+        def change(p: Paper) -> Paper:
+            if p.status == status:
+                return p
+            history = _trim_history(p.history + (Event(STATUS_EVENTS[status], self._now()),))
+            return p.evolve(status=status, history=history)
+
+        return self._modify(key, change)
+
+    def set_note(self, key: str, text: str, *, append: bool = False) -> Paper:
+        """Replace the paper's notes (Markdown) with ``text``, or add it as a new paragraph.
+        Leading and trailing blank lines are dropped; an empty text clears the notes."""
+        text = _clean_note(text)
+
+        def change(p: Paper) -> Paper:
+            notes = text
+            if append and p.notes and text:
+                notes = p.notes.rstrip("\n") + "\n\n" + text
+            elif append and not text:
+                notes = p.notes
+            return p.evolve(notes=notes)
+
+        return self._modify(key, change)
+
+    def add_tags(self, key: str, tags: Iterable[str]) -> Paper:
+        """Add the user's own tags (kept apart from generated topic tags; order kept)."""
+        tags = _clean_tags(tags)
+        return self._modify(key, lambda p: p.evolve(user_tags=tuple(dict.fromkeys(p.user_tags + tags))))
+
+    def remove_tags(self, key: str, tags: Iterable[str]) -> Paper:
+        """Remove tags: from the user's tags, and from the topic tags (then the topic tags count
+        as edited by hand and a re-import will not bring the tag back). ValidationError if the
+        paper does not have one of them."""
+        tags = _clean_tags(tags)
+
+        def change(p: Paper) -> Paper:
+            missing = [t for t in tags if t not in p.tags]
+            if missing:
+                raise ValidationError(f"{p.key} has no tag {', '.join(map(repr, missing))}; its tags: {', '.join(p.tags) or 'none'}")
+            record = p.record
+            if any(t in record.tags for t in tags):
+                record = record.evolve(tags=tuple(t for t in record.tags if t not in tags), generated=record.generated - {"tags"})
+            return p.evolve(record=record, user_tags=tuple(t for t in p.user_tags if t not in tags))
+
+        return self._modify(key, change)
+
+    def rate(self, key: str, n: int | None) -> Paper:
+        """Rate the paper 1-5, or clear the rating with None."""
+        n = _check_range("rating", n, RATINGS)
+        return self._modify(key, lambda p: p.evolve(rating=n))
+
+    def set_priority(self, key: str, n: int | None) -> Paper:
+        """Set the priority 1 (read first) to 3, or clear it with None."""
+        n = _check_range("priority", n, PRIORITIES)
+        return self._modify(key, lambda p: p.evolve(priority=n))
+
+    # ------------------------------------------------------------------ records in bulk
+
+    def _new_file_name(self, key: str, index) -> str:
+        stem = storefile.file_stem(key)
+        taken = {n.casefold() for n in index.entries} | {n.casefold() for n in self._pending}
+        name, n = f"{stem}.toml", 1
+        while name.casefold() in taken or (self.papers_dir / name).exists():
+            n += 1
+            name = f"{stem}-{n}.toml"
+        return name
+
+    def _new_paper(self, record: Record, state: Mapping | None) -> Paper:
+        state = dict(state or {})
+        unknown = set(state) - {"status", "priority", "rating", "notes", "tags", "user_tags"}
+        if unknown:
+            raise ValidationError(f"{record.key}: unknown state field(s) {', '.join(sorted(unknown))}")
+        status = _check_status(state.get("status", "unread"))
+        now = self._now()
+        history = (Event("added", now),)
+        if status != "unread":
+            history += (Event(STATUS_EVENTS[status], now),)
+        return Paper(
+            record=record,
+            status=status,
+            history=history,
+            notes=_clean_note(state.get("notes") or ""),
+            user_tags=_clean_tags(state.get("tags") or state.get("user_tags") or ()),
+            priority=_check_range("priority", state.get("priority"), PRIORITIES),
+            rating=_check_range("rating", state.get("rating"), RATINGS),
+        )
+
+    def import_records(self, records: Iterable[Record], *, states: Mapping[str, dict] | None = None) -> ImportSummary:
+        """Add new records and update the papers they match; nothing a reader set is lost.
+
+        An incoming record with an abstract matches the paper with the same abstract (same
+        :func:`~readinglist.matching.fingerprint`), else the most similar one scoring at least
+        ``config.duplicate_threshold``; one without an abstract matches by key, then by DOI.
+        A matched paper keeps its key and state and is updated by :func:`merge_record`. A new
+        record gets its key, or the next free one (``renamed``), and the state ``states`` gives
+        for its incoming key (status, priority, rating, notes, tags), else ``unread``.
+        All of it is written in one transaction.
+        """
+        match = _matching()
+        states = states or {}
+        added: list[str] = []
+        updated: list[str] = []
+        unchanged: list[str] = []
+        duplicates: list[Duplicate] = []
+        renamed: list[tuple[str, str]] = []
+        threshold = self.config.duplicate_threshold
+        with self.transaction():
+            index = self._load_index()
+            by_fp: dict[str, str] = {}
+            by_doi: dict[str, str] = {}
+            for name, entry in index.entries.items():
+                record = entry.paper.record
+                if record.abstract:
+                    by_fp.setdefault(match.fingerprint(record.abstract), name)
+                if record.doi:
+                    by_doi.setdefault(record.doi.lower(), name)
+            near = None
+            for rec in records:
+                found: tuple[str, float, bool] | None = None
+                if rec.abstract:
+                    fp = match.fingerprint(rec.abstract)
+                    if fp in by_fp:
+                        found = (by_fp[fp], 100.0, True)
+                    else:
+                        if near is None:
+                            near = match.NearIndex()
+                            for name, entry in sorted(index.entries.items()):
+                                if entry.paper.record.abstract:
+                                    near.add(name, entry.paper.record.abstract)
+                        hit = near.best(rec.abstract, threshold)
+                        if hit is not None:
+                            found = (hit[0], float(hit[1]), False)
+                else:
+                    name = index.by_key.get(rec.key) or (by_doi.get(rec.doi.lower()) if rec.doi else None)
+                    if name is not None:
+                        found = (name, 100.0, True)
+                if found is not None:
+                    name, score, exact = found
+                    old = index.paper(name)
+                    if not exact or rec.key != old.key:
+                        source = rec.sources[0] if rec.sources else Source(file="")
+                        duplicates.append(Duplicate(source=source, key=old.key, similarity=score, exact=exact))
+                    new_record = merge_record(old.record, rec)
+                    if new_record == old.record:
+                        unchanged.append(old.key)
+                        continue
+                    self._save(name, self._read(name), old, old.evolve(record=new_record))
+                    updated.append(old.key)
+                    if near is not None and new_record.abstract != old.record.abstract:
+                        near.add(name, new_record.abstract)
+                    continue
+                from .keys import unique_key
+
+                wanted = rec.key
+                key = unique_key(wanted, index.by_key)
+                if key != wanted:
+                    renamed.append((wanted, key))
+                    rec = rec.evolve(key=key)
+                paper = self._new_paper(rec, states.get(wanted))
+                name = self._new_file_name(key, index)
+                self._save(name, None, None, paper)
+                added.append(key)
+                if rec.abstract:
+                    by_fp.setdefault(match.fingerprint(rec.abstract), name)
+                    if near is not None:
+                        near.add(name, rec.abstract)
+                if rec.doi:
+                    by_doi.setdefault(rec.doi.lower(), name)
+        if self._index is not None and self._index.changes:
+            from . import cache
+            import time
+
+            cache.save_cache(self.cache_dir, self._index, time.time_ns())
+        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed))
+
+    def replace_record(self, key: str, record: Record, *, rekey: bool = False) -> Paper:
+        """Put official metadata (``record``) on the paper ``key``, keeping its state.
+
+        Every value ``record`` has replaces the stored one (see :func:`merge_record` with
+        ``official=True``); values it lacks (often tags) are kept. With ``rekey`` the paper takes
+        ``record.key`` (its file is renamed to match); StoreError if another paper has that key.
+        """
+        with self.transaction():
+            name, text, old = self._locate(key)
+            merged = merge_record(old.record, record, official=True)
+            if not rekey or record.key == old.key:
+                return self._save(name, text, old, old.evolve(record=merged))
+            index = self._load_index()
+            if record.key in index.by_key and index.by_key[record.key] != name:
+                raise StoreError(f"cannot give {key} the key {record.key!r}: {self.papers_dir / index.by_key[record.key]} has it")
+            new = old.evolve(record=merged.evolve(key=record.key, generated=merged.generated - {"key"}))
+            new_name = storefile.file_stem(record.key) + ".toml"
+            if new_name != name:
+                new_name = self._new_file_name(record.key, index)
+                self._stage(name, None)
+                index.put(name, None)
+            return self._save(new_name, text if new_name == name else None, old, new)
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+class _Fallback:
+    """Exact matching only, for when readinglist.matching is not available."""
+
+    @staticmethod
+    def fingerprint(text: str) -> str:
+        import hashlib
+
+        return hashlib.blake2b(" ".join(text.lower().split()).encode(), digest_size=8).hexdigest()
+
+    class NearIndex:
+        def add(self, id, text) -> None:
+            pass
+
+        def best(self, text, threshold):
+            return None
+
+
+def _matching():
+    try:
+        from . import matching
+
+        return matching
+    except ImportError:  # pragma: no cover - the matching module is written concurrently
+        return _Fallback

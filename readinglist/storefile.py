@@ -1,0 +1,448 @@
+"""One paper's TOML file: fast loading, rendering, and edits that keep a person's changes.
+
+A paper lives in ``<store>/papers/<key>.toml``::
+
+    # readinglist paper — edit freely. ...
+    key = "canvit2026"
+    type = "inproceedings"
+    title = "..."
+    ...
+    [state]            status, priority, rating, tags (the user's own), notes, history
+    [generated]        what readinglist generated for key, title, shorttitle, tags
+    [[sources]]        where the record came from
+
+* :func:`parse` reads a file's text with :mod:`tomllib` (fast) into a :class:`~readinglist.record.Paper`;
+  a field named in ``GENERATED_FIELDS`` counts as generated while its value still equals the one
+  in ``[generated]``.
+* :func:`render` writes a new file with :mod:`tomlkit` in a fixed order and format, so the same
+  paper always gives the same bytes.
+* :func:`edit` changes an existing file's text from one paper to another with :mod:`tomlkit`,
+  touching only the values that differ: comments, blank lines, key order and the formatting of
+  every other value stay as the person left them, and a change is a few lines in ``git diff``.
+
+``tomlkit`` is imported inside the writing functions only, so reading a paper stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+
+from .errors import StoreError
+from .record import GENERATED_FIELDS, STATUSES, Event, Paper, Person, Record, Source
+
+HEADER = (
+    "readinglist paper — edit freely. A field you change above [generated] is kept;",
+    "one still equal to its [generated] value is regenerated on re-import.",
+)
+#: Top-level keys in the order a new file lists them (``fields`` is the ``[fields]`` table).
+TOP_KEYS = ("key", "type", "title", "shorttitle", "venue", "year", "tags", "abstract", "authors", "doi", "url", "pages")
+STATE_KEYS = ("status", "priority", "rating", "tags", "notes", "history")
+PRIORITIES = (1, 2, 3)
+RATINGS = (1, 2, 3, 4, 5)
+#: How many history events a paper keeps: the first ("added") and the latest ones.
+MAX_HISTORY = 10
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._+-]+")
+_TOML_POSITION = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+# --------------------------------------------------------------------------- file names
+
+
+def file_stem(key: str) -> str:
+    """The file name (without ``.toml``) a new paper with ``key`` gets: the key, made safe.
+
+    Characters other than ASCII letters, digits and ``. _ + -`` become ``_``; a leading dot is
+    dropped (dot files are the store's temporary files).
+    """
+    stem = _UNSAFE_NAME.sub("_", key).lstrip(".")
+    return stem[:120] or "paper"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_text(path: Path) -> str:
+    """The text of a paper file; a file that is not UTF-8 is a StoreError naming line and column."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise StoreError(f"{path}:{line}:{col}: not UTF-8 text; fix or remove this byte") from None
+
+
+def parse(text: str, path: str | os.PathLike) -> Paper:
+    """The paper a file's text describes. Raises StoreError naming ``path`` (and line:column).
+
+    Only ``key`` is required; everything else has a default, so a person may delete any line.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = _TOML_POSITION.match(msg)
+        if m:
+            raise StoreError(f"{path}:{m.group(2)}:{m.group(3)}: not valid TOML: {m.group(1)}") from None
+        raise StoreError(f"{path}: not valid TOML: {msg}") from None
+    return from_data(data, path, text)
+
+
+class _Fields:
+    """Typed access to one table of a paper file, with errors naming the file and line."""
+
+    def __init__(self, data: dict, path, text: str, table: str | None = None):
+        self.data, self.path, self.text, self.section = data, path, text, table
+
+    def fail(self, name: str, what: str):
+        where = f"[{self.section}] " if self.section else ""
+        line = _line_of(self.text, name, self.section)
+        loc = f"{self.path}:{line}" if line else f"{self.path}"
+        raise StoreError(f"{loc}: {where}{name} {what}")
+
+    def str(self, name: str, default: str | None = None, *, required: bool = False) -> str | None:
+        value = self.data.get(name)
+        if value is None:
+            if required:
+                self.fail(name, "is missing")
+            return default
+        if not isinstance(value, str):
+            self.fail(name, f"must be a string, not {value!r}")
+        return value
+
+    def int(self, name: str, allowed=None) -> int | None:
+        value = self.data.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or (allowed and value not in allowed):
+            if allowed:
+                self.fail(name, f"must be one of {', '.join(map(str, allowed))}, not {value!r}")
+            self.fail(name, f"must be a whole number, not {value!r}")
+        return value
+
+    def strs(self, name: str) -> tuple[str, ...]:
+        value = self.data.get(name, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(name, f"must be a list of strings, not {value!r}")
+        return tuple(value)
+
+    def tables(self, name: str) -> list[dict]:
+        value = self.data.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            self.fail(name, "must be a list of tables")
+        return value
+
+    def table(self, name: str) -> dict:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            self.fail(name, "must be a table")
+        return value
+
+
+def _line_of(text: str, name: str, table: str | None) -> int | None:
+    """Best-effort line number of ``name = ...`` (inside ``[table]`` when given)."""
+    start = 0
+    if table:
+        m = re.search(rf"^\s*\[\s*{re.escape(table)}\s*\]", text, re.M)
+        if not m:
+            return None
+        start = m.end()
+    m = re.compile(rf"^\s*{re.escape(name)}\s*=", re.M).search(text, start)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def from_data(data: dict, path, text: str = "") -> Paper:
+    """The paper in a parsed paper file (a dict from tomllib)."""
+    top = _Fields(data, path, text)
+    state = _Fields(top.table("state"), path, text, "state")
+    gen = top.table("generated")
+    key = top.str("key", required=True)
+    if not key.strip():
+        top.fail("key", "must not be empty")
+    authors = []
+    for a in top.tables("authors"):
+        f = _Fields(a, path, text)
+        authors.append(Person(family=f.str("family", ""), given=f.str("given", ""), literal=f.str("literal", "")))
+    sources = []
+    for s in top.tables("sources"):
+        f = _Fields(s, path, text, "sources")
+        sources.append(Source(file=f.str("file", ""), paragraph=f.int("paragraph"), line=f.int("line")))
+    history = []
+    for e in state.tables("history"):
+        f = _Fields(e, path, text, "state")
+        history.append(Event(event=f.str("event", ""), date=f.str("date", "")))
+    extra = top.table("fields")
+    fields = tuple(sorted((str(k), v if isinstance(v, str) else str(v)) for k, v in extra.items()))
+    record = Record(
+        key=key,
+        title=top.str("title", ""),
+        abstract=top.str("abstract", ""),
+        entry_type=top.str("type", "misc"),
+        venue=top.str("venue"),
+        year=top.int("year"),
+        shorttitle=top.str("shorttitle"),
+        tags=top.strs("tags"),
+        authors=tuple(authors),
+        doi=top.str("doi"),
+        url=top.str("url"),
+        pages=top.str("pages"),
+        fields=fields,
+        generated=frozenset(),
+        sources=tuple(sources),
+    )
+    still = frozenset(f for f in GENERATED_FIELDS if f in gen and _value(record, f) == _plain(gen[f]))
+    status = state.str("status", "unread")
+    if status not in STATUSES:
+        state.fail("status", f"must be one of {', '.join(STATUSES)}, not {status!r}")
+    return Paper(
+        record=record.evolve(generated=still),
+        status=status,
+        history=tuple(history),
+        notes=state.str("notes", ""),
+        user_tags=state.strs("tags"),
+        priority=state.int("priority", PRIORITIES),
+        rating=state.int("rating", RATINGS),
+    )
+
+
+def _plain(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _value(record: Record, name: str):
+    """A record's value of a generated field, as stored (tags as a tuple)."""
+    return getattr(record, name)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _top_values(record: Record) -> dict:
+    """The top-level values a record writes, None/empty for ones left out."""
+    return {
+        "key": record.key,
+        "type": record.entry_type,
+        "title": record.title,
+        "shorttitle": record.shorttitle or None,
+        "venue": record.venue or None,
+        "year": record.year,
+        "tags": record.tags,
+        "abstract": record.abstract or None,
+        "authors": record.authors or None,
+        "doi": record.doi or None,
+        "url": record.url or None,
+        "pages": record.pages or None,
+    }
+
+
+def _state_values(paper: Paper) -> dict:
+    return {
+        "status": paper.status,
+        "priority": paper.priority,
+        "rating": paper.rating,
+        "tags": paper.user_tags or None,
+        "notes": paper.notes or None,
+        "history": paper.history or None,
+    }
+
+
+def literal_ok(text: str) -> bool:
+    """Whether ``text`` can be a multi-line literal string (no ``'''``, no control characters)."""
+    return "'''" not in text and not text.startswith("'") and not text.endswith("'") and not _CONTROL.search(text)
+
+
+def _text_item(text: str):
+    """A long text (abstract, notes) as a multi-line literal string when it allows, so LaTeX
+    backslashes stay single; text with several lines starts on the line after ``'''``."""
+    import tomlkit
+    from tomlkit.items import String, StringType, Trivia
+
+    if not literal_ok(text):
+        return tomlkit.string(text)
+    original = "\n" + text if "\n" in text else text
+    return String(StringType.MLL, text, original, Trivia())
+
+
+def _inline_tables(rows: list[dict]):
+    import tomlkit
+
+    array = tomlkit.array()
+    for row in rows:
+        item = tomlkit.inline_table()
+        item.update(row)
+        array.append(item)
+    return array.multiline(True)
+
+
+def _item(name: str, value):
+    """The tomlkit item for one value (same format in new files and in edits)."""
+    import tomlkit
+
+    if name in ("abstract", "notes"):
+        return _text_item(value)
+    if name == "authors":
+        return _inline_tables([{k: v for k, v in (("family", p.family), ("given", p.given), ("literal", p.literal)) if v} for p in value])
+    if name == "history":
+        return _inline_tables([{"event": e.event, "date": e.date} for e in value])
+    if name == "tags":
+        array = tomlkit.array()
+        array.extend(value)
+        return array
+    return tomlkit.item(value)
+
+
+def _fields_table(fields: tuple[tuple[str, str], ...]):
+    import tomlkit
+
+    table = tomlkit.table()
+    for k, v in fields:
+        table.add(k, v)
+    return table
+
+
+def _generated_values(record: Record) -> dict:
+    return {f: _value(record, f) for f in GENERATED_FIELDS if f in record.generated and _value(record, f) not in (None, "")}
+
+
+def _sources_aot(sources: tuple[Source, ...]):
+    import tomlkit
+
+    aot = tomlkit.aot()
+    for s in sources:
+        table = tomlkit.table()
+        table.add("file", s.file)
+        if s.paragraph is not None:
+            table.add("paragraph", s.paragraph)
+        if s.line is not None:
+            table.add("line", s.line)
+        aot.append(table)
+    return aot
+
+
+def render(paper: Paper) -> str:
+    """The text of a new file for ``paper``; the same paper always gives the same bytes."""
+    import tomlkit
+
+    doc = tomlkit.document()
+    for line in HEADER:
+        doc.add(tomlkit.comment(line))
+    for name, value in _top_values(paper.record).items():
+        if value not in (None, "", ()):
+            doc.add(name, _item(name, value))
+    if paper.record.fields:
+        doc.add(tomlkit.nl())
+        doc.add("fields", _fields_table(paper.record.fields))
+    state = tomlkit.table()
+    for name, value in _state_values(paper).items():
+        if value is not None:
+            state.add(name, _item(name, value))
+    doc.add(tomlkit.nl())
+    doc.add("state", state)
+    gen = _generated_values(paper.record)
+    if gen:
+        table = tomlkit.table()
+        for name, value in gen.items():
+            table.add(name, _item(name, value))
+        doc.add("generated", table)
+    if paper.record.sources:
+        doc.add("sources", _sources_aot(paper.record.sources))
+    return tomlkit.dumps(doc)
+
+
+def _set(container, order: tuple[str, ...], name: str, value) -> None:
+    """Set, replace or (for None/empty) remove ``name`` in a tomlkit table or document,
+    inserting a new key after the nearest key that comes before it in ``order``."""
+    if value in (None, "", ()):
+        if name in container:
+            del container[name]
+        return
+    item = _item(name, value)
+    if name in container:
+        container[name] = item
+        return
+    body = getattr(container, "value", container)  # a Table's Container, or the document
+    before = [k for k in order[: order.index(name)] if k in container]
+    if before and hasattr(body, "_insert_after"):
+        body._insert_after(before[-1], name, item)
+    else:
+        container[name] = item
+
+
+def edit(text: str, old: Paper, new: Paper, path: str | os.PathLike) -> str:
+    """``text`` (a file that parses to ``old``) changed to describe ``new``.
+
+    Only values that differ between ``old`` and ``new`` are rewritten; comments, blank lines,
+    the order of keys and the look of untouched values stay as they are. ``[generated]`` follows
+    ``new.record.generated``: a field still generated gets its new value there too, a field that
+    stopped being generated (official metadata came in) loses its entry, and the entry of a field
+    a person edited by hand is left alone.
+    """
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        doc = tomlkit.parse(text)
+    except TOMLKitError as exc:  # tomllib accepted it, so this is rare; never overwrite it
+        raise StoreError(f"{path}: cannot edit this file ({exc}); fix it by hand") from None
+    old_top, new_top = _top_values(old.record), _top_values(new.record)
+    for name in TOP_KEYS:
+        if old_top[name] != new_top[name]:
+            _set(doc, TOP_KEYS, name, new_top[name])
+    if old.record.fields != new.record.fields:
+        if "fields" in doc:
+            del doc["fields"]
+        if new.record.fields:
+            _insert_table(doc, "fields", _fields_table(new.record.fields), before=("state", "generated", "sources"))
+    old_state, new_state = _state_values(old), _state_values(new)
+    if old_state != new_state:
+        if "state" not in doc:
+            _insert_table(doc, "state", tomlkit.table(), before=("generated", "sources"))
+        state = doc["state"]
+        for name in STATE_KEYS:
+            if old_state[name] != new_state[name]:
+                _set(state, STATE_KEYS, name, new_state[name])
+    gen_new = _generated_values(new.record)
+    stopped = (old.record.generated - new.record.generated) | (set(GENERATED_FIELDS) - set(gen_new) & new.record.generated)
+    if "generated" in doc or gen_new:
+        if "generated" not in doc:
+            _insert_table(doc, "generated", tomlkit.table(), before=("sources",))
+        gen = doc["generated"]
+        for name in GENERATED_FIELDS:
+            if name in gen_new:
+                if _plain(gen.get(name)) != gen_new[name]:
+                    _set(gen, GENERATED_FIELDS, name, gen_new[name])
+            elif name in stopped and name in gen:
+                del gen[name]
+        if not gen:
+            del doc["generated"]
+    if old.record.sources != new.record.sources:
+        if "sources" in doc:
+            del doc["sources"]
+        if new.record.sources:
+            doc.add("sources", _sources_aot(new.record.sources))
+    return tomlkit.dumps(doc)
+
+
+def _insert_table(doc, name: str, table, *, before: tuple[str, ...]) -> None:
+    """Add a table in front of the first of ``before`` the document has, else at the end."""
+    body = doc  # a TOMLDocument is a Container
+    for other in before:
+        if other in doc and hasattr(body, "_insert_at"):
+            index = body._map[tomlkit_key(other)]
+            index = index[0] if isinstance(index, tuple) else index
+            body._insert_at(index, name, table)
+            return
+    doc.add(name, table)
+
+
+def tomlkit_key(name: str):
+    from tomlkit.items import SingleKey
+
+    return SingleKey(name)
