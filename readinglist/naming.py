@@ -1,0 +1,347 @@
+"""Detect the system name an abstract introduces ("We introduce CanViT, ...").
+
+``detect_name(raw, plain)`` is a pure function: ``raw`` is the abstract as written (LaTeX and
+Markdown kept, used only to see which words the authors emphasised), ``plain`` its clean Unicode
+text from :func:`readinglist.text.to_plain`. It returns the name in its display form or None.
+
+Precision over recall: a name is only returned when the abstract *introduces* it, seen from
+cues such as "we propose X", "X, a new ...", "(X)" right after a we-propose phrase, "called X",
+"our framework, X," or emphasis on a coined word. Prior work the paper builds on or compares
+with, metrics, and ordinary acronyms for background concepts (LLM, RL, PEFT ...) are not names.
+Each cue gives a candidate a strength; the strongest wins, ties go to the earliest.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["detect_name", "is_coined", "GENERIC_ACRONYMS", "KNOWN_SYSTEMS"]
+
+# Characters a coined name is made of: letters, digits, superscripts/subscripts, Greek.
+_C = "A-Za-z0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
+_NAME = rf"[{_C}]+(?:[-+][{_C}]+)*"
+_NAME_RE = re.compile(_NAME)
+
+#: Acronyms and abbreviations for background concepts: never a paper's own name.
+GENERIC_ACRONYMS = frozenset(
+    """AI ML DL NLP NLU NLG CV RL IRL MARL LLM LM PLM SLM VLM MLLM LVLM LMM VLA LCLM VQA QA ODQA
+    RAG ICL COT SFT RLHF RLAIF PEFT MOE GNN GCN GAT CNN RNN LSTM GRU MLP SVM KNN PCA ICA SVD NMF
+    GAN VAE DDPM DDIM SDE ODE PDE MDP POMDP MCTS MCMC SGD GD MLE MAP EM KL JS TV MSE MAE RMSE
+    AUC AUROC AUPRC ROC FID IS PSNR SSIM LPIPS BLEU ROUGE METEOR IOU MIOU MAP F1 EER WER CER
+    OOD IID ERM DRO DP HE MPC FL TEE GPU GPUS TPU CPU NPU FPGA ASIC API SDK HPC FLOP FLOPS
+    SOTA OCR ASR TTS NER POS SRL NLI STS MT NMT IR CTR EHR EMR ICU MRI CT PET ECG EEG FMRI WSI
+    MIL CL DST IRT QNN VQE QAOA NISQ FDR FWER CI CIS CLT LLN OPE OPR CMC CMCS TD PG AC DQN
+    KG KGE GBDT XGB USA US EU UK NASA NIH FDA GDPR HIPAA PII CSV JSON SQL HTML URL PDF RGB
+    RGBD LIDAR IMU GPS UAV AV ADAS SLAM NERF VIT DIT SAM GPT ADAM ADAMW LORA QLORA DPO PPO GRPO
+    RLOO TRPO SAC DDPG TD3 BERT CLIP T5 VGG YOLO DINO MAML ELBO""".split()
+)
+
+#: Families of well-known prior models, optimisers and data sets (matched as name prefixes).
+KNOWN_SYSTEMS = (
+    "gpt", "llama", "llava", "qwen", "gemma", "gemini", "claude", "mistral", "mixtral", "deepseek",
+    "phi-", "kimi", "grok", "palm", "bert", "roberta", "deberta", "electra", "t5", "bart", "clip",
+    "siglip", "blip", "dino", "sam", "vit", "deit", "swin", "resnet", "vgg", "unet", "u-net",
+    "yolo", "alexnet", "efficientnet", "mobilenet", "convnext", "stable diffusion", "sdxl",
+    "dall-e", "imagen", "sora", "alphafold", "openfold", "esm", "adam", "adamw", "muon", "sgd",
+    "lora", "qlora", "dora", "ppo", "grpo", "dpo", "rloo", "reinforce", "trpo", "imagenet",
+    "cifar", "mnist", "coco", "ms-coco", "ade20k", "squad", "glue", "superglue", "mmlu", "gsm8k",
+    "humaneval", "wikitext", "c4", "laion", "openai", "anthropic", "google", "meta", "nvidia",
+    "pytorch", "tensorflow", "jax", "huggingface", "megatron", "deepspeed", "nanogpt",
+)
+
+# Function words that may sit inside a spelled-out name "Merging Strength ... via ... (M2LE)".
+_SMALL = "of|for|via|and|with|in|on|by|to|the|from|a|an|under|over|through|using|at|as"
+
+_ADV = r"(?:(?:first|further|also|then|now|hence|thus|therefore|additionally|here|next|instead|finally|newly)\s+)?"
+_VERB = (
+    r"(?:introduce|propose|present|develop|design|build|release|construct|create|curate|contribute"
+    r"|offer|instantiate\s+(?:this|our|the|these|that)\s+\w+(?:\s+\w+)?\s+(?:with|as|in|via|through))"
+)
+# "we propose", "This paper introduces", "by introducing", "we propose and analyze"
+_CUE = re.compile(
+    rf"(?:\b(?:[Ww]e|[Tt]his (?:paper|work|study)|[Oo]ur (?:paper|work))\s+{_ADV}{_VERB}(?:s|d)?"
+    rf"|\b(?:by |[Hh]ere,? )?(?:introducing|proposing|presenting|developing)"
+    rf"|\b[Ww]e {_ADV}(?:call|term|dub|name))\b(?:\s+and\s+(?:analy[sz]e|evaluate|study|validate|test))?"
+)
+# The name right after the cue: "we introduce CanViT, ..."; "we propose **LIFT** (...)".
+_AFTER_DIRECT = re.compile(
+    rf"\s+(?:the\s+|our\s+)?(?P<n>{_NAME})(?P<follow>\s*(?:[,:;(\u2014\u2013]|\.(?:\s|$)|$)"
+    rf"|\s+(?:which|that|to|for|as|in|on|with|by|via|is|are|consists|comprises|achieves|outperforms)\b)"
+)
+# "we introduce the VESPER benchmark"
+_AFTER_THE_KIND = re.compile(
+    rf"\s+(?:the|our|a|an)\s+(?:new\s+|novel\s+)?(?P<n>{_NAME})\s+(?P<kind>benchmark|dataset|corpus|framework|model"
+    rf"|method|algorithm|suite|library|toolkit|toolbox|system|architecture|approach|optimi[sz]er|agent|platform"
+    rf"|environment|simulator|pipeline|family|series|protocol|engine|network|transformer|tool|test ?bed|language)\b"
+)
+# "we propose Merging Strength Modulation via Joint Loss Estimation (M²LE)"
+_AFTER_EXPANSION = re.compile(
+    rf"\s+(?P<art>(?:(?:a|an|the|our)\s+)?(?:(?:new|novel|simple|unified|general)\s+)?)(?P<long>[^\s,.;:()]+"
+    rf"(?:\s+[^\s,.;:()]+){{0,11}}?)\s*\((?P<n>{_NAME})\)"
+)
+# "we propose a new benchmark, DriftBench, that ..."
+_AFTER_NP_APPOSITIVE = re.compile(
+    rf"\s+(?:a|an|the|our)\s+[^,.;:()]{{1,80}}?,\s+(?:(?:called|named|termed|dubbed|coined|namely)\s+)?(?P<n>{_NAME})"
+    rf"(?=\s*[,.;:(]|\s+(?:which|that|to|for)\b)"
+)
+_CALLED = re.compile(
+    rf"\b(?:called|termed|dubbed|named|coined|nicknamed|(?:which|that) we (?:call|term|dub|name)"
+    rf"|namely|we (?:call|term|dub|name) (?:it|them|(?:this|our|the) \w+))\s+(?P<n>{_NAME})"
+)
+_OUR_KIND = re.compile(
+    rf"\b[Oo]ur (?:proposed |new )?(?:method|framework|model|approach|system|benchmark|dataset|algorithm|tool"
+    rf"|library|architecture|agent|pipeline|optimi[sz]er|technique|suite),?\s+(?P<n>{_NAME})(?=\s*[,(])"
+)
+_NOVEL_APPOSITIVE = re.compile(
+    rf"(?<![{_C}\-])(?P<n>{_NAME})(?:\s*\([^()]{{1,120}}\))?(?:,|\s+is)\s+(?:a\s+(?:new|novel)|an\s+(?:new|novel)|the\s+first|our)\b"
+)
+_EMPHASIS = re.compile(
+    r"\*\*([^*\s][^*]{0,40}?)\*\*|(?<![\w])__([^_\s][^_]{0,40}?)__|(?<![\w*])\*([^*\s][^*]{0,40}?)\*(?![\w*])"
+    r"|\\(?:textbf|textsc|texttt|mathbf|mathrm|textit|emph|mathsf|textsf)\{([^{}]{1,40})\}"
+)
+# Spelled-out definitions anywhere: "multi-agent reinforcement learning (MARL)".
+_DEFINED = re.compile(rf"(?P<long>[^\s,.;:()]+(?:\s+[^\s,.;:()]+){{0,8}})\s*\((?P<n>{_NAME})\)")
+_SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
+_ABBREV_END = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|cf|etc|Fig|Eq|Sec|resp|approx|Art|No)\.)$")
+# Contexts that mark a mention as someone else's work or a thing compared with.
+_PRIOR_BEFORE = re.compile(
+    r"(?:such as|e\.g\.,?|i\.e\.,?|like|including|than|over|versus|vs\.?|against|extends?|extending|extended"
+    r"|compared? (?:to|with)|comparing (?:to|with)|outperforms?|outperforming|surpass(?:es|ing)?|beats?"
+    r"|beyond|unlike|existing|prior|previous|baselines?|adapts?|adapting|builds? on|building on|based on"
+    r"|upon)\s*$",
+    re.IGNORECASE,
+)
+_PRIOR_SENTENCE = re.compile(
+    r"\b(?:prior|previous|existing|recent|popular|widely[- ]used|state-of-the-art|baselines?|such as|e\.g\.)\b",
+    re.IGNORECASE,
+)
+_METRIC_HEAD = re.compile(
+    r"^\s*,?\s*(?:a|an|the)?\s*(?:new|novel|simple|principled)?\s*(?:(?!(?:for|of|to|in|on|with|that|which|and|from)\b)[\w-]+\s+){0,3}?"
+    r"(?:metric|measure|score|index|criterion|statistic|rate|distance|divergence)s?\b",
+    re.IGNORECASE,
+)
+_SUBJECT_VERBS = re.compile(
+    r"^(?:'s|’s|\s+(?:achieves|attains|outperforms|surpasses|improves|reduces|delivers|reaches|yields|matches"
+    r"|attaches|combines|uses|leverages|learns|enables|provides|supports|scales|generalizes|generalises"
+    r"|consists|comprises|contains|covers|includes|offers|exposes|maintains|preserves|runs|operates"
+    r"|builds|produces|predicts|recovers|sets|removes|decouples|adapts|integrates|employs|exploits))\b"
+)
+_METRIC_TAIL = re.compile(r"\b(?:metric|score|measure|index|criterion|rate)s?$", re.IGNORECASE)
+_NAMING_WORD = re.compile(r"\b(?:termed|called|named|dubbed|namely|coined)\s+")
+_PREPOSITION = re.compile(
+    r"\b(?:of|for|on|with|from|using|via|in|to|under|over|through|by|between|among|based|that|which)\b"
+)
+_PLAIN_CAPITALISED = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)*$")
+_NOT_A_NAME_WORD = frozenset(
+    """A An The This These That Those Our We It Its Two Three Four Five First Second New Novel Here
+    There Such Each Both Several Many Most Some Any All One Existing Prior Previous Recent Further
+    Finally However Moreover Specifically Experiments Results Code Extensive""".split()
+)
+_STRONG, _MEDIUM, _WEAK = 3, 2, 1
+
+
+def _strip_possessive(token: str) -> str:
+    return re.sub(r"(?:'s|’s|')$", "", token)
+
+
+def is_coined(token: str) -> bool:
+    """Does the token look like a coined name (CanViT, M²LE, MDA-DD, RLQ-Grad, VESPER)?
+
+    Mixed case inside the word, digits or superscripts with letters, hyphenated parts in
+    capitals, or three or more capitals. Plain words (``Muon``), compounds with a lowercase part
+    (``LLM-based``) and two-letter acronyms (``RL``) are not coined.
+    """
+    token = _strip_possessive(token)
+    parts = re.split(r"[-+]", token)
+    if not any(ch.isalpha() for ch in token):
+        return False
+    for part in parts:
+        if len(part) >= 2 and part.isalpha() and part.islower():
+            return False  # "LLM-based", "GPU-accelerated"
+    if re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]{2,}", token):
+        return True
+    if re.search(r"[0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff]", token) and re.search(r"[A-Za-z]", token):
+        letters = [ch for ch in token if ch.isalpha()]
+        return len(letters) >= 2 and any(ch.isupper() for ch in letters)
+    if len(parts) > 1:
+        return any(p.isupper() for p in parts if p) and token[0].isupper()
+    letters = [ch for ch in token if ch.isalpha()]
+    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
+
+
+def _generic(token: str) -> bool:
+    """An ordinary acronym (LLM, LLMs, CIs) or a well-known prior system (GPT-4o, DINOv3)."""
+    token = _strip_possessive(token)
+    upper = token.upper()
+    if upper in GENERIC_ACRONYMS:
+        return True
+    if upper.endswith("S") and upper[:-1] in GENERIC_ACRONYMS:
+        return True
+    low = token.lower()
+    for family in KNOWN_SYSTEMS:
+        if low == family or (low.startswith(family) and re.match(r"[-\s.]?(?:v?\d|[a-z]?$|-)", low[len(family):])):
+            return True
+    return False
+
+
+def _sentences(plain: str) -> list[tuple[int, str]]:
+    """(start offset, sentence) pairs; abbreviations like "e.g." do not end a sentence."""
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in _SENT_SPLIT.finditer(plain):
+        if _ABBREV_END.search(plain[start : m.start()]):
+            continue
+        out.append((start, plain[start : m.start()]))
+        start = m.end()
+    if start < len(plain):
+        out.append((start, plain[start:]))
+    return out
+
+
+def _ok_plain_word(token: str, follow: str) -> bool:
+    """A plain capitalised word after a cue is a name only with an appositive or expansion."""
+    if token in _NOT_A_NAME_WORD or not _PLAIN_CAPITALISED.match(token):
+        return False
+    return follow.strip()[:1] in {",", ":", "(", "\u2014", "\u2013"}
+
+
+def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
+    """(strength, position, name) for every cue found."""
+    found: list[tuple[int, int, str]] = []
+    sentences = _sentences(plain)
+    defined_in_background: set[str] = set()
+    cue_sentences: list[int] = []
+    for idx, (offset, sent) in enumerate(sentences):
+        cues = list(_CUE.finditer(sent))
+        if cues:
+            cue_sentences.append(idx)
+        else:
+            for d in _DEFINED.finditer(sent):
+                defined_in_background.add(_strip_possessive(d["n"]))
+        for cue in cues:
+            rest = sent[cue.end() :]
+            pos = offset + cue.end()
+            m = _AFTER_DIRECT.match(rest)
+            if m:
+                tok = m["n"]
+                if is_coined(tok) or _ok_plain_word(tok, m["follow"]):
+                    if not _METRIC_HEAD.match(rest[m.end("n") :]):
+                        found.append((_STRONG, pos, tok))
+                    continue
+            m = _AFTER_THE_KIND.match(rest)
+            if m and is_coined(m["n"]):
+                found.append((_STRONG, pos, m["n"]))
+                continue
+            m = _AFTER_EXPANSION.match(rest)
+            if m and (is_coined(m["n"]) or re.fullmatch(r"[A-Z]{2,}s?", m["n"])):
+                strength = _expansion_strength(m["art"], m["long"], rest[m.end() :])
+                if strength:
+                    found.append((strength, pos, m["n"]))
+                continue
+            m = _AFTER_NP_APPOSITIVE.match(rest)
+            if m and (is_coined(m["n"]) or _ok_plain_word(m["n"], rest[m.end() :])):
+                found.append((_STRONG, pos, m["n"]))
+                continue
+    for m in _CALLED.finditer(plain):
+        tok = m["n"]
+        sent = _sentence_at(sentences, m.start())
+        if is_coined(tok) or (re.search(r"\b(?:[Ww]e|[Oo]ur)\b", sent) and _ok_plain_word(tok, plain[m.end() : m.end() + 2])):
+            found.append((_STRONG, m.start(), tok))
+    for m in _OUR_KIND.finditer(plain):
+        if is_coined(m["n"]) or _PLAIN_CAPITALISED.match(m["n"]):
+            found.append((_STRONG, m.start(), m["n"]))
+    for m in _NOVEL_APPOSITIVE.finditer(plain):
+        plain_word = bool(_PLAIN_CAPITALISED.match(m["n"])) and m["n"] not in _NOT_A_NAME_WORD
+        if plain_word and "," in m.group(0)[len(m["n"]) :] and _starts_sentence(plain, m.start()):
+            plain_word = False  # "Furthermore, our ..."
+        if (is_coined(m["n"]) or plain_word) and not _prior_context(plain, m.start()):
+            found.append((_MEDIUM, m.start(), m["n"]))
+    for m in _EMPHASIS.finditer(raw):
+        tok = next(g for g in m.groups() if g is not None).strip()
+        if _NAME_RE.fullmatch(tok) and is_coined(tok):
+            at = plain.find(tok)
+            if at >= 0 and not _prior_context(plain, at):
+                found.append((_MEDIUM, at, tok))
+    found.extend(_subject_after_cue(plain, sentences, cue_sentences, defined_in_background))
+    return [
+        (s, p, _strip_possessive(n))
+        for s, p, n in found
+        if not _generic(n)
+        and (s == _STRONG or _strip_possessive(n) not in defined_in_background)
+        and not _is_metric(plain, _strip_possessive(n))
+    ]
+
+
+def _is_metric(plain: str, name: str) -> bool:
+    """Is the name described as a metric or score anywhere ("ORBIT, a new metric", "the X score")?"""
+    for m in re.finditer(rf"(?<![{_C}\-]){re.escape(name)}(?:\s*\([^()]{{0,80}}\))?", plain):
+        after = plain[m.end() : m.end() + 80]
+        if _METRIC_HEAD.match(after) and (after.lstrip()[:1] == "," or re.match(r"\s+\w+s?\b", after)):
+            head = re.match(r"\s*,?\s*(\w+)", after)
+            if after.lstrip()[:1] == "," or (head and _METRIC_TAIL.search(head.group(1))):
+                return True
+    return False
+
+
+def _expansion_strength(article: str, long: str, after: str) -> int:
+    """How sure "we propose <article> <long> (NAME)" makes NAME the paper's own name (0: not)."""
+    if _METRIC_HEAD.match(after) or _METRIC_TAIL.search(long):
+        return 0
+    named = _NAMING_WORD.split(long)
+    if len(named) > 1:
+        return _STRONG  # "a training scheme termed Progressive Token Dropping (PTD)"
+    if not article.strip():
+        return _STRONG if long[:1].isupper() else 0
+    # "a <noun phrase> (NAME)": the parenthesis must belong to the contribution itself, not to
+    # a phrase inside it ("a regulariser based on the maximum mean discrepancy (MMD)").
+    return 0 if _PREPOSITION.search(long) else _MEDIUM
+
+
+def _starts_sentence(plain: str, pos: int) -> bool:
+    before = plain[:pos].rstrip()
+    return not before or before[-1] in ".!?:;"
+
+
+def _sentence_at(sentences: list[tuple[int, str]], pos: int) -> str:
+    for offset, sent in reversed(sentences):
+        if offset <= pos:
+            return sent
+    return ""
+
+
+def _prior_context(plain: str, pos: int) -> bool:
+    return bool(_PRIOR_BEFORE.search(plain[max(0, pos - 30) : pos]))
+
+
+def _subject_after_cue(plain, sentences, cue_sentences, defined_in_background):
+    """ "We introduce a <unnamed> interface ... . CONCORD attaches ..." : the name is the subject
+    of the sentence right after an unnamed contribution, and comes back as subject again."""
+    out = []
+    for idx in cue_sentences:
+        if idx + 1 >= len(sentences):
+            continue
+        offset, sent = sentences[idx + 1]
+        m = _NAME_RE.match(sent)
+        if not m:
+            continue
+        tok = m.group(0)
+        if not is_coined(tok) or tok in defined_in_background or _PRIOR_SENTENCE.search(sentences[idx][1]):
+            continue
+        if not _SUBJECT_VERBS.match(sent[m.end() :]):
+            continue
+        uses = [u.start() for u in re.finditer(rf"(?<![{_C}\-]){re.escape(tok)}(?![{_C}]|-[{_C}])", plain)]
+        subject_uses = sum(1 for u in uses if _SUBJECT_VERBS.match(plain[u + len(tok) :]))
+        if len(uses) >= 2 and subject_uses >= 2 and not any(_prior_context(plain, u) for u in uses):
+            out.append((_WEAK, offset, tok))
+    return out
+
+
+def detect_name(raw: str, plain: str) -> str | None:
+    """The name of the method, benchmark or data set the abstract introduces, or None."""
+    if not plain:
+        return None
+    found = _candidates(raw or "", plain)
+    if not found:
+        return None
+    strength, _pos, name = min(found, key=lambda c: (-c[0], c[1]))
+    return name
