@@ -117,7 +117,8 @@ _PRIOR_SENTENCE = re.compile(
 )
 _METRIC_HEAD = re.compile(
     r"^\s*,?\s*(?:a|an|the)?\s*(?:new|novel|simple|principled)?\s*(?:(?!(?:for|of|to|in|on|with|that|which|and|from)\b)[\w-]+\s+){0,3}?"
-    r"(?:metric|measure|score|index|criterion|statistic|rate|distance|divergence)s?\b",
+    r"(?:metric|measure|score|index|criterion|statistic|rate|distance|divergence)s?"
+    r"(?=\s*[,.;:)]|\s*$|\s+(?:for|of|that|which|to|in|on|based|between|over|and)\b)",
     re.IGNORECASE,
 )
 _SUBJECT_VERBS = re.compile(

@@ -138,6 +138,8 @@ def test_heldout_names(prefix, expected):
         ("We introduce Atlas, a benchmark of maps.", "Atlas"),
         ("We introduce Gaussian process priors for drift.", None),
         ("Our method, Kestrel, halves the cost.", "Kestrel"),
+        ("We propose FooNet, a new distance learning network.", "FooNet"),
+        ("We propose the Calibrated Agreement Score (CAS), a score that rewards.", None),
         ("We release 7B and 70B models.", None),
         ("we dub this approach SkipLayer and show it is fast.", "SkipLayer"),
         ("", None),
