@@ -1,0 +1,232 @@
+"""Deciding whether two abstracts are the same paper.
+
+Used for duplicate abstracts within and across lists (the converter), for matching an imported
+record to a paper already in the store, and by :mod:`readinglist.reconcile`.
+
+* :func:`normalize` is what gets compared: lowercase, LaTeX commands, math delimiters, Markdown
+  markers and punctuation dropped, accents folded, whitespace collapsed. It is plain ``re`` and
+  ``str`` work, cheap enough to run on every abstract.
+* :func:`fingerprint` is a short stable hash of the normalised text: the key for exact
+  duplicates.
+* :class:`NearIndex` finds near duplicates without comparing every pair: a bottom-k sketch
+  of each text's words goes into an inverted index; a query verifies only the few texts
+  sharing most of its sketch, with rapidfuzz's ``fuzz.ratio`` on the normalised texts (0-100,
+  an Indel similarity). A 1-3 word edit, a reflow or a LaTeX-cleaned copy of an abstract scores
+  97-100; two different abstracts on the same topic score 40-65 (the seeds' closest pair: 46),
+  so the default threshold of 92 separates them with a wide gap.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from hashlib import blake2b
+
+__all__ = ["normalize", "fingerprint", "NearIndex"]
+
+# LaTeX command names that stand for a letter: kept as that letter so a LaTeX abstract and a
+# Unicode copy of it normalise alike (``$\ell_1$`` and ``ℓ1`` both become ``l1``: NFKD folds ℓ
+# to l). Every other command name is dropped, its braced argument kept (``\emph{x}`` -> ``x``).
+_GREEK = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+    "sigma tau upsilon phi chi psi omega"
+).split()
+_LETTERS = {name: chr(0x3B1 + i + (1 if i >= 17 else 0)) for i, name in enumerate(_GREEK)}
+_LETTERS.update({"varepsilon": "ε", "vartheta": "θ", "varphi": "φ", "varrho": "ρ", "varsigma": "ς", "varpi": "π"})
+_LETTERS.update({"ell": "l", "i": "i", "j": "j", "o": "o", "ss": "ss", "ae": "ae", "oe": "oe", "aa": "a", "l": "l"})
+
+# ``\name`` (with an optional star), or a backslash and one non-letter (``\%``, ``\'``, ``\\``).
+_COMMAND = re.compile(r"\\(?:([A-Za-z]+)\*?|[^A-Za-z\s])?")
+# Characters that join rather than separate: braces, math delimiters, sub/superscripts and
+# Markdown's underscores (``__CapTrack__``, ``M$^2$LE``, ``{\'e}``). Every other character
+# that is not a letter or digit separates words.
+_JOINERS = b"{}$_^"
+_BYTE_TABLE = bytes((ord(chr(c).lower()) if chr(c).isalnum() else 32) if c < 128 else c for c in range(256))
+_NON_ASCII = re.compile(rb"[\x80-\xff]+")  # a run of whole UTF-8 characters
+
+
+def _separate(match: re.Match) -> bytes:
+    """Non-ASCII characters: accents (combining marks) go, letters and digits stay (Greek,
+    CJK), everything else (dashes, quotes, symbols) separates words."""
+    from unicodedata import combining
+
+    return "".join(
+        "" if combining(c) else c.lower() if c.isalnum() else " " for c in match.group().decode("utf-8")
+    ).encode("utf-8")
+
+
+def _command(match: re.Match) -> str:
+    name = match.group(1)
+    if name is None:  # \% \' \" ... : an escaped character or an accent on what follows
+        return ""
+    letter = _LETTERS.get(name.lower())
+    if letter is not None:
+        return letter
+    # one-letter commands are accents (\c{c}, \v{s}); longer ones are words (\emph{x})
+    return "" if len(name) == 1 else " "
+
+
+def normalize(text: str) -> str:
+    """The comparable form of ``text``: lowercase words of letters and digits, one space apart.
+
+    LaTeX commands and math delimiters, Markdown markers, punctuation and accents are dropped
+    (``\\emph{Caf\\'e} $\\ell_1$`` and ``*café* ℓ1`` both give ``cafe l1``);
+    ``normalize(normalize(t)) == normalize(t)``.
+    """
+    if "\\" in text:
+        text = _COMMAND.sub(_command, text)
+    if text.isascii():
+        data = text.encode("ascii")
+    else:  # NFKD splits accented letters into letter + accent and folds ligatures, ², ℓ...
+        data = _NON_ASCII.sub(_separate, unicodedata.normalize("NFKD", text.lower()).encode("utf-8"))
+    # one C-speed pass through a byte table: lowercase letters and digits stay, joiners go,
+    # every other ASCII character becomes a space; the bytes of non-ASCII letters pass as they are
+    return " ".join(data.translate(_BYTE_TABLE, _JOINERS).decode("utf-8").split())
+
+
+def fingerprint(text: str) -> str:
+    """A 16-hex-digit hash of :func:`normalize` (``text``): equal for exact duplicates."""
+    return blake2b(normalize(text).encode("utf-8"), digest_size=8).hexdigest()
+
+
+# Content-defined chunking: a normalised text is cut at these common words into phrases of a
+# few words; an edit changes only the phrase it falls in.
+_BOUNDARIES = (" of ", " and ", " a ", " to ")
+_CUT = " the "
+#: Phrases shorter than this (characters) are too common to index.
+_MIN_PHRASE = 12
+#: A text with fewer phrases than this is also indexed by its words.
+_FEW_PHRASES = 4
+
+
+class NearIndex:
+    """An index of texts that answers "which indexed text is (nearly) this one?".
+
+    >>> index = NearIndex()
+    >>> index.add("a", "Knowledge editing updates facts in large language models.")
+    >>> index.best("Knowledge  editing updates facts in large\\nlanguage models!", 92)
+    ('a', 100.0)
+
+    Each text is sketched by its phrases: the normalised text cut at common words ("the",
+    "of", "and", "a", "to"; content-defined chunking, so two texts that differ by a few words
+    share most phrases). An inverted index maps a phrase to the texts holding it. A
+    query counts, per indexed text, the phrases it shares, and verifies the texts sharing the
+    most (at least ``MIN_SHARE`` of the query's phrases, at most ``VERIFY`` texts) with
+    rapidfuzz's ``fuzz.ratio`` on the normalised texts. Identical normalised texts are found
+    through a dict and score 100.
+    """
+
+    #: A phrase shared by more texts than this carries little evidence; a query skips it
+    #: once it has ``MIN_KEYS`` rarer phrases.
+    MAX_POSTING = 64
+    MIN_KEYS = 8
+    #: A candidate must share this fraction of the query's phrases to be verified...
+    MIN_SHARE = 0.2
+    #: ...and at most this many candidates (the ones sharing the most) are verified.
+    VERIFY = 8
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}  # id -> normalised text
+        self._sketches: dict[str, tuple[str, ...]] = {}  # id -> its phrases
+        self._postings: dict[str, list[str]] = {}  # phrase -> ids
+        self._exact: dict[str, list[str]] = {}  # normalised text -> ids
+        self._order: dict[str, int] = {}  # id -> when it was added, for stable ties
+        self._added = 0
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __contains__(self, id: object) -> bool:
+        return id in self._texts
+
+    @staticmethod
+    def _sketch(norm: str) -> list[str]:
+        for word in _BOUNDARIES:
+            norm = norm.replace(word, _CUT)
+        phrases = set(norm.split(_CUT))
+        kept = [p for p in phrases if len(p) >= _MIN_PHRASE]
+        if len(kept) < _FEW_PHRASES:  # a short text: its words stand in for phrases
+            kept += {w for w in norm.split() if len(w) >= 4 or not kept} - phrases
+        return kept
+
+    def add(self, id: str, text: str) -> None:
+        """Index ``text`` under ``id`` (adding an id again replaces its text)."""
+        if id in self._texts:
+            self.remove(id)
+        norm = normalize(text)
+        sketch = self._sketch(norm)
+        self._texts[id] = norm
+        self._sketches[id] = tuple(sketch)
+        self._order[id] = self._added
+        self._added += 1
+        bucket = self._exact.get(norm)
+        if bucket is None:
+            self._exact[norm] = [id]
+        else:
+            bucket.append(id)
+        postings = self._postings
+        for phrase in sketch:
+            bucket = postings.get(phrase)
+            if bucket is None:
+                postings[phrase] = [id]
+            else:
+                bucket.append(id)
+
+    def remove(self, id: str) -> None:
+        """Forget ``id`` (no error if it is not indexed)."""
+        norm = self._texts.pop(id, None)
+        if norm is None:
+            return
+        del self._order[id]
+        for phrase in self._sketches.pop(id):
+            self._postings[phrase].remove(id)
+            if not self._postings[phrase]:
+                del self._postings[phrase]
+        self._exact[norm].remove(id)
+        if not self._exact[norm]:
+            del self._exact[norm]
+
+    def candidates(self, text: str, threshold: float, limit: int = 5) -> list[tuple[str, float]]:
+        """Up to ``limit`` indexed ``(id, score)`` pairs whose text scores at least
+        ``threshold`` (0-100) against ``text``, best first (ties in the order they were added).
+
+        A text whose normalised form is empty (only markup or punctuation) matches nothing.
+        """
+        from rapidfuzz.fuzz import ratio
+
+        norm = normalize(text)
+        if not norm:
+            return []
+        found: dict[str, float] = {id: 100.0 for id in self._exact.get(norm, ())}
+        if len(found) < limit:
+            postings = self._postings
+            buckets = sorted((postings[p] for p in self._sketch(norm) if p in postings), key=len)
+            hits: Counter[str] = Counter()
+            used = 0
+            for bucket in buckets:
+                if used >= self.MIN_KEYS and len(bucket) > self.MAX_POSTING:
+                    break
+                hits.update(bucket)
+                used += 1
+            least = max(1, int(used * self.MIN_SHARE))
+            texts = self._texts
+            verified = 0
+            for id, shared in hits.most_common():
+                if shared < least or verified >= self.VERIFY:
+                    break
+                if id in found:
+                    continue
+                verified += 1
+                score = ratio(norm, texts[id], score_cutoff=threshold)
+                if score >= threshold:
+                    found[id] = float(score)
+        order = self._order
+        ranked = sorted(found.items(), key=lambda item: (-item[1], order[item[0]]))
+        return ranked[:limit]
+
+    def best(self, text: str, threshold: float) -> tuple[str, float] | None:
+        """The indexed ``(id, score)`` most similar to ``text`` if it scores at least
+        ``threshold`` (0-100), else None."""
+        found = self.candidates(text, threshold, limit=1)
+        return found[0] if found else None
