@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["detect_name", "is_coined", "GENERIC_ACRONYMS", "KNOWN_SYSTEMS"]
+__all__ = ["detect_name", "is_coined", "split_sentences", "GENERIC_ACRONYMS", "KNOWN_SYSTEMS"]
 
 # Characters a coined name is made of: letters, digits, superscripts/subscripts, Greek.
 _C = "A-Za-z0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
@@ -185,7 +185,7 @@ def _generic(token: str) -> bool:
     return False
 
 
-def _sentences(plain: str) -> list[tuple[int, str]]:
+def split_sentences(plain: str) -> list[tuple[int, str]]:
     """(start offset, sentence) pairs; abbreviations like "e.g." do not end a sentence."""
     out: list[tuple[int, str]] = []
     start = 0
@@ -209,7 +209,7 @@ def _ok_plain_word(token: str, follow: str) -> bool:
 def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
     """(strength, position, name) for every cue found."""
     found: list[tuple[int, int, str]] = []
-    sentences = _sentences(plain)
+    sentences = split_sentences(plain)
     defined_in_background: set[str] = set()
     cue_sentences: list[int] = []
     for idx, (offset, sent) in enumerate(sentences):
