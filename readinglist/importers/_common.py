@@ -1,0 +1,153 @@
+"""What the BibTeX and CSL-JSON importers share: venue and year lookup, reader state, tags,
+provenance, and LaTeX-to-Unicode for titles and names.
+
+Reader state (``ImportResult.states[key]``) uses the keys :meth:`Store.import_records` takes:
+``status``, ``priority``, ``rating``, ``notes``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable
+
+from ..record import GENERATED_FIELDS, Source
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..config import Config
+
+#: JabRef's ``readstatus`` values -> readinglist statuses.
+JABREF_STATUS = {"read": "read", "skimmed": "reading"}
+#: The Zotero Reading List plugin's ``Read_Status`` values -> readinglist statuses.
+ZOTERO_STATUS = {"new": "unread", "to read": "unread", "in progress": "reading", "read": "read", "not reading": "skipped"}
+
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_TAG_SPLIT = re.compile(r"[,;]")
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+_SOURCE = re.compile(r"^(?P<file>.*?)(?::(?P<line>\d+))?(?: \(paragraph (?P<paragraph>\d+)\))?$")
+# LaTeX that needs a real converter; anything else only loses its (protective) braces.
+_LATEX_SPECIAL = re.compile(r"[\\$~]|--|``|''")
+
+
+def find_year(*values) -> int | None:
+    """The first four-digit year in ``values`` (``2026``, ``"2026-05-01"``, ``"May 2026"``)."""
+    for value in values:
+        if value is None:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        m = _YEAR.search(str(value))
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def find_venue(config: "Config", full_name: str | None, event: str | None) -> str | None:
+    """The venue's short name: a known full name (``booktitle``, ``container-title``) or a
+    known short name starting the event (``NeurIPS 2026``); else the full name as written,
+    else the event without its year."""
+    full_name = " ".join(full_name.split()) if full_name else None
+    event = " ".join(event.split()) if event else None
+    if full_name:
+        wanted = full_name.casefold()
+        for short, full in config.venues.items():
+            if full.casefold() == wanted or short.casefold() == wanted:
+                return short
+    if event:
+        head = _YEAR.sub("", event).strip(" ,'")
+        for short in config.venues:
+            if short.casefold() == head.casefold():
+                return short
+    if full_name:
+        return full_name
+    if event:
+        return _YEAR.sub("", event).strip(" ,'") or None
+    return None
+
+
+def split_tags(*values: str | Iterable[str] | None) -> tuple[str, ...]:
+    """Tags from comma- or semicolon-separated strings (or lists of them), in order, once each."""
+    out: list[str] = []
+    for value in values:
+        if not value:
+            continue
+        items = [value] if isinstance(value, str) else list(value)
+        for item in items:
+            for tag in _TAG_SPLIT.split(str(item)):
+                tag = " ".join(tag.split())
+                if tag:
+                    out.append(tag)
+    return tuple(dict.fromkeys(out))
+
+
+def clean_doi(value: str | None) -> str | None:
+    """A bare DOI (``10.1234/x``) from a DOI, ``doi:`` or ``https://doi.org/`` form."""
+    if not value:
+        return None
+    value = _DOI_PREFIX.sub("", value.strip())
+    return value or None
+
+
+def parse_source(text: str) -> Source:
+    """Inverse of ``str(Source)``: ``seeds/x.txt:5 (paragraph 2)`` -> Source("seeds/x.txt", 2, 5)."""
+    m = _SOURCE.match(text.strip())
+    line, paragraph = m.group("line"), m.group("paragraph")
+    return Source(file=m.group("file"), paragraph=int(paragraph) if paragraph else None, line=int(line) if line else None)
+
+
+def generated_names(names: Iterable[str]) -> frozenset[str]:
+    """The names among ``names`` that readinglist may have generated (GENERATED_FIELDS)."""
+    return frozenset(n.strip() for n in names if n.strip() in GENERATED_FIELDS)
+
+
+@lru_cache(maxsize=1)
+def _latex2text():
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+@lru_cache(maxsize=4096)
+def latex_to_unicode(latex: str) -> str:
+    """Clean Unicode for a BibTeX title or name: accents decoded (``M{\\"u}ller`` -> ``Müller``,
+    ``D{\\'\\i}az`` -> ``Díaz``), protective braces dropped (``{CanViT}`` -> ``CanViT``),
+    ``--`` -> ``–``, math read as text (``$\\ell_1$`` -> ``ℓ_1``), whitespace collapsed.
+    Uses pylatexenc, but only on values that hold more LaTeX than braces."""
+    from ..text import normalize_space
+
+    if _LATEX_SPECIAL.search(latex):
+        try:
+            return normalize_space(_latex2text().latex_to_text(latex))
+        except Exception:  # pragma: no cover - pylatexenc is tolerant; keep the text if not
+            pass
+    return normalize_space(latex.replace("{", "").replace("}", ""))
+
+
+class StateBuilder:
+    """Collects one entry's reader state and the warnings about values it cannot read."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self.state: dict = {}
+        self.warnings: list[str] = []
+
+    def status(self, value: str, table: dict[str, str], field: str) -> None:
+        status = table.get(" ".join(value.split()).casefold())
+        if status is None:
+            self.warnings.append(f"{self.where}: {field} {value!r} is not one of {', '.join(sorted(set(table)))}; ignored")
+        elif status != "unread" or "status" not in self.state:
+            self.state["status"] = status
+
+    def number(self, name: str, value: str, prefix: str, allowed: range) -> None:
+        m = re.fullmatch(rf"\s*(?:{prefix})?\s*(\d+)\s*", value, re.I)
+        if m and int(m.group(1)) in allowed:
+            self.state[name] = int(m.group(1))
+        else:
+            self.warnings.append(
+                f"{self.where}: {name} {value!r} is not {prefix}{allowed.start}..{prefix}{allowed.stop - 1}; ignored"
+            )
+
+    def notes(self, text: str) -> None:
+        text = text.strip()
+        if text:
+            self.state["notes"] = text
