@@ -31,6 +31,7 @@ Choices (see tests/test_export_bibtex.py for the real programs that check them):
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from ..plugins import ExportOptions
@@ -64,10 +65,10 @@ def _balanced(token: str) -> bool:
 
 def _needs_protection(word: str) -> bool:
     """A capital after the first character (CanViT, LLMs, M$^2$LE, ViT-B), or capitals in math."""
-    letters = [c for c in word if c.isalpha()]
     if "$" in word:
-        return any(c.isupper() for c in letters)
-    return any(c.isupper() for c in letters[1:])
+        return word.lower() != word
+    rest = word[1:]
+    return rest.lower() != rest
 
 
 def protect_case(latex: str) -> str:
@@ -78,11 +79,22 @@ def protect_case(latex: str) -> str:
     """
     out = []
     for token in latex.split(" "):
-        lead, word, trail = _WORD.match(token).groups()
-        if word and not word.startswith("{") and _balanced(word) and _needs_protection(word):
-            token = f"{lead}{{{word}}}{trail}" if not word.startswith("\\") else f"{lead}{{{{{word}}}}}{trail}"
+        rest = token[1:]
+        if "$" in token or rest.lower() != rest:  # cheap test first: most words need nothing
+            lead, word, trail = _WORD.match(token).groups()
+            if word and not word.startswith("{") and _balanced(word) and _needs_protection(word):
+                inner = f"{{{word}}}" if word.startswith("\\") else word
+                token = f"{lead}{{{inner}}}{trail}"
         out.append(token)
     return " ".join(out)
+
+
+@lru_cache(maxsize=8192)
+def _short(s: str) -> str:
+    """to_bibtex for the short values that repeat across entries (venues, tags, names)."""
+    from ..text import to_bibtex
+
+    return to_bibtex(s)
 
 
 def _name(person: Person, to_bibtex) -> str:
@@ -105,26 +117,28 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     from ..text import to_bibtex
 
     fields: list[tuple[str, str]] = []
+    title = to_bibtex(record.title)
+    short = to_bibtex(record.shorttitle) if record.shorttitle else None
     if record.authors:
-        fields.append(("author", " and ".join(_name(p, to_bibtex) for p in record.authors)))
+        fields.append(("author", " and ".join(_name(p, _short) for p in record.authors)))
     else:
         # No authors (abstract lists have none): BibTeX's ``key`` field is what plainnat &c.
         # sort and label by instead ("CanViT" rather than "can"); biblatex ignores it.
-        fields.append(("key", to_bibtex(record.shorttitle or record.title)))
-    fields.append(("title", protect_case(to_bibtex(record.title))))
-    if record.shorttitle:
-        fields.append(("shorttitle", protect_case(to_bibtex(record.shorttitle))))
+        fields.append(("key", short or title))
+    fields.append(("title", protect_case(title)))
+    if short:
+        fields.append(("shorttitle", protect_case(short)))
     venue = options.config.venue_name(record.venue)
     if venue:
-        fields.append(("journal" if record.entry_type in JOURNAL_TYPES else "booktitle", to_bibtex(venue)))
+        fields.append(("journal" if record.entry_type in JOURNAL_TYPES else "booktitle", _short(venue)))
     if record.entry_type not in JOURNAL_TYPES:
         event = event_title(record)
         if event and record.venue:
-            fields.append(("eventtitle", to_bibtex(event)))
+            fields.append(("eventtitle", _short(event)))
     if record.year:
         fields.append(("year", str(record.year)))
     if record.pages:
-        fields.append(("pages", to_bibtex(_pages(record.pages))))
+        fields.append(("pages", _short(_pages(record.pages))))
     if record.doi:
         fields.append(("doi", record.doi))
     if record.url:
@@ -132,11 +146,11 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     if record.abstract:
         fields.append(("abstract", to_bibtex(record.abstract)))
     if record.tags:
-        fields.append(("keywords", to_bibtex(join_tags(record.tags))))
+        fields.append(("keywords", _short(join_tags(record.tags))))
     for name, value in record.fields:
         name = name.lower()
         if name not in OWN_FIELDS and value:
-            fields.append((name, value if name in VERBATIM_FIELDS else to_bibtex(value)))
+            fields.append((name, value if name in VERBATIM_FIELDS else _short(value)))
     return fields
 
 
