@@ -10,7 +10,7 @@ What becomes what:
 * ``abstract``: kept as written (LaTeX), whitespace normalised, so exporting again round-trips.
 * venue: ``booktitle`` (``journal`` for articles) looked up in the config's venues table (full
   name -> short name), else ``eventtitle`` (``NeurIPS 2026``), else the name as written;
-  year: ``year``, else ``date``. ``doi`` (bare), ``url``, ``pages``.
+  year: ``year``, else ``date``, else the event's. ``doi`` (bare), ``url``, ``pages``.
 * ``keywords`` (split on ``,`` or ``;``) become ``Record.tags``: readinglist's own export writes
   a paper's topic tags there, so they come back as tags.
 * Reader state: JabRef's ``readstatus`` (read -> read, skimmed -> reading), ``priority``
@@ -163,7 +163,7 @@ class BibtexImporter:
             authors = parse_names(values["author"]) if get("author") else ()
             full_name = get("journal") or get("journaltitle") if entry_type == "article" else get("booktitle")
             venue = options.venue or _common.find_venue(config, full_name and _common.latex_to_unicode(full_name), get("eventtitle"))
-            year = options.year or _common.find_year(get("year"), get("date"))
+            year = options.year or _common.find_year(get("year"), get("date"), get("eventtitle"))
             other = {
                 name: value
                 for name, value in values.items()

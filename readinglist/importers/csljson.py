@@ -10,7 +10,7 @@ What becomes what:
 * ``author``: ``family``/``given`` (particles and suffix kept in the family name) or ``literal``.
 * venue: ``container-title`` looked up in the config's venues table (full name -> short name),
   else ``event-title`` (``NeurIPS 2026``); year: ``issued`` (``date-parts``, ``raw`` or
-  ``literal``). ``DOI`` (bare), ``URL``, ``page``.
+  ``literal``), else the event's year. ``DOI`` (bare), ``URL``, ``page``.
 * ``keyword`` (split on ``,`` or ``;``) and ``categories`` become ``Record.tags``.
 * ``note`` (Zotero's Extra): the Zotero Reading List plugin's ``Read_Status:`` line gives the
   reading status (New / To Read -> unread, In Progress -> reading, Read -> read, Not Reading ->
@@ -169,8 +169,9 @@ class CslJsonImporter:
                 skipped.append(Skipped(Source(source), "no title and no abstract", json.dumps(item, ensure_ascii=False)[:80]))
                 continue
             authors = tuple(_person(n, where) for n in item.get("author") or ())
-            year = options.year or _common.find_year(_date(item.get("issued")) if item.get("issued") else None)
             event = item.get("event-title") or (item.get("event") if isinstance(item.get("event"), str) else None)
+            issued = _date(item.get("issued")) if item.get("issued") else None
+            year = options.year or _common.find_year(issued, _text(event) or None)
             venue = options.venue or _common.find_venue(config, _text(item.get("container-title")) or None, _text(event) or None)
             custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
             generated = set(_common.generated_names(x for x in custom.get("generated", ()) if isinstance(x, str)))
