@@ -1,0 +1,198 @@
+"""Topic tags from a user-editable taxonomy (``[tags.taxonomy]`` in config.toml).
+
+Phrase syntax (documented for users in ``readinglist/data/config.toml``):
+
+* ``language model`` -- a plain phrase: whole words, case-insensitive, each word in any simple
+  form (``model``/``models``/``modeling``/``modelled``, ``study``/``studies``); a space or a
+  hyphen between words matches a space or a hyphen (``fine-tuning`` = ``fine tuning``).
+* ``LLM``, ``LoRA`` -- an entry with a capital after its first letter is an acronym or proper
+  spelling, matched case-sensitively as a whole word, plural ``s`` allowed (``LLMs``).
+* ``optimi*`` -- a trailing ``*`` matches any word starting with the prefix (``optimizer``,
+  ``optimisation``); the prefix needs at least three letters.
+
+Scoring: every *distinct* phrase of a tag that occurs counts 1 point, or 2 when it occurs in the
+generated title, the system name or the abstract's first sentence; a phrase that occurs three or
+more times gets half a point more. A tag needs ``min_score`` points (default 2), so a passing
+mention does not make a tag. Tags are ordered by score, then by taxonomy order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+__all__ = ["Tagger", "compile_taxonomy", "stem", "MIN_SCORE"]
+
+MIN_SCORE = 2.0
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s+[A-Z0-9\"“(]|\s*$)")
+_CASED = re.compile(r"^.[^\s]*[A-Z]")
+
+
+def stem(word: str) -> str:
+    """A crude, deterministic stem so ``models``/``modeling``/``modelled`` meet at ``model``."""
+    w = word.lower()
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+            w = w[:-1]
+        elif len(w) > 3 and w.endswith("ll"):
+            w = w[:-1]
+    elif len(w) > 4 and w.endswith("ed") and not w.endswith("eed"):
+        w = w[:-2]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeious":
+            w = w[:-1]
+    elif len(w) > 4 and w.endswith("es") and w[-3] in "sxz" or w.endswith(("ches", "shes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    tag: int  # index into Tagger.names
+    ident: int  # distinct phrase id
+    words: tuple[str, ...]  # stems, or exact spellings when cased
+    cased: bool
+    wildcard: bool  # last word is a prefix
+
+
+@dataclass(frozen=True)
+class Tagger:
+    """A compiled taxonomy. Build with :func:`compile_taxonomy`; call :meth:`tags`."""
+
+    names: tuple[str, ...]
+    min_score: float = MIN_SCORE
+    _by_stem: dict = field(default_factory=dict, repr=False, compare=False)
+    _by_exact: dict = field(default_factory=dict, repr=False, compare=False)
+    _by_prefix: dict = field(default_factory=dict, repr=False, compare=False)
+    _by_ident: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def _matches(self, text: str) -> dict[int, int]:
+        """{phrase id: occurrences} in a text.
+
+        A match inside a longer match of another tag does not count ("sparse" inside
+        "sparse autoencoder" is not an efficiency cue)."""
+        tokens = _TOKEN.findall(text)
+        stems = [stem(t) for t in tokens]
+        lows = [t.lower() for t in tokens]
+        spans: list[tuple[int, int, _Phrase]] = []
+        n = len(tokens)
+        for i in range(n):
+            cands = self._by_stem.get(stems[i], ())
+            tok = tokens[i]
+            exact = self._by_exact.get(tok) or (self._by_exact.get(tok[:-1]) if tok.endswith("s") else None)
+            if exact:
+                cands = cands + exact
+            pre = self._by_prefix.get(lows[i][:3])
+            if pre:
+                cands = cands + pre
+            for ph in cands:
+                k = len(ph.words)
+                if i + k > n:
+                    continue
+                ok = True
+                for j, w in enumerate(ph.words):
+                    if ph.wildcard and j == k - 1:
+                        if not lows[i + j].startswith(w):
+                            ok = False
+                    elif ph.cased:
+                        t = tokens[i + j]
+                        if t != w and not (j == k - 1 and t == w + "s"):
+                            ok = False
+                    elif stems[i + j] != w:
+                        ok = False
+                    if not ok:
+                        break
+                if ok:
+                    spans.append((i, i + k, ph))
+        found: dict[int, int] = {}
+        for start, end, ph in spans:
+            if any(o.tag != ph.tag and s <= start and end <= e and e - s > end - start for s, e, o in spans):
+                continue
+            found[ph.ident] = found.get(ph.ident, 0) + 1
+        return found
+
+    def scores(self, plain: str, *, name: str | None = None, title: str | None = None) -> dict[str, float]:
+        """Every tag's score (only tags with at least one match)."""
+        m = _FIRST_SENTENCE.match(plain)
+        first = m.group(0) if m else plain
+        body = self._matches(plain)
+        lead = self._matches(" . ".join(p for p in (name, title, first) if p))
+        per_tag: dict[int, float] = {}
+        for ident in set(body) | set(lead):
+            ph = self._phrase(ident)
+            weight = 2.0 if ident in lead else 1.0
+            if body.get(ident, 0) >= 3:
+                weight += 0.5
+            per_tag[ph.tag] = per_tag.get(ph.tag, 0.0) + weight
+        return {self.names[t]: s for t, s in per_tag.items()}
+
+    def _phrase(self, ident: int) -> _Phrase:
+        return self._by_ident[ident]
+
+    def tags(self, plain: str, *, name: str | None = None, title: str | None = None, max_tags: int = 4) -> tuple[str, ...]:
+        """The tags that reach ``min_score``, strongest first (ties: taxonomy order)."""
+        scores = self.scores(plain or "", name=name, title=title)
+        order = {n: i for i, n in enumerate(self.names)}
+        ranked = sorted((t for t, s in scores.items() if s >= self.min_score), key=lambda t: (-scores[t], order[t]))
+        return tuple(ranked[: max(0, max_tags)])
+
+
+def _parse(entry: str) -> tuple[tuple[str, ...], bool, bool] | None:
+    entry = entry.strip()
+    wildcard = entry.endswith("*")
+    if wildcard:
+        entry = entry[:-1]
+    words = _TOKEN.findall(entry)
+    if not words:
+        return None
+    cased = bool(_CASED.match(entry)) or any(len(w) > 1 and w.isupper() for w in words)
+    if wildcard:
+        if len(words[-1]) < 3:
+            return None
+        last = words[-1].lower()
+        head = tuple(w if cased else stem(w) for w in words[:-1])
+        return head + (last,), cased, True
+    return tuple(w if cased else stem(w) for w in words), cased, False
+
+
+@lru_cache(maxsize=32)
+def _compile(items: tuple[tuple[str, tuple[str, ...]], ...], min_score: float) -> Tagger:
+    names = tuple(tag for tag, _ in items)
+    tagger = Tagger(names=names, min_score=min_score)
+    by_ident = tagger._by_ident
+    seen: dict[tuple, int] = {}
+    for t, (_tag, entries) in enumerate(items):
+        for entry in entries:
+            parsed = _parse(entry)
+            if parsed is None:
+                continue
+            words, cased, wildcard = parsed
+            key = (t, words, cased, wildcard)
+            if key in seen:
+                continue
+            ident = len(by_ident)
+            seen[key] = ident
+            ph = _Phrase(tag=t, ident=ident, words=words, cased=cased, wildcard=wildcard)
+            by_ident[ident] = ph
+            if wildcard and len(words) == 1:
+                tagger._by_prefix[words[0][:3]] = tagger._by_prefix.get(words[0][:3], ()) + (ph,)
+            elif cased:
+                tagger._by_exact[words[0]] = tagger._by_exact.get(words[0], ()) + (ph,)
+            else:
+                tagger._by_stem[words[0]] = tagger._by_stem.get(words[0], ()) + (ph,)
+    return tagger
+
+
+def compile_taxonomy(taxonomy: Mapping[str, Sequence[str]], *, min_score: float = MIN_SCORE) -> Tagger:
+    """Compile a taxonomy ({tag: [phrases]}) once; the result is cached per taxonomy."""
+    items = tuple((str(tag), tuple(str(p) for p in ([phrases] if isinstance(phrases, str) else phrases))) for tag, phrases in taxonomy.items())
+    return _compile(items, float(min_score))
