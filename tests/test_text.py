@@ -161,3 +161,176 @@ def test_ascii_fold_is_ascii(s):
 @given(st.text(alphabet=st.characters(max_codepoint=127)))
 def test_ascii_fold_keeps_ascii(s):
     assert ascii_fold(s) == s
+
+
+# ---------------------------------------------------------------------------------------------
+# to_bibtex
+
+
+@pytest.mark.parametrize(
+    "source, latex",
+    [
+        ("a simple yet effective $\\ell_1$ regularization", "a simple yet effective $\\ell_1$ regularization"),
+        ("unnecessary ``tentacles'' of each", "unnecessary ``tentacles'' of each"),
+        ("we introduce __CapTrack__, a", "we introduce \\textbf{CapTrack}, a"),
+        ("(**L**anguage-side reason**i**ng)", "(\\textbf{L}anguage-side reason\\textbf{i}ng)"),
+        ("from \\(0.576\\) to", "from $0.576$ to"),
+        ("saving ${\\sim}$8% of training", "saving ${\\sim}$8\\% of training"),
+        ("ranges from 8\\% to 99\\%", "ranges from 8\\% to 99\\%"),
+        ("speed $T_{\\text{mem}}(P)$ and", "speed $T_{\\mathrm{mem}}(P)$ and"),
+        ("the $\\mathcal{O}(L \\cdot 2^n)$ time–memory cost", "the $\\mathcal{O}(L \\cdot 2^n)$ time--memory cost"),
+        ("we propose $\\textbf{MDA-DD}$, which", "we propose $\\textbf{MDA-DD}$, which"),
+        ("a *context-certainty obedience*, x", "a \\emph{context-certainty obedience}, x"),
+        ("R&D #1 snake_case 50%", "R\\&D \\#1 snake\\_case 50\\%"),
+        ("ℓ × ² ’ – — é", "$\\ell$ $\\times$ $^{2}$ ' -- --- {\\'e}"),
+        ("M²LE", "M$^{2}$LE"),
+        ("$ℓ_1 × 2$", "$\\ell_1 \\times 2$"),
+        ("costs $5 and $10", "costs \\$5 and \\$10"),
+        ("a < b > c | d ~ e ^ f g\\", "a $<$ b $>$ c $|$ d $\\sim$ e \\textasciicircum{} f g$\\backslash$"),
+        ("vs.\\ the", "vs. the"),
+        ("a {stray brace", "a $\\lbrace$stray brace"),
+        ("stray } brace", "stray $\\rbrace$ brace"),
+        ('a "quoted" word', "a ``quoted'' word"),
+        ("`code_x`", "\\texttt{code\\_x}"),
+        ("\\emph{generating} a", "\\emph{generating} a"),
+        # math repairs: amsmath/amssymb rewritten, dangling scripts closed, sizing dropped
+        ("$x \\in \\mathbb{R}^n$", "$x \\in \\mathbf{R}^n$"),
+        ("$x^$ and $\\frac{a}$", "$x^{}$ and $\\frac{a}{}$"),
+        ("$a^2^3$", "$a^2{}^3$"),
+        ("$\\left( x \\right.$", "$( x$"),
+        ("$a \\lesssim b$", "$a \\stackrel{<}{\\sim} b$"),
+        ("$\\foo$", "$\\mathrm{foo}$"),
+        ("论文 x", "?? x"),
+    ],
+)
+def test_to_bibtex_examples(source, latex):
+    assert text.to_bibtex(source) == latex
+
+
+def check_bibtex_safe(out: str) -> None:
+    """The promises of to_bibtex: ASCII, balanced braces, escaped specials, math closed."""
+    assert out.isascii()
+    depth = 0
+    for ch in out:
+        depth += ch == "{"
+        depth -= ch == "}"
+        assert depth >= 0, out
+    assert depth == 0, out
+    i = 0
+    dollars = 0
+    while i < len(out):
+        c = out[i]
+        if c == "\\":
+            i += 2  # an escaped character or the first letter of a command
+            continue
+        assert c not in "%&#", out
+        if c == "$":
+            dollars += 1
+            assert out[i + 1 : i + 2] != "$", out  # "$$" would open display math
+        i += 1
+    assert dollars % 2 == 0, out
+
+
+@given(anytext)
+@settings(max_examples=400)
+def test_to_bibtex_is_safe_for_any_text(s):
+    check_bibtex_safe(text.to_bibtex(s))
+
+
+def test_to_bibtex_seed_abstracts_are_safe():
+    for p in seed_paragraphs():
+        check_bibtex_safe(text.to_bibtex(p))
+
+
+def test_math_commands_are_known_to_a_plain_article_list():
+    # the whitelist must not contain amsmath/latexsym names (checked against LaTeX in the tools test)
+    for name in ("mathbb", "text", "operatorname", "lesssim", "Box", "leadsto", "sqsubset"):
+        assert name not in text.MATH_COMMANDS
+
+
+# ---------------------------------------------------------------------------------------------
+# to_bibtex through real LaTeX
+
+_LATEX_PROGRAMS = ("pdflatex", "bibtex", "biber")
+
+
+def _nasty_strings(n: int = 300) -> list[str]:
+    """Deterministic random mixtures of the markup pieces (the shapes hypothesis finds)."""
+    import random
+
+    rng = random.Random(11)
+    return ["".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 40))) for _ in range(n)]
+
+
+def _unicode_sweep() -> list[str]:
+    """Every printable character of the blocks abstracts draw on, in text and in math."""
+    import unicodedata
+
+    ranges = [(0xA0, 0x250), (0x370, 0x400), (0x2000, 0x2300), (0x1D400, 0x1D420)]
+    chars = [chr(c) for a, b in ranges for c in range(a, b) if unicodedata.category(chr(c))[0] != "C"]
+    chars += ["中", "文", "\U0001f600"]
+    return [" ".join(chars[i : i + 40]) + " $" + " ".join(chars[i : i + 40]) + "$" for i in range(0, len(chars), 40)]
+
+
+def _run(cmd: list[str], cwd: Path) -> None:
+    import subprocess
+
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, f"{' '.join(cmd)} exited {done.returncode}:\n{done.stdout[-3000:]}"
+
+
+def _problems(log: str) -> list[str]:
+    import re
+
+    bad = re.findall(r"^(?:!.*|.*(?:Warning|Error).*)$", log, re.M)
+    # rerun requests are about cross-references, not about our text
+    return [b for b in bad if "Rerun" not in b and "rerun" not in b and "undefined references" not in b]
+
+
+@pytest.mark.tools
+def test_to_bibtex_typesets_with_bibtex_and_biber(tmp_path):
+    import shutil
+
+    missing = [p for p in _LATEX_PROGRAMS if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (TeX Live and biber)")
+    values = [text.to_bibtex(s) for s in seed_paragraphs() + _nasty_strings() + _unicode_sweep()]
+    entries = [
+        f"@misc{{k{i},\n  author = {{Doe, Jane}},\n  title = {{Entry {i}}},\n  year = {{{1900 + i}}},\n"
+        f"  note = {{{v}}},\n  abstract = {{{v}}}\n}}\n"
+        for i, v in enumerate(values)
+    ]
+    (tmp_path / "refs.bib").write_text("\n".join(entries), encoding="ascii")
+    # plainnat prints `note`; the biblatex document prints `abstract`
+    (tmp_path / "bt.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n\\usepackage{natbib}\n"
+        "\\begin{document}\n\\nocite{*}\n\\bibliographystyle{plainnat}\n\\bibliography{refs}\n\\end{document}\n"
+    )
+    (tmp_path / "bl.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n"
+        "\\usepackage[backend=biber,style=authoryear]{biblatex}\n\\addbibresource{refs.bib}\n"
+        "\\renewbibmacro*{finentry}{\\newunit\\printfield{abstract}\\finentry}\n"
+        "\\begin{document}\n\\nocite{*}\n\\printbibliography\n\\end{document}\n"
+    )
+    latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error"]
+    for step in (latex + ["bt.tex"], ["bibtex", "bt"], latex + ["bt.tex"], latex + ["bt.tex"]):
+        _run(step, tmp_path)
+    for step in (latex + ["bl.tex"], ["biber", "bl"], latex + ["bl.tex"], latex + ["bl.tex"]):
+        _run(step, tmp_path)
+    for log in ("bt.blg", "bt.log", "bl.blg", "bl.log"):
+        assert _problems((tmp_path / log).read_text(errors="replace")) == [], log
+    bbl = (tmp_path / "bt.bbl").read_text()
+    assert "$\\ell_1$ regularization" in bbl and "$T_{\\mathrm{mem}}(P)$" in bbl
+
+
+@pytest.mark.tools
+def test_math_commands_typeset_in_a_plain_article(tmp_path):
+    import shutil
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("needs pdflatex (TeX Live)")
+    body = [f"$a \\{name} b$\\par" for name in sorted(text.MATH_COMMANDS)]
+    body += [f"$\\{name}{'{x}' * n}$\\par" for name, n in sorted(text.MATH_ARG_COMMANDS.items())]
+    (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + "\n".join(body) + "\n\\end{document}\n")
+    _run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], tmp_path)
+    assert _problems((tmp_path / "m.log").read_text(errors="replace")) == []
