@@ -5,7 +5,7 @@ Layout of a store folder::
     papers/<key>.toml   one paper each (see :mod:`readinglist.storefile`); the source of truth
     .cache/             a derived index (see :mod:`readinglist.cache`); may be deleted any time
     .lock               taken by every writer (filelock), so concurrent writers lose nothing
-    .gitignore          ".cache/" and ".lock"
+    .gitignore          ".cache/", ".lock" and temporary files
 
 Reading one paper (``get``) and changing one (``set_status``, ``set_note``, ...) go straight to
 ``papers/<key>.toml``; only when a person renamed the key inside a file does the store consult
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -38,7 +37,7 @@ from .record import STATUSES, Duplicate, Event, Paper, Record, Source
 from . import storefile
 from .storefile import MAX_HISTORY, PRIORITIES, RATINGS
 
-GITIGNORE = ".cache/\n.lock\n"
+GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 #: The history event a change to each status records.
 STATUS_EVENTS = {"reading": "started", "read": "finished", "skipped": "skipped", "unread": "reset"}
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
@@ -325,6 +324,8 @@ class Store:
         pending, self._pending = self._pending, {}
         if not pending:
             return
+        import tempfile
+
         papers = self.papers_dir
         written: list[tuple[str, str]] = []  # (temp path, file name)
         many = len(pending) > SYNC_EACH_MAX
@@ -363,9 +364,8 @@ class Store:
             from .cache import signature
 
             for name, text in pending.items():
-                entry = self._index.entries.get(name)
-                if text is not None and entry is not None:
-                    entry.sig = signature(os.stat(papers / name))
+                if text is not None and name in self._index.papers:
+                    self._index.sigs[name] = signature(os.stat(papers / name))
 
     def _stage(self, name: str, text: str | None) -> None:
         if self._depth == 0:
@@ -441,7 +441,7 @@ class Store:
 
         if self._index is not None and self._depth > 0:
             return self._index
-        previous = self._index.entries if self._index is not None else cache.load_cache(self.cache_dir)
+        previous = self._index if self._index is not None else cache.load_cache(self.cache_dir)
         index, scan_ns = cache.scan(self.papers_dir, previous)
         self._index = index
         for name, text in self._pending.items():  # a transaction's own changes
@@ -462,10 +462,10 @@ class Store:
         names.clear()
 
     def _papers(self) -> list[Paper]:
-        return [e.paper for e in self._load_index().entries.values()]
+        return list(self._load_index().papers.values())
 
     def __len__(self) -> int:
-        return len(self._load_index().entries)
+        return len(self._load_index().papers)
 
     def __iter__(self) -> Iterator[Paper]:
         """Every paper, sorted by key."""
@@ -551,6 +551,7 @@ class Store:
     def _save(self, name: str, text: str | None, old: Paper | None, new: Paper) -> Paper:
         """Stage ``new`` into papers/<name> (whose current text is ``text``, parsing to ``old``)."""
         path = self.papers_dir / name
+        new = storefile.canonical(new)
         new_text = storefile.render(new) if text is None else storefile.edit(text, old, new, path)
         if new_text != text:
             self._stage(name, new_text)
@@ -628,22 +629,22 @@ class Store:
 
     # ------------------------------------------------------------------ records in bulk
 
-    def _new_file_name(self, key: str, index) -> str:
+    def _new_file_name(self, key: str, taken: set[str]) -> str:
+        """A free file name for a new paper: ``<key>.toml``, else ``<key>-2.toml``, ...
+        ``taken`` holds the casefolded names in use (names differing in case clash on macOS)."""
         stem = storefile.file_stem(key)
-        taken = {n.casefold() for n in index.entries} | {n.casefold() for n in self._pending}
         name, n = f"{stem}.toml", 1
         while name.casefold() in taken or (self.papers_dir / name).exists():
             n += 1
             name = f"{stem}-{n}.toml"
         return name
 
-    def _new_paper(self, record: Record, state: Mapping | None) -> Paper:
+    def _new_paper(self, record: Record, state: Mapping | None, now: str) -> Paper:
         state = dict(state or {})
         unknown = set(state) - {"status", "priority", "rating", "notes", "tags", "user_tags"}
         if unknown:
             raise ValidationError(f"{record.key}: unknown state field(s) {', '.join(sorted(unknown))}")
         status = _check_status(state.get("status", "unread"))
-        now = self._now()
         history = (Event("added", now),)
         if status != "unread":
             history += (Event(STATUS_EVENTS[status], now),)
@@ -660,15 +661,18 @@ class Store:
     def import_records(self, records: Iterable[Record], *, states: Mapping[str, dict] | None = None) -> ImportSummary:
         """Add new records and update the papers they match; nothing a reader set is lost.
 
-        An incoming record with an abstract matches the paper with the same abstract (same
-        :func:`~readinglist.matching.fingerprint`), else the most similar one scoring at least
-        ``config.duplicate_threshold``; one without an abstract matches by key, then by DOI.
+        An incoming record with an abstract matches the paper whose abstract is the same once
+        normalised (similarity 100, ``exact``), else the most similar one scoring at least
+        ``config.duplicate_threshold`` (:class:`~readinglist.matching.NearIndex`); one without
+        an abstract matches by key, then by DOI.
         A matched paper keeps its key and state and is updated by :func:`merge_record`. A new
         record gets its key, or the next free one (``renamed``), and the state ``states`` gives
         for its incoming key (status, priority, rating, notes, tags), else ``unread``.
         All of it is written in one transaction.
         """
-        match = _matching()
+        from .keys import unique_key
+        from .matching import NearIndex
+
         states = states or {}
         added: list[str] = []
         updated: list[str] = []
@@ -676,66 +680,54 @@ class Store:
         duplicates: list[Duplicate] = []
         renamed: list[tuple[str, str]] = []
         threshold = self.config.duplicate_threshold
+        now = self._now()
         with self.transaction():
             index = self._load_index()
-            by_fp: dict[str, str] = {}
+            names = {n.casefold() for n in index.papers}
             by_doi: dict[str, str] = {}
-            for name, entry in index.entries.items():
-                record = entry.paper.record
+            near = NearIndex()
+            for name, paper in sorted(index.papers.items()):
+                record = paper.record
                 if record.abstract:
-                    by_fp.setdefault(match.fingerprint(record.abstract), name)
+                    near.add(name, record.abstract)
                 if record.doi:
                     by_doi.setdefault(record.doi.lower(), name)
-            near = None
             for rec in records:
-                found: tuple[str, float, bool] | None = None
+                found: tuple[str, float] | None = None
                 if rec.abstract:
-                    fp = match.fingerprint(rec.abstract)
-                    if fp in by_fp:
-                        found = (by_fp[fp], 100.0, True)
-                    else:
-                        if near is None:
-                            near = match.NearIndex()
-                            for name, entry in sorted(index.entries.items()):
-                                if entry.paper.record.abstract:
-                                    near.add(name, entry.paper.record.abstract)
-                        hit = near.best(rec.abstract, threshold)
-                        if hit is not None:
-                            found = (hit[0], float(hit[1]), False)
+                    found = near.best(rec.abstract, threshold)
                 else:
                     name = index.by_key.get(rec.key) or (by_doi.get(rec.doi.lower()) if rec.doi else None)
                     if name is not None:
-                        found = (name, 100.0, True)
+                        found = (name, 100.0)
                 if found is not None:
-                    name, score, exact = found
-                    old = index.paper(name)
+                    name, score = found
+                    old = index.papers[name]
+                    exact = score >= 100.0
                     if not exact or rec.key != old.key:
                         source = rec.sources[0] if rec.sources else Source(file="")
-                        duplicates.append(Duplicate(source=source, key=old.key, similarity=score, exact=exact))
+                        duplicates.append(Duplicate(source=source, key=old.key, similarity=float(score), exact=exact))
                     new_record = merge_record(old.record, rec)
                     if new_record == old.record:
                         unchanged.append(old.key)
                         continue
                     self._save(name, self._read(name), old, old.evolve(record=new_record))
                     updated.append(old.key)
-                    if near is not None and new_record.abstract != old.record.abstract:
+                    if new_record.abstract != old.record.abstract:
                         near.add(name, new_record.abstract)
                     continue
-                from .keys import unique_key
-
                 wanted = rec.key
                 key = unique_key(wanted, index.by_key)
                 if key != wanted:
                     renamed.append((wanted, key))
                     rec = rec.evolve(key=key)
-                paper = self._new_paper(rec, states.get(wanted))
-                name = self._new_file_name(key, index)
+                paper = self._new_paper(rec, states.get(wanted), now)
+                name = self._new_file_name(key, names)
+                names.add(name.casefold())
                 self._save(name, None, None, paper)
                 added.append(key)
                 if rec.abstract:
-                    by_fp.setdefault(match.fingerprint(rec.abstract), name)
-                    if near is not None:
-                        near.add(name, rec.abstract)
+                    near.add(name, rec.abstract)
                 if rec.doi:
                     by_doi.setdefault(rec.doi.lower(), name)
         if self._index is not None and self._index.changes:
@@ -763,7 +755,7 @@ class Store:
             new = old.evolve(record=merged.evolve(key=record.key, generated=merged.generated - {"key"}))
             new_name = storefile.file_stem(record.key) + ".toml"
             if new_name != name:
-                new_name = self._new_file_name(record.key, index)
+                new_name = self._new_file_name(record.key, {n.casefold() for n in index.papers})
                 self._stage(name, None)
                 index.put(name, None)
             return self._save(new_name, text if new_name == name else None, old, new)
@@ -780,29 +772,3 @@ def _fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-class _Fallback:
-    """Exact matching only, for when readinglist.matching is not available."""
-
-    @staticmethod
-    def fingerprint(text: str) -> str:
-        import hashlib
-
-        return hashlib.blake2b(" ".join(text.lower().split()).encode(), digest_size=8).hexdigest()
-
-    class NearIndex:
-        def add(self, id, text) -> None:
-            pass
-
-        def best(self, text, threshold):
-            return None
-
-
-def _matching():
-    try:
-        from . import matching
-
-        return matching
-    except ImportError:  # pragma: no cover - the matching module is written concurrently
-        return _Fallback

@@ -224,6 +224,14 @@ def _value(record: Record, name: str):
 # --------------------------------------------------------------------------- writing
 
 
+def canonical(paper: Paper) -> Paper:
+    """``paper`` as its file will read back: a generated field without a value is not kept
+    as generated (there is nothing in ``[generated]`` to compare with)."""
+    r = paper.record
+    gen = frozenset(f for f in r.generated if _value(r, f) not in (None, "", ()))
+    return paper if gen == r.generated else paper.evolve(record=r.evolve(generated=gen))
+
+
 def _top_values(record: Record) -> dict:
     """The top-level values a record writes, None/empty for ones left out."""
     return {
@@ -288,7 +296,7 @@ def _item(name: str, value):
     if name in ("abstract", "notes"):
         return _text_item(value)
     if name == "authors":
-        return _inline_tables([{k: v for k, v in (("family", p.family), ("given", p.given), ("literal", p.literal)) if v} for p in value])
+        return _inline_tables([_person_row(p) for p in value])
     if name == "history":
         return _inline_tables([{"event": e.event, "date": e.date} for e in value])
     if name == "tags":
@@ -308,7 +316,7 @@ def _fields_table(fields: tuple[tuple[str, str], ...]):
 
 
 def _generated_values(record: Record) -> dict:
-    return {f: _value(record, f) for f in GENERATED_FIELDS if f in record.generated and _value(record, f) not in (None, "")}
+    return {f: _value(record, f) for f in GENERATED_FIELDS if f in record.generated and _value(record, f) not in (None, "", ())}
 
 
 def _sources_aot(sources: tuple[Source, ...]):
@@ -326,34 +334,87 @@ def _sources_aot(sources: tuple[Source, ...]):
     return aot
 
 
-def render(paper: Paper) -> str:
-    """The text of a new file for ``paper``; the same paper always gives the same bytes."""
-    import tomlkit
+_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F)}
+_ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
-    doc = tomlkit.document()
-    for line in HEADER:
-        doc.add(tomlkit.comment(line))
+
+def _basic(text: str) -> str:
+    """``text`` as a TOML basic string, escaped exactly as tomlkit escapes it."""
+    return '"' + text.translate(_ESCAPES) + '"'
+
+
+def _long_text(text: str) -> str:
+    if not literal_ok(text):
+        return _basic(text)
+    return "'''" + ("\n" if "\n" in text else "") + text + "'''"
+
+
+def _inline(row: dict) -> str:
+    return "{" + ", ".join(f"{k} = {_value_text(v)}" for k, v in row.items()) + "}"
+
+
+def _value_text(value) -> str:
+    if isinstance(value, str):
+        return _basic(value)
+    if isinstance(value, int):
+        return str(value)
+    return "[" + ", ".join(_basic(v) for v in value) + "]"
+
+
+def _rows_text(rows: list[dict]) -> str:
+    return "[\n" + "".join(f"    {_inline(row)},\n" for row in rows) + "]"
+
+
+def _assign(name: str, value) -> str:
+    """One ``name = value`` line (several for multi-line arrays), formatted as :func:`_item`
+    formats it, so a new file looks exactly like values written by :func:`edit`."""
+    if name in ("abstract", "notes"):
+        text = _long_text(value)
+    elif name == "authors":
+        text = _rows_text([_person_row(p) for p in value])
+    elif name == "history":
+        text = _rows_text([{"event": e.event, "date": e.date} for e in value])
+    else:
+        text = _value_text(value)
+    key = name if _BARE_KEY.fullmatch(name) else _basic(name)
+    return f"{key} = {text}\n"
+
+
+def _person_row(p: Person) -> dict:
+    return {k: v for k, v in (("family", p.family), ("given", p.given), ("literal", p.literal)) if v}
+
+
+def render(paper: Paper) -> str:
+    """The text of a new file for ``paper``; the same paper always gives the same bytes.
+
+    Written directly (about ten times faster than building a tomlkit document, which matters
+    for imports of thousands of papers); the tests check that the text equals the tomlkit
+    document built from the same values with :func:`_item`, so new files and later edits
+    look alike.
+    """
+    out = [f"# {line}\n" for line in HEADER]
     for name, value in _top_values(paper.record).items():
         if value not in (None, "", ()):
-            doc.add(name, _item(name, value))
+            out.append(_assign(name, value))
     if paper.record.fields:
-        doc.add(tomlkit.nl())
-        doc.add("fields", _fields_table(paper.record.fields))
-    state = tomlkit.table()
+        out.append("\n[fields]\n")
+        out.extend(_assign(k, v) for k, v in paper.record.fields)
+    out.append("\n[state]\n")
     for name, value in _state_values(paper).items():
         if value is not None:
-            state.add(name, _item(name, value))
-    doc.add(tomlkit.nl())
-    doc.add("state", state)
+            out.append(_assign(name, value))
     gen = _generated_values(paper.record)
     if gen:
-        table = tomlkit.table()
-        for name, value in gen.items():
-            table.add(name, _item(name, value))
-        doc.add("generated", table)
-    if paper.record.sources:
-        doc.add("sources", _sources_aot(paper.record.sources))
-    return tomlkit.dumps(doc)
+        out.append("\n[generated]\n")
+        out.extend(_assign(name, value) for name, value in gen.items())
+    for src in paper.record.sources:
+        out.append(f"\n[[sources]]\nfile = {_basic(src.file)}\n")
+        if src.paragraph is not None:
+            out.append(f"paragraph = {src.paragraph}\n")
+        if src.line is not None:
+            out.append(f"line = {src.line}\n")
+    return "".join(out)
 
 
 def _set(container, order: tuple[str, ...], name: str, value) -> None:

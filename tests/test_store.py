@@ -1,0 +1,525 @@
+"""The TOML store: API behaviour, hand edits, re-import, the generated-field rule, determinism."""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from readinglist import cache, storefile
+from readinglist.errors import StoreError, UnknownKeyError, ValidationError
+from readinglist.record import Event, Paper, Person, Record, Source
+from readinglist.store import ImportSummary, Store, merge_record
+
+ROOT = Path(__file__).resolve().parent.parent
+GEN = frozenset({"key", "title", "shorttitle", "tags"})
+
+
+def seed_abstracts() -> list[str]:
+    out = []
+    for path in sorted((ROOT / "seeds").glob("*.txt")):
+        paragraphs = path.read_text(encoding="utf-8").split("\n\n")[1:]
+        out += [" ".join(p.split()) for p in paragraphs if p.strip()]
+    return out
+
+
+ABSTRACTS = seed_abstracts()
+
+
+def counter_clock():
+    ticks = itertools.count()
+    return lambda: f"2026-11-30T06:{next(ticks) % 60:02d}:00Z"
+
+
+def make(key: str, n: int, **kw) -> Record:
+    """A generated record for seed abstract ``n``."""
+    values = dict(
+        key=key,
+        title=f"Generated title {n}",
+        abstract=ABSTRACTS[n],
+        venue="NeurIPS",
+        year=2026,
+        shorttitle=None,
+        tags=("llm", "efficiency") if n % 2 else ("computer-vision",),
+        generated=GEN,
+        sources=(Source("seeds/000.txt", n + 1, 3 + 2 * n),),
+    )
+    values.update(kw)
+    return Record(**values)
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store.open(tmp_path / "library", clock=counter_clock())
+
+
+@pytest.fixture
+def filled(store) -> Store:
+    store.import_records([make(f"paper{n}", n) for n in range(6)])
+    return store
+
+
+def path_of(store: Store, key: str) -> Path:
+    return store.papers_dir / f"{key}.toml"
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def test_new_file_layout_is_the_documented_one(store):
+    record = make(
+        "canvit2026",
+        0,
+        title="CanViT: a task- and policy-agnostic active-vision foundation model",
+        shorttitle="CanViT",
+        abstract=r"We present CanViT with an $\ell_1$ penalty; it's fast.",
+        tags=("computer-vision", "efficiency"),
+        sources=(Source("seeds/000_9fdd52dbfd5434f6.txt", 5, 11),),
+    )
+    store.import_records([record])
+    assert path_of(store, "canvit2026").read_text(encoding="utf-8") == (
+        "# readinglist paper — edit freely. A field you change above [generated] is kept;\n"
+        "# one still equal to its [generated] value is regenerated on re-import.\n"
+        'key = "canvit2026"\n'
+        'type = "inproceedings"\n'
+        'title = "CanViT: a task- and policy-agnostic active-vision foundation model"\n'
+        'shorttitle = "CanViT"\n'
+        'venue = "NeurIPS"\n'
+        "year = 2026\n"
+        'tags = ["computer-vision", "efficiency"]\n'
+        "abstract = '''We present CanViT with an $\\ell_1$ penalty; it's fast.'''\n"
+        "\n[state]\n"
+        'status = "unread"\n'
+        "history = [\n"
+        '    {event = "added", date = "2026-11-30T06:00:00Z"},\n'
+        "]\n"
+        "\n[generated]\n"
+        'key = "canvit2026"\n'
+        'title = "CanViT: a task- and policy-agnostic active-vision foundation model"\n'
+        'shorttitle = "CanViT"\n'
+        'tags = ["computer-vision", "efficiency"]\n'
+        "\n[[sources]]\n"
+        'file = "seeds/000_9fdd52dbfd5434f6.txt"\n'
+        "paragraph = 5\n"
+        "line = 11\n"
+    )
+    assert (store.root / ".gitignore").read_text().splitlines()[1:3] == [".cache/", ".lock"]
+
+
+# Papers for property tests: any text in any field the file holds.
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+_line = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20)
+_records = st.builds(
+    Record,
+    key=_line,
+    title=_text,
+    abstract=_text | st.sampled_from(["a '''b''' c", "ends with '", "x\r\ny", "\nstarts with newline", "two\nlines"]),
+    entry_type=_line,
+    venue=st.none() | _line,
+    year=st.none() | st.integers(-5000, 5000),
+    shorttitle=st.none() | _line,
+    tags=st.lists(_line, max_size=3).map(tuple),
+    authors=st.lists(st.builds(Person, family=_line, given=_text), max_size=2).map(tuple),
+    doi=st.none() | _line,
+    fields=st.dictionaries(_line, _text, max_size=2).map(lambda d: tuple(sorted(d.items()))),
+    generated=st.sets(st.sampled_from(["key", "title", "shorttitle", "tags"])).map(frozenset),
+    sources=st.lists(st.builds(Source, file=_text, paragraph=st.none() | st.integers(1, 99), line=st.none() | st.integers(1, 999)), max_size=2).map(tuple),
+)
+_papers = st.builds(
+    Paper,
+    record=_records,
+    status=st.sampled_from(["unread", "reading", "read", "skipped"]),
+    history=st.lists(st.builds(Event, event=_line, date=_line), max_size=3).map(tuple),
+    notes=_text,
+    user_tags=st.lists(_line, max_size=3).map(tuple),
+    priority=st.none() | st.integers(1, 3),
+    rating=st.none() | st.integers(1, 5),
+)
+
+
+_honest = storefile.canonical
+
+@settings(max_examples=150, deadline=None)
+@given(_papers)
+def test_render_then_parse_gives_the_paper_back(paper):
+    text = storefile.render(paper)
+    assert storefile.parse(text, "x.toml") == _honest(paper)
+
+
+def _render_with_tomlkit(paper: Paper) -> str:
+    """The reference: the same file built as a tomlkit document from storefile._item values."""
+    import tomlkit
+
+    doc = tomlkit.document()
+    for line in storefile.HEADER:
+        doc.add(tomlkit.comment(line))
+    for name, value in storefile._top_values(paper.record).items():
+        if value not in (None, "", ()):
+            doc.add(name, storefile._item(name, value))
+    if paper.record.fields:
+        doc.add(tomlkit.nl())
+        doc.add("fields", storefile._fields_table(paper.record.fields))
+    state = tomlkit.table()
+    for name, value in storefile._state_values(paper).items():
+        if value is not None:
+            state.add(name, storefile._item(name, value))
+    doc.add(tomlkit.nl())
+    doc.add("state", state)
+    gen = storefile._generated_values(paper.record)
+    if gen:
+        table = tomlkit.table()
+        for name, value in gen.items():
+            table.add(name, storefile._item(name, value))
+        doc.add("generated", table)
+    if paper.record.sources:
+        doc.add("sources", storefile._sources_aot(paper.record.sources))
+    return tomlkit.dumps(doc)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_papers)
+def test_fast_render_equals_the_tomlkit_document(paper):
+    assert storefile.render(paper) == _render_with_tomlkit(paper)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_papers, _papers)
+def test_edit_turns_one_paper_into_another(old, new):
+    old, new = _honest(old), _honest(new)
+    text = storefile.edit(storefile.render(old), old, new, "x.toml")
+    assert storefile.parse(text, "x.toml") == new
+
+
+def test_latex_abstracts_and_notes_keep_single_backslashes(filled):
+    filled.set_note("paper1", "Uses $\\mathcal{O}(n)$ memory.\n\n- check \\cite{x}")
+    text = path_of(filled, "paper1").read_text(encoding="utf-8")
+    assert "notes = '''\nUses $\\mathcal{O}(n)$ memory.\n\n- check \\cite{x}'''" in text
+    assert tomllib.loads(text)["state"]["notes"] == "Uses $\\mathcal{O}(n)$ memory.\n\n- check \\cite{x}"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_get_and_unknown_key_suggests_close_keys(filled):
+    assert filled.get("paper3").record.abstract == ABSTRACTS[3]
+    with pytest.raises(UnknownKeyError) as err:
+        filled.get("papr3")
+    assert "paper3" in err.value.suggestions and len(err.value.suggestions) <= 3
+    assert "papr3" in str(err.value) and "did you mean" in str(err.value)
+
+
+def test_len_iter_keys_sorted(filled):
+    assert len(filled) == 6
+    assert filled.keys() == [f"paper{n}" for n in range(6)]
+    assert [p.key for p in filled] == filled.keys()
+
+
+def test_find_filters_and_sorts(filled):
+    filled.set_status("paper1", "reading")
+    filled.set_status("paper3", "read")
+    filled.set_priority("paper5", 1)
+    filled.set_priority("paper1", 3)
+    filled.add_tags("paper0", ["group-meeting"])
+    assert [p.key for p in filled.find(status="unread")] == ["paper0", "paper2", "paper4", "paper5"]
+    assert [p.key for p in filled.find(status=["reading", "read"])] == ["paper1", "paper3"]
+    assert [p.key for p in filled.find(tags=["llm", "efficiency"])] == ["paper1", "paper3", "paper5"]
+    assert [p.key for p in filled.find(status="unread", tags=["LLM"])] == ["paper5"]
+    assert [p.key for p in filled.find(tags=["group-meeting", "computer-vision"])] == ["paper0"]
+    assert [p.key for p in filled.find(sort="priority")][:2] == ["paper5", "paper1"]
+    assert [p.key for p in filled.find(sort="-key")][0] == "paper5"
+    assert filled.find(venue="neurips", year=2026) == list(filled)
+    assert filled.find(year=2025) == []
+    with pytest.raises(ValidationError):
+        filled.find(status="done")
+    with pytest.raises(ValidationError):
+        filled.find(sort="colour")
+
+
+def test_search_ranks_title_then_notes_then_abstract(filled):
+    word = "regularization"  # in the abstract of seed paragraph 0 only
+    assert [p.key for p in filled.find(search=word)] == ["paper0"]
+    filled.set_note("paper2", "compare the regularization trick")
+    hits = filled.search(word)
+    assert [p.key for p, _ in hits] == ["paper2", "paper0"]
+    assert hits[0][1] > hits[1][1] > 0
+    assert filled.search("regularization zzzunknownzzz") == []
+    assert len(filled.search("the", limit=2)) == 2
+
+
+# --------------------------------------------------------------------------- changing
+
+
+def test_status_history_and_validation(filled):
+    p = filled.set_status("paper2", "reading")
+    p = filled.set_status("paper2", "read")
+    assert p.status == "read"
+    assert [e.event for e in p.history] == ["added", "started", "finished"]
+    before = path_of(filled, "paper2").read_bytes()
+    assert filled.set_status("paper2", "read") == p  # no change, no event
+    assert path_of(filled, "paper2").read_bytes() == before
+    with pytest.raises(ValidationError):
+        filled.set_status("paper2", "done")
+    assert path_of(filled, "paper2").read_bytes() == before
+    filled.set_status("paper2", "unread")
+    assert filled.get("paper2").history[-1].event == "reset"
+
+
+def test_history_keeps_first_and_latest_events(filled):
+    for _ in range(8):
+        filled.set_status("paper0", "reading")
+        filled.set_status("paper0", "skipped")
+    history = filled.get("paper0").history
+    assert len(history) == storefile.MAX_HISTORY
+    assert history[0].event == "added" and history[-1].event == "skipped"
+
+
+def test_notes_tags_rating_priority(filled):
+    filled.set_note("paper1", "First thought.\n")
+    p = filled.set_note("paper1", "Second thought.", append=True)
+    assert p.notes == "First thought.\n\nSecond thought."
+    assert filled.set_note("paper1", "").notes == ""
+    p = filled.add_tags("paper1", ["to-present", "group-meeting", "to-present"])
+    assert p.user_tags == ("to-present", "group-meeting")
+    assert p.tags == ("llm", "efficiency", "to-present", "group-meeting")
+    assert filled.rate("paper1", 4).rating == 4
+    assert filled.rate("paper1", None).rating is None
+    assert filled.set_priority("paper1", 1).priority == 1
+    for bad in (0, 6, True, "3"):
+        with pytest.raises(ValidationError):
+            filled.rate("paper1", bad)
+    with pytest.raises(ValidationError):
+        filled.set_priority("paper1", 4)
+    with pytest.raises(ValidationError):
+        filled.add_tags("paper1", ["two\nlines"])
+    with pytest.raises(UnknownKeyError):
+        filled.set_note("nope", "x")
+
+
+def test_removing_a_topic_tag_sticks_through_reimport(filled):
+    p = filled.remove_tags("paper1", ["efficiency"])
+    assert p.record.tags == ("llm",) and "tags" not in p.record.generated
+    with pytest.raises(ValidationError, match="no tag 'robotics'"):
+        filled.remove_tags("paper1", ["robotics"])
+    filled.import_records([make("paper1", 1, tags=("llm", "efficiency", "theory"))])
+    assert filled.get("paper1").record.tags == ("llm",)
+
+
+def test_marking_a_paper_changes_a_few_lines(filled):
+    before = path_of(filled, "paper4").read_text(encoding="utf-8").splitlines()
+    filled.set_status("paper4", "read")
+    after = path_of(filled, "paper4").read_text(encoding="utf-8").splitlines()
+    changed = [l for l in difflib.unified_diff(before, after, lineterm="", n=0) if l[:1] in "+-" and l[:3] not in ("+++", "---")]
+    assert changed == ['-status = "unread"', '+status = "read"', '+    {event = "finished", date = "2026-11-30T06:01:00Z"},']
+
+
+# --------------------------------------------------------------------------- hand edits
+
+
+HAND_EDITED = '''# readinglist paper — edit freely.
+key = "paper2"
+type = "inproceedings"
+# I fixed the generated title:
+title = "Target Hidden States for Knowledge Editing"   # from the PDF
+venue = "NeurIPS"
+year = 2026
+tags = ["llm", "knowledge-editing"]
+abstract = {abstract}
+
+[state]
+status = "unread"  # start next week
+history = [
+    {{event = "added", date = "2026-11-30T06:02:00Z"}},
+]
+
+[generated]
+key = "paper2"
+title = "Generated title 2"
+tags = ["computer-vision"]
+'''
+
+
+def test_hand_edits_and_comments_survive_writes_and_reimport(filled):
+    path = path_of(filled, "paper2")
+    path.write_text(HAND_EDITED.format(abstract=storefile._long_text(ABSTRACTS[2])), encoding="utf-8")
+    p = filled.get("paper2")
+    assert p.record.title == "Target Hidden States for Knowledge Editing"
+    assert p.record.generated == {"key"}  # title and tags were edited by hand
+    filled.set_status("paper2", "reading")
+    filled.rate("paper2", 5)
+    filled.import_records([make("paper2", 2, title="Newly generated title", tags=("theory",))])
+    text = path.read_text(encoding="utf-8")
+    for kept in ("# I fixed the generated title:", "# from the PDF", "# start next week", 'tags = ["llm", "knowledge-editing"]'):
+        assert kept in text
+    assert 'status = "reading"  # start next week' in text
+    assert "rating = 5\n" in text
+    p = filled.get("paper2")
+    assert p.record.title == "Target Hidden States for Knowledge Editing"
+    assert p.record.tags == ("llm", "knowledge-editing")
+    assert (p.status, p.rating) == ("reading", 5)
+
+
+def test_renamed_key_keeps_working(filled):
+    path = path_of(filled, "paper3")
+    path.write_text(path.read_text(encoding="utf-8").replace('key = "paper3"\ntype', 'key = "hidden2026"\ntype', 1), encoding="utf-8")
+    assert filled.get("hidden2026").record.abstract == ABSTRACTS[3]
+    assert "key" not in filled.get("hidden2026").record.generated
+    with pytest.raises(UnknownKeyError):
+        filled.get("paper3")
+    filled.set_status("hidden2026", "read")
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["state"]["status"] == "read"
+    assert not path_of(filled, "hidden2026").exists()
+    assert "hidden2026" in filled.keys() and "paper3" not in filled.keys()
+    # re-import keeps the hand-given key; a new record wanting "paper3" may now have it
+    summary = filled.import_records([make("paper3", 3), make("paper3", 7)])
+    assert summary.unchanged == ("hidden2026",) and summary.added == ("paper3",)
+    assert filled.get("paper3").record.abstract == ABSTRACTS[7]
+    assert (filled.papers_dir / "paper3-2.toml").exists()
+
+
+def test_two_files_claiming_one_key_is_an_error_naming_both(filled):
+    path = path_of(filled, "paper4")
+    path.write_text(path.read_text(encoding="utf-8").replace('key = "paper4"\n', 'key = "paper5"\n', 1), encoding="utf-8")
+    with pytest.raises(StoreError) as err:
+        filled.find()
+    assert "paper4.toml" in str(err.value) and "paper5.toml" in str(err.value) and "'paper5'" in str(err.value)
+
+
+def test_hand_edit_is_seen_through_the_cache(filled):
+    assert len(filled.find(status="read")) == 0
+    fresh = Store.open(filled.root)
+    path = path_of(filled, "paper5")
+    path.write_text(path.read_text(encoding="utf-8").replace('status = "unread"', 'status = "read"'), encoding="utf-8")
+    assert [p.key for p in fresh.find(status="read")] == ["paper5"]
+    assert [p.key for p in Store.open(filled.root).find(status="read")] == ["paper5"]
+
+
+def test_cache_can_be_deleted_or_broken(filled):
+    filled.set_note("paper0", "kept")
+    expected = list(filled)
+    for name in os.listdir(filled.cache_dir):
+        (filled.cache_dir / name).write_bytes(b"garbage")
+    assert list(Store.open(filled.root)) == expected
+    import shutil
+
+    shutil.rmtree(filled.cache_dir)
+    assert list(Store.open(filled.root)) == expected
+
+
+def test_cache_rows_round_trip():
+    paper = Paper(
+        make("k", 1, authors=(Person("Doe", "Jane"), Person(literal="ACME")), fields=(("note", "x"),)),
+        status="read",
+        history=(Event("added", "d1"), Event("finished", "d2")),
+        notes="n",
+        user_tags=("a",),
+        priority=2,
+        rating=3,
+    )
+    assert cache.row_to_paper(cache.paper_to_row(paper)) == paper
+
+
+# --------------------------------------------------------------------------- re-import
+
+
+def test_reimport_keeps_keys_and_state_and_updates_generated_fields(filled):
+    filled.set_status("paper1", "read")
+    filled.set_note("paper1", "good")
+    filled.add_tags("paper1", ["mine"])
+    filled.rate("paper1", 4)
+    again = filled.import_records([make(f"paper{n}", n) for n in range(6)])
+    assert again == ImportSummary(unchanged=tuple(f"paper{n}" for n in range(6)))
+    # a newer version of the list: reworded abstract, regenerated title and key
+    reworded = ABSTRACTS[1].replace(" the ", " the the ", 1) + " Code is available."
+    summary = filled.import_records([make("otherkey2026", 1, abstract=reworded, title="A better generated title")])
+    assert summary.updated == ("paper1",) and summary.added == ()
+    assert len(summary.duplicates) == 1 and not summary.duplicates[0].exact
+    assert summary.duplicates[0].key == "paper1" and summary.duplicates[0].similarity >= 92
+    p = filled.get("paper1")
+    assert (p.key, p.status, p.notes, p.user_tags, p.rating) == ("paper1", "read", "good", ("mine",), 4)
+    assert p.record.abstract == reworded
+    assert p.record.title == "A better generated title" and "title" in p.record.generated
+    text = path_of(filled, "paper1").read_text(encoding="utf-8")
+    assert tomllib.loads(text)["generated"]["title"] == "A better generated title"
+
+
+def test_import_clashing_keys_states_and_records_without_abstracts(store):
+    summary = store.import_records(
+        [make("smith2026", 0), make("smith2026", 1), make("jones2026", 2, abstract="", doi="10.1/ABC")],
+        states={"smith2026": {"status": "read", "rating": 5, "notes": "from JabRef", "tags": ["jabref"]}},
+    )
+    assert summary.added == ("smith2026", "smith2026a", "jones2026")
+    assert summary.renamed == (("smith2026", "smith2026a"),)
+    first = store.get("smith2026")
+    assert (first.status, first.rating, first.notes, first.user_tags) == ("read", 5, "from JabRef", ("jabref",))
+    assert [e.event for e in first.history] == ["added", "finished"]
+    assert store.get("smith2026a").status == "read"  # the state of the incoming key
+    # without an abstract: by key, then by DOI
+    s2 = store.import_records([make("jones2026", 2, abstract="", pages="1--9"), make("other", 3, abstract="", doi="10.1/abc")])
+    assert s2.updated == ("jones2026",) and s2.added == ()
+    assert store.get("jones2026").record.pages == "1--9"
+    with pytest.raises(ValidationError):
+        store.import_records([make("x", 4)], states={"x": {"status": "done"}})
+    assert "x" not in store.keys()  # a failed import writes nothing
+
+
+def test_merge_record_rules():
+    old = make("k", 1, title="Hand title", shorttitle="Gen", generated=frozenset({"key", "shorttitle", "tags"}))
+    new = make("other", 1, title="New gen", shorttitle="Gen2", tags=("theory",), venue="ICML", year=None)
+    merged = merge_record(old, new)
+    assert merged.key == "k" and merged.title == "Hand title"
+    assert (merged.shorttitle, merged.tags, merged.venue, merged.year) == ("Gen2", ("theory",), "ICML", 2026)
+    official = merge_record(old, new.evolve(title="Official", generated=frozenset()), official=True)
+    assert official.title == "Official" and "title" not in official.generated and "shorttitle" not in official.generated
+
+
+def test_replace_record_keeps_state_and_can_rekey(filled):
+    filled.set_status("paper0", "read")
+    filled.set_note("paper0", "mine")
+    official = Record(key="smith2026knowledge", title="Knowledge Editing, Officially", authors=(Person("Smith", "Ann"),), doi="10.5/x")
+    p = filled.replace_record("paper0", official)
+    assert (p.key, p.record.title, p.status, p.notes) == ("paper0", "Knowledge Editing, Officially", "read", "mine")
+    assert "title" not in p.record.generated and p.record.tags == ("computer-vision",)
+    assert 'title = "Generated title 0"' not in path_of(filled, "paper0").read_text(encoding="utf-8")
+    p = filled.replace_record("paper0", official, rekey=True)
+    assert p.key == "smith2026knowledge" and not path_of(filled, "paper0").exists()
+    assert filled.get("smith2026knowledge").notes == "mine"
+    with pytest.raises(StoreError, match="paper1.toml has it"):
+        filled.replace_record("paper2", official.evolve(key="paper1"), rekey=True)
+
+
+# --------------------------------------------------------------------------- transactions, determinism
+
+
+def test_a_failed_transaction_writes_nothing(filled):
+    before = {p.name: p.read_bytes() for p in filled.papers_dir.iterdir()}
+    with pytest.raises(RuntimeError):
+        with filled.transaction():
+            filled.set_status("paper0", "read")
+            assert filled.get("paper0").status == "read"  # seen inside
+            raise RuntimeError("boom")
+    assert {p.name: p.read_bytes() for p in filled.papers_dir.iterdir()} == before
+    assert filled.get("paper0").status == "unread"
+
+
+def _operations(root: Path) -> dict[str, bytes]:
+    store = Store.open(root, clock=counter_clock())
+    store.import_records([make(f"paper{n}", n) for n in range(5)], states={"paper4": {"priority": 2}})
+    with store.transaction():
+        store.set_status("paper1", "reading")
+        store.set_note("paper1", "a note with 'quotes' and \\LaTeX")
+    store.add_tags("paper2", ["b", "a"])
+    store.rate("paper3", 2)
+    store.remove_tags("paper0", ["computer-vision"])
+    store.import_records([make("paper9", 1, title="Regenerated")])
+    return {p.name: p.read_bytes() for p in sorted(store.papers_dir.iterdir())}
+
+
+def test_same_operations_give_byte_identical_files(tmp_path):
+    first, second = _operations(tmp_path / "a"), _operations(tmp_path / "b")
+    assert first == second and len(first) == 5
