@@ -1,0 +1,193 @@
+"""The store under stress: a writer killed mid-save, concurrent writers, broken files, the lock."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from readinglist import storefile
+from readinglist.errors import StoreError
+from readinglist.record import Record
+from readinglist.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _records(n: int) -> list[Record]:
+    # distinct abstracts that are no near-duplicates of one another
+    return [
+        Record(key=f"p{i:04d}", title=f"Paper {i}", abstract=f"Study {i}: " + " ".join(f"w{i}x{j}" for j in range(30)))
+        for i in range(n)
+    ]
+
+
+def _python(code: str, *args: str, **kw) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), *args], env=env, **kw)
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    s = Store.open(tmp_path / "library")
+    s.import_records(_records(300))
+    return s
+
+
+def test_a_writer_killed_mid_save_leaves_every_file_old_or_new(store):
+    # The writer rewrites all 300 papers per round (one transaction each round), forever.
+    writer = _python(
+        """
+        import sys
+        from readinglist.store import Store
+        s = Store.open(sys.argv[1])
+        keys = s.keys()
+        r = 0
+        while True:
+            r += 1
+            with s.transaction():
+                for k in keys:
+                    s.set_note(k, f"round {r}")
+            print(r, flush=True)
+        """,
+        str(store.root),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        rounds = [writer.stdout.readline() for _ in range(3)]  # it is saving for real
+        assert all(r.strip().isdigit() for r in rounds)
+        time.sleep(0.05 + (os.getpid() % 7) / 100)  # somewhere inside a later round
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+    notes = []
+    for path in sorted(store.papers_dir.glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        paper = storefile.parse(text, path)  # every file parses
+        m = re.fullmatch(r"round (\d+)", paper.notes)
+        assert m, (path, paper.notes)
+        notes.append(int(m.group(1)))
+    assert len(notes) == 300
+    # each file is the old or the new version of the round that was being saved
+    assert max(notes) - min(notes) <= 1 and min(notes) >= 3
+    # the store works on, and the killed writer's temporary files are cleared by the next writer
+    fresh = Store.open(store.root)
+    with fresh.transaction():
+        assert len(fresh) == 300
+        fresh.set_status("p0000", "read")
+    assert not list(store.papers_dir.glob(".*.tmp"))
+    assert Store.open(store.root).get("p0000").status == "read"
+
+
+def test_twenty_concurrent_writers_lose_no_update(store):
+    code = """
+        import sys
+        from readinglist.store import Store
+        root, i = sys.argv[1], int(sys.argv[2])
+        s = Store.open(root)
+        s.set_status(f"p{i:04d}", "read")
+        s.set_note(f"p{i:04d}", f"note from writer {i}")
+        s.set_note("p0299", f"writer {i} was here", append=True)
+    """
+    writers = [_python(code, str(store.root), str(i)) for i in range(20)]
+    assert [w.wait(timeout=120) for w in writers] == [0] * 20
+    fresh = Store.open(store.root)
+    for i in range(20):
+        p = fresh.get(f"p{i:04d}")
+        assert (p.status, p.notes) == ("read", f"note from writer {i}")
+    # all 20 appended to the same paper: without the lock some appends would be lost
+    shared = fresh.get("p0299").notes.split("\n\n")
+    assert sorted(shared) == sorted(f"writer {i} was here" for i in range(20))
+    assert len(fresh.find(status="read")) == 20
+
+
+def test_a_file_that_does_not_parse_is_reported_and_never_overwritten(store):
+    path = store.papers_dir / "p0007.toml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = 'title = "unterminated\n'  # a bad hand edit on line 5
+    broken = "".join(lines).encode("utf-8")
+    path.write_bytes(broken)
+    for action in (
+        lambda s: s.get("p0007"),
+        lambda s: s.set_status("p0007", "read"),
+        lambda s: s.set_note("p0007", "x"),
+        lambda s: s.find(),
+        lambda s: s.import_records(_records(1)),
+    ):
+        with pytest.raises(StoreError) as err:
+            action(Store.open(store.root))
+        message = str(err.value)
+        assert re.search(rf"{re.escape(str(path))}:5:\d+: not valid TOML", message), message
+        assert "\n" not in message
+        assert path.read_bytes() == broken
+    # other papers can still be marked (their files do not need the broken one)
+    assert Store.open(store.root).set_status("p0008", "read").status == "read"
+
+
+def test_bad_values_and_bad_bytes_name_file_and_line(store):
+    path = store.papers_dir / "p0003.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('status = "unread"', 'status = "done"'), encoding="utf-8")
+    line = text.splitlines().index('status = "unread"') + 1
+    with pytest.raises(StoreError, match=rf"p0003.toml:{line}: \[state\] status must be one of unread"):
+        Store.open(store.root).get("p0003")
+    path.write_bytes(text.encode("utf-8").replace(b"Paper 3", b"Paper \xff3"))
+    with pytest.raises(StoreError, match=r"p0003.toml:\d+:\d+: not UTF-8"):
+        Store.open(store.root).set_status("p0003", "read")
+
+
+def test_a_held_lock_makes_writers_wait_then_give_up_clearly(store):
+    holder = _python(
+        """
+        import sys, time
+        from filelock import FileLock
+        with FileLock(sys.argv[1]):
+            print("locked", flush=True)
+            time.sleep(3)
+        """,
+        str(store.lock_path),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        impatient = Store.open(store.root, lock_timeout=0.3)
+        before = (store.papers_dir / "p0001.toml").read_bytes()
+        with pytest.raises(StoreError, match="locked by another readinglist process"):
+            impatient.set_status("p0001", "read")
+        assert (store.papers_dir / "p0001.toml").read_bytes() == before
+        assert impatient.get("p0001").status == "unread"  # reading needs no lock
+        patient = Store.open(store.root, lock_timeout=30)
+        started = time.monotonic()
+        assert patient.set_status("p0001", "read").status == "read"  # waits for the holder
+        assert time.monotonic() - started > 0.5
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_writes_are_atomic_replacements(store, monkeypatch):
+    """A failure while writing (disk full, ...) leaves the old file and no temporary file."""
+    path = store.papers_dir / "p0002.toml"
+    before = path.read_bytes()
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(StoreError, match="cannot write the store: No space left on device"):
+        store.set_status("p0002", "read")
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert path.read_bytes() == before
+    assert not list(store.papers_dir.glob(".*.tmp"))
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["state"]["status"] == "unread"
