@@ -1,0 +1,100 @@
+"""The converter pipeline: lists in, records with provenance and generated fields out."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from readinglist.config import default_config
+from readinglist.convert import Converter, convert
+
+
+def test_seeds_become_19_records_each_with_venue_year_and_sources(seed_paths, seed_texts):
+    for path, text in zip(seed_paths, seed_texts):
+        result = convert(text, source=path.name)
+        assert len(result.records) == 19
+        assert not result.skipped and not result.duplicates
+        for rec in result.records:
+            assert (rec.venue, rec.year) == ("NeurIPS", 2026)
+            assert rec.entry_type == "inproceedings"
+            (src,) = rec.sources
+            assert src.file == path.name and src.paragraph >= 1 and src.line >= 3
+            # the abstract is kept as written: the paragraph's text is in the source file
+            assert rec.abstract[:60] in text.replace("\n", " ")
+            assert {"key", "title", "tags"} <= rec.generated
+            assert ("shorttitle" in rec.generated) == (rec.shorttitle is not None)
+            assert rec.is_generated
+
+
+def test_keys_unique_ascii_and_short_across_both_seeds(seed_texts):
+    conv = Converter()
+    for i, text in enumerate(seed_texts):
+        conv.add_text(text, source=f"list{i}.txt")
+    keys = [r.key for r in conv.result().records]
+    assert len(keys) == 38 == len(set(keys))
+    for key in keys:
+        assert re.fullmatch(r"[a-z0-9]+", key) and len(key) <= 40 and key.endswith("2026"), key
+
+
+def test_names_lead_titles_and_keys(seed_texts):
+    records = {r.shorttitle: r for r in convert(seed_texts[0] + "\n\n" + seed_texts[1].split("\n", 1)[1]).records if r.shorttitle}
+    assert "CanViT" in records
+    canvit = records["CanViT"]
+    assert canvit.key == "canvit2026" and canvit.title.startswith("CanViT")
+    assert records["M²LE"].key == "m2le2026"
+
+
+def test_venue_and_year_options_override_the_header(seed_texts):
+    rec = convert(seed_texts[0], venue="ICML", year=2024).records[0]
+    assert (rec.venue, rec.year) == ("ICML", 2024)
+    assert rec.key.endswith("2024")
+
+
+def test_same_abstract_in_two_lists_is_one_record_with_two_sources(seed_texts):
+    abstract = seed_texts[0].split("\n\n")[1]
+    conv = Converter()
+    conv.add_text("ICML 2024 Paper List\n\n" + abstract, source="a.txt")
+    # the second list has it hard-wrapped, with a typo fixed and CRLF line endings
+    edited = abstract.replace("promising", "promissing", 1)
+    wrapped = "\r\n".join(edited[i : i + 79] for i in range(0, len(edited), 79))
+    conv.add_text("ICML 2024 Paper List\r\n\r\n" + wrapped + "\r\n", source="b.txt")
+    result = conv.result()
+    assert len(result.records) == 1
+    assert [s.file for s in result.records[0].sources] == ["a.txt", "b.txt"]
+    (dup,) = result.duplicates
+    assert dup.key == result.records[0].key and dup.source.file == "b.txt"
+    assert not dup.exact and 90 <= dup.similarity < 100
+
+
+def test_stray_paragraphs_are_reported_not_dropped(seed_texts):
+    text = seed_texts[0].replace("\n\n", "\n\nPage 2\n\n", 1)
+    result = convert(text, source="x.txt")
+    assert len(result.records) == 19
+    assert [s.text for s in result.skipped] == ["Page 2"]
+    assert result.skipped[0].source.file == "x.txt"
+
+
+def test_taken_keys_are_avoided(seed_texts):
+    result = convert(seed_texts[0], taken={"canvit2026"})
+    assert "canvit2026a" in {r.key for r in result.records}
+
+
+def test_convert_is_deterministic_and_idempotent(seed_texts):
+    assert convert(seed_texts[1]) == convert(seed_texts[1])
+
+
+_texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_texts, max_size=6), st.one_of(st.none(), st.sampled_from(["NeurIPS 2026 论文列表", "ICML 2024 Paper List"])))
+def test_arbitrary_text_never_crashes_and_keys_stay_unique(paragraphs, header):
+    text = "\n\n".join(([header] if header else []) + paragraphs)
+    config = default_config()
+    result = convert(text, config=config)
+    keys = [r.key for r in result.records]
+    assert len(keys) == len(set(keys))
+    assert all(re.fullmatch(r"[a-z0-9]+", k) and k.isascii() for k in keys)
+    assert convert(text, config=config) == result
