@@ -358,13 +358,34 @@ def note(
     store = state.store
     if message is None:
         current = store.get(key).notes
-        edited = typer.edit(current or "", extension=".md")
-        if edited is None or edited == current:
+        edited = _edit(current or "", name=f"{key}-notes.md")
+        if edited == current:
             typer.echo("notes unchanged", err=True)
             return
         message, append = edited, False
     paper = store.set_note(key, message, append=append)
     typer.echo(f"{paper.key}: notes saved ({len(paper.notes.splitlines())} lines)")
+
+
+def _edit(text: str, *, name: str) -> str:
+    """Open $VISUAL / $EDITOR (else vi) on ``text`` in a temporary file, as git does."""
+    import shlex
+    import subprocess
+    import tempfile
+
+    from .errors import ValidationError
+
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.TemporaryDirectory(prefix="readinglist-") as tmp:
+        path = Path(tmp) / name
+        path.write_text(text, encoding="utf-8")
+        try:
+            code = subprocess.call([*shlex.split(editor), str(path)])
+        except OSError as exc:
+            raise ValidationError(f"cannot start the editor {editor!r}: {exc.strerror}; use -m TEXT") from None
+        if code != 0:
+            raise ValidationError(f"the editor {editor!r} exited with status {code}; notes unchanged")
+        return path.read_text(encoding="utf-8")
 
 
 @app.command()

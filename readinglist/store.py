@@ -232,6 +232,7 @@ class Store:
         self._depth = 0
         self._pending: dict[str, str | None] = {}  # file name -> new text (None: delete)
         self._index = None  # cache.Index, loaded on demand
+        self._index_locked = False  # the index was scanned while this transaction held the lock
 
     # ------------------------------------------------------------------ opening
 
@@ -283,6 +284,7 @@ class Store:
         """
         if self._depth == 0:
             self._acquire()
+            self._index_locked = False
         self._depth += 1
         try:
             yield self
@@ -416,7 +418,8 @@ class Store:
             from rapidfuzz.distance import Indel
 
             hits = process.extract(key.lower(), keys, scorer=Indel.normalized_similarity, limit=3, score_cutoff=0.5)
-            return tuple(k for k, _, _ in hits)
+            # only the keys about as close as the best one: "did you mean canvit2026?", not a list
+            return tuple(k for k, score, _ in hits if score >= hits[0][1] - 0.1)
         except ImportError:  # pragma: no cover
             import difflib
 
@@ -436,14 +439,16 @@ class Store:
     # ------------------------------------------------------------------ the index
 
     def _load_index(self):
-        """The index of every paper file, refreshed from disk unless a transaction holds it."""
+        """The index of every paper file: scanned afresh, except once a transaction has
+        scanned it under the lock (then nobody else can have changed it)."""
         from . import cache
 
-        if self._index is not None and self._depth > 0:
+        if self._index is not None and self._depth > 0 and self._index_locked:
             return self._index
         previous = self._index if self._index is not None else cache.load_cache(self.cache_dir)
         index, scan_ns = cache.scan(self.papers_dir, previous)
         self._index = index
+        self._index_locked = self._depth > 0
         for name, text in self._pending.items():  # a transaction's own changes
             index.put(name, None if text is None else storefile.parse(text, self.papers_dir / name))
         if index.temp_files and self._depth > 0:
