@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 from hashlib import blake2b
 
 __all__ = ["normalize", "fingerprint", "NearIndex"]
@@ -46,14 +47,20 @@ _BYTE_TABLE = bytes((ord(chr(c).lower()) if chr(c).isalnum() else 32) if c < 128
 _NON_ASCII = re.compile(rb"[\x80-\xff]+")  # a run of whole UTF-8 characters
 
 
+_SPACES = re.compile(rb"  +")
+
+
+@lru_cache(maxsize=4096)
+def _separate_run(run: bytes) -> bytes:
+    from unicodedata import combining
+
+    return "".join("" if combining(c) else c.lower() if c.isalnum() else " " for c in run.decode("utf-8")).encode("utf-8")
+
+
 def _separate(match: re.Match) -> bytes:
     """Non-ASCII characters: accents (combining marks) go, letters and digits stay (Greek,
     CJK), everything else (dashes, quotes, symbols) separates words."""
-    from unicodedata import combining
-
-    return "".join(
-        "" if combining(c) else c.lower() if c.isalnum() else " " for c in match.group().decode("utf-8")
-    ).encode("utf-8")
+    return _separate_run(match.group())
 
 
 def _command(match: re.Match) -> str:
@@ -79,10 +86,11 @@ def normalize(text: str) -> str:
     if text.isascii():
         data = text.encode("ascii")
     else:  # NFKD splits accented letters into letter + accent and folds ligatures, ², ℓ...
-        data = _NON_ASCII.sub(_separate, unicodedata.normalize("NFKD", text.lower()).encode("utf-8"))
+        # (ASCII letters are lowercased by the byte table below, the others by _separate)
+        data = _NON_ASCII.sub(_separate, unicodedata.normalize("NFKD", text).encode("utf-8"))
     # one C-speed pass through a byte table: lowercase letters and digits stay, joiners go,
     # every other ASCII character becomes a space; the bytes of non-ASCII letters pass as they are
-    return " ".join(data.translate(_BYTE_TABLE, _JOINERS).decode("utf-8").split())
+    return _SPACES.sub(b" ", data.translate(_BYTE_TABLE, _JOINERS)).strip().decode("utf-8")
 
 
 def fingerprint(text: str) -> str:
@@ -129,8 +137,10 @@ class NearIndex:
     def __init__(self) -> None:
         self._texts: dict[str, str] = {}  # id -> normalised text
         self._sketches: dict[str, tuple[str, ...]] = {}  # id -> its phrases
-        self._postings: dict[str, list[str]] = {}  # phrase -> ids
-        self._exact: dict[str, list[str]] = {}  # normalised text -> ids
+        # phrase -> the id holding it, or a list of ids when several do (most phrases belong to
+        # one text: keeping a bare id spares a list per phrase, and the garbage collector's time)
+        self._postings: dict[str, str | list[str]] = {}
+        self._exact: dict[str, str | list[str]] = {}  # normalised text -> id(s), as postings
         self._order: dict[str, int] = {}  # id -> when it was added, for stable ties
         self._added = 0
 
@@ -162,16 +172,20 @@ class NearIndex:
         self._added += 1
         bucket = self._exact.get(norm)
         if bucket is None:
-            self._exact[norm] = [id]
-        else:
+            self._exact[norm] = id
+        elif bucket.__class__ is list:
             bucket.append(id)
+        else:
+            self._exact[norm] = [bucket, id]
         postings = self._postings
         for phrase in sketch:
             bucket = postings.get(phrase)
             if bucket is None:
-                postings[phrase] = [id]
-            else:
+                postings[phrase] = id
+            elif bucket.__class__ is list:
                 bucket.append(id)
+            else:
+                postings[phrase] = [bucket, id]
 
     def remove(self, id: str) -> None:
         """Forget ``id`` (no error if it is not indexed)."""
@@ -179,12 +193,21 @@ class NearIndex:
         if norm is None:
             return
         del self._order[id]
+        postings = self._postings
         for phrase in self._sketches.pop(id):
-            self._postings[phrase].remove(id)
-            if not self._postings[phrase]:
-                del self._postings[phrase]
-        self._exact[norm].remove(id)
-        if not self._exact[norm]:
+            bucket = postings[phrase]
+            if bucket.__class__ is list:
+                bucket.remove(id)
+                if len(bucket) == 1:
+                    postings[phrase] = bucket[0]
+            else:
+                del postings[phrase]
+        bucket = self._exact[norm]
+        if bucket.__class__ is list:
+            bucket.remove(id)
+            if len(bucket) == 1:
+                self._exact[norm] = bucket[0]
+        else:
             del self._exact[norm]
 
     def candidates(self, text: str, threshold: float, limit: int = 5) -> list[tuple[str, float]]:
@@ -198,10 +221,16 @@ class NearIndex:
         norm = normalize(text)
         if not norm:
             return []
-        found: dict[str, float] = {id: 100.0 for id in self._exact.get(norm, ())}
+        same = self._exact.get(norm, ())
+        found: dict[str, float] = {id: 100.0 for id in (same if same.__class__ is not str else (same,))}
         if len(found) < limit:
             postings = self._postings
-            buckets = sorted((postings[p] for p in self._sketch(norm) if p in postings), key=len)
+            buckets = []
+            for phrase in self._sketch(norm):
+                bucket = postings.get(phrase)
+                if bucket is not None:
+                    buckets.append(bucket if bucket.__class__ is list else (bucket,))
+            buckets.sort(key=len)
             hits: Counter[str] = Counter()
             used = 0
             for bucket in buckets:

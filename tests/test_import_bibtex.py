@@ -297,3 +297,42 @@ def test_round_trip_through_our_bibtex_export(tmp_path):
         ), key
     seed = after["seed032026"].record
     assert seed.sources == (Source("seeds/list1.txt", paragraph=5, line=9),)
+
+
+# -- LaTeX to Unicode for titles and names ----------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from readinglist.importers._common import _latex2text, latex_to_unicode  # noqa: E402
+
+_PIECES = st.sampled_from(
+    [
+        "a", "Z", "x", " ", "-", "--", "'", "``", "''", ":", "~",
+        r"\"u", r"\"{O}", r"{\'e}", r"\'{\i}", r"{\'\i}", r"\`a", r"\^{o}", r"\c{c}", r"\c c", r"\v{S}",
+        r"\H{o}", r"\~n", r"\=a", r"\.z", r"\r{a}", r"\k{e}", r"\u{g}", r"{\o}", r"{\ss}", r"\AA{}", r"\L{}",
+        "{CanViT}", "{LLMs}",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=12))
+def test_latex_to_unicode_agrees_with_pylatexenc(pieces):
+    """The fast path (accents, special letters, braces, dashes, quotes) reads LaTeX exactly as
+    pylatexenc does, whitespace normalised."""
+    latex = "".join(pieces)
+    expected = " ".join(_latex2text().latex_to_text(latex).split())
+    assert latex_to_unicode(latex) == expected
+
+
+@pytest.mark.parametrize(
+    "latex, expected",
+    [
+        (r"Sparse $\ell_1$ Training", "Sparse ℓ_1 Training"),  # math goes to pylatexenc
+        (r"30% faster, 2\% better", "30% faster, 2% better"),  # a bare % is no comment in a .bib
+        (r"Na\"\i ve {\textquotedblleft}Bayes{\textquotedblright}", "Naïve “Bayes”"),
+    ],
+)
+def test_latex_to_unicode_other_latex(latex, expected):
+    assert latex_to_unicode(latex) == expected
