@@ -1,0 +1,47 @@
+"""The README as a newcomer meets it: the two commands at the top, and the runnable tour."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BLOCK = re.compile(r"(<!-- runnable[^>]*-->\n)?```sh\n(.*?)```", re.S)
+
+
+def blocks():
+    return [(bool(m.group(1)), m.group(2)) for m in BLOCK.finditer(README)]
+
+
+def test_the_first_two_blocks_are_build_and_tests():
+    (_, build), (_, tests) = blocks()[:2]
+    assert build.strip().endswith("readinglist build") and "pip install" in build
+    assert "pip install" in tests and "pytest" in tests and "[test]" in tests
+
+
+def test_ci_runs_the_readme_test_command():
+    tests = blocks()[1][1].strip()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    marker = ci.index("# README-TEST-COMMAND")
+    assert ci[marker + 1].strip() == tests
+
+
+def test_runnable_blocks_run(tmp_path):
+    shutil.copytree(ROOT / "seeds", tmp_path / "seeds")
+    exe = shutil.which("readinglist")
+    assert exe, "the readinglist console script is not installed"
+    runnable = [text for marked, text in blocks() if marked]
+    assert runnable, "no README block is marked runnable"
+    env = {**os.environ, "NO_COLOR": "1", "READINGLIST_CONFIG": "", "READINGLIST_STORE": ""}
+    for text in runnable:
+        for line in text.strip().splitlines():
+            argv = shlex.split(line)
+            assert argv[0] == "readinglist", line
+            out = subprocess.run([exe, *argv[1:]], cwd=tmp_path, capture_output=True, text=True, env=env)
+            assert out.returncode == 0, f"{line}\n{out.stderr}"
+    assert (tmp_path / "to-read.md").is_file() and (tmp_path / "neurips.bib").is_file()
