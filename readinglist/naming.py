@@ -14,6 +14,7 @@ Each cue gives a candidate a strength; the strongest wins, ties go to the earlie
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["detect_name", "is_coined", "split_sentences", "GENERIC_ACRONYMS", "KNOWN_SYSTEMS"]
 
@@ -92,16 +93,28 @@ _OUR_KIND = re.compile(
     rf"\b[Oo]ur (?:proposed |new )?(?:method|framework|model|approach|system|benchmark|dataset|algorithm|tool"
     rf"|library|architecture|agent|pipeline|optimi[sz]er|technique|suite),?\s+(?P<n>{_NAME})(?=\s*[,(])"
 )
-_NOVEL_APPOSITIVE = re.compile(
-    rf"(?<![{_C}\-])(?P<n>{_NAME})(?:\s*\([^()]{{1,120}}\))?(?:,|\s+is)\s+(?:a\s+(?:new|novel)|an\s+(?:new|novel)|the\s+first|our)\b"
+# "X, a new ...", "X (...), the first ...", "X is a novel ...": found from the tail, then the
+# name is read backwards (scanning every position for a name first is slow).
+_NOVEL_TAILS = (
+    re.compile(r", (?:an? (?:new|novel)|the first|our)\b"),
+    re.compile(r" is (?:an? (?:new|novel)|the first)\b"),
 )
-_EMPHASIS = re.compile(
-    r"\*\*([^*\s][^*]{0,40}?)\*\*|(?<![\w])__([^_\s][^_]{0,40}?)__|(?<![\w*])\*([^*\s][^*]{0,40}?)\*(?![\w*])"
-    r"|\\(?:textbf|textsc|texttt|mathbf|mathrm|textit|emph|mathsf|textsf)\{([^{}]{1,40})\}"
+_NAME_BEFORE_TAIL = re.compile(rf"(?<![{_C}\-])(?P<n>{_NAME})(?:\s*\([^()]{{1,120}}\))?$")
+# Emphasis in the raw text, one pattern per syntax so each starts with a literal.
+_EMPHASIS = (
+    ("**", re.compile(r"\*\*([^*\s][^*]{0,40}?)\*\*")),
+    ("__", re.compile(r"(?<![\w])__([^_\s][^_]{0,40}?)__")),
+    ("*", re.compile(r"(?<![\w*])\*([^*\s][^*]{0,40}?)\*(?![\w*])")),
+    ("\\", re.compile(r"\\(?:textbf|textsc|texttt|mathbf|mathrm|textit|emph|mathsf|textsf)\{([^{}]{1,40})\}")),
 )
-# Spelled-out definitions anywhere: "multi-agent reinforcement learning (MARL)".
-_DEFINED = re.compile(rf"(?P<long>[^\s,.;:()]+(?:\s+[^\s,.;:()]+){{0,8}})\s*\((?P<n>{_NAME})\)")
-_SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
+_CUE_STEMS = (
+    "introduc", "propos", "present", "develop", "design", "build", "releas", "construct", "creat",
+    "curat", "contribut", "offer", "instantiat", " call", " term", " dub", " name",
+)
+_CALLED_STEMS = ("called", "termed", "dubbed", "named", "coined", "namely", " call ", " term ", " dub ", " name ")
+# Acronyms given in parentheses, as in "multi-agent reinforcement learning (MARL)".
+_DEFINED = re.compile(rf"\((?P<n>{_NAME})\)")
+_SENT_SPLIT = re.compile(r"[.!?]\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
 _ABBREV_END = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|cf|etc|Fig|Eq|Sec|resp|approx|Art|No)\.)$")
 # Contexts that mark a mention as someone else's work or a thing compared with.
 _PRIOR_BEFORE = re.compile(
@@ -185,18 +198,20 @@ def _generic(token: str) -> bool:
     return False
 
 
-def split_sentences(plain: str) -> list[tuple[int, str]]:
+@lru_cache(maxsize=16)
+def split_sentences(plain: str) -> tuple[tuple[int, str], ...]:
     """(start offset, sentence) pairs; abbreviations like "e.g." do not end a sentence."""
     out: list[tuple[int, str]] = []
     start = 0
     for m in _SENT_SPLIT.finditer(plain):
-        if _ABBREV_END.search(plain[start : m.start()]):
+        end = m.start() + 1
+        if _ABBREV_END.search(plain, max(start, end - 10), end):
             continue
-        out.append((start, plain[start : m.start()]))
+        out.append((start, plain[start:end]))
         start = m.end()
     if start < len(plain):
         out.append((start, plain[start:]))
-    return out
+    return tuple(out)
 
 
 def _ok_plain_word(token: str, follow: str) -> bool:
@@ -213,7 +228,8 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
     defined_in_background: set[str] = set()
     cue_sentences: list[int] = []
     for idx, (offset, sent) in enumerate(sentences):
-        cues = list(_CUE.finditer(sent))
+        low = sent.lower()
+        cues = list(_CUE.finditer(sent)) if any(v in low for v in _CUE_STEMS) else []
         if cues:
             cue_sentences.append(idx)
         else:
@@ -243,33 +259,49 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
             if m and (is_coined(m["n"]) or _ok_plain_word(m["n"], rest[m.end() :])):
                 found.append((_STRONG, pos, m["n"]))
                 continue
-    for m in _CALLED.finditer(plain):
+    low_plain = plain.lower()
+    called = _CALLED.finditer(plain) if any(w in low_plain for w in _CALLED_STEMS) else ()
+    for m in called:
         tok = m["n"]
         sent = _sentence_at(sentences, m.start())
         if is_coined(tok) or (re.search(r"\b(?:[Ww]e|[Oo]ur)\b", sent) and _ok_plain_word(tok, plain[m.end() : m.end() + 2])):
             found.append((_STRONG, m.start(), tok))
-    for m in _OUR_KIND.finditer(plain):
+    for m in _OUR_KIND.finditer(plain) if "our " in low_plain else ():
         if is_coined(m["n"]) or _PLAIN_CAPITALISED.match(m["n"]):
             found.append((_STRONG, m.start(), m["n"]))
-    for m in _NOVEL_APPOSITIVE.finditer(plain):
+    tails = sorted((t for pattern in _NOVEL_TAILS for t in pattern.finditer(plain)), key=lambda t: t.start())
+    for tail in tails:
+        m = _NAME_BEFORE_TAIL.search(plain, max(0, tail.start() - 160), tail.start())
+        if not m:
+            continue
         plain_word = bool(_PLAIN_CAPITALISED.match(m["n"])) and m["n"] not in _NOT_A_NAME_WORD
-        if plain_word and "," in m.group(0)[len(m["n"]) :] and _starts_sentence(plain, m.start()):
+        if plain_word and tail.group(0).startswith(",") and _starts_sentence(plain, m.start()):
             plain_word = False  # "Furthermore, our ..."
         if (is_coined(m["n"]) or plain_word) and not _prior_context(plain, m.start()):
             found.append((_MEDIUM, m.start(), m["n"]))
-    for m in _EMPHASIS.finditer(raw):
-        tok = next(g for g in m.groups() if g is not None).strip()
-        if _NAME_RE.fullmatch(tok) and is_coined(tok):
-            at = plain.find(tok)
-            if at >= 0 and not _prior_context(plain, at):
-                found.append((_MEDIUM, at, tok))
+    for trigger, pattern in _EMPHASIS:
+        if trigger not in raw:
+            continue
+        for m in pattern.finditer(raw):
+            tok = m.group(1).strip()
+            if _NAME_RE.fullmatch(tok) and is_coined(tok):
+                at = plain.find(tok)
+                if at >= 0 and not _prior_context(plain, at):
+                    found.append((_MEDIUM, at, tok))
     found.extend(_subject_after_cue(plain, sentences, cue_sentences, defined_in_background))
+    metric_cache: dict[str, bool] = {}
+
+    def _metric(name: str) -> bool:
+        if name not in metric_cache:
+            metric_cache[name] = _is_metric(plain, name)
+        return metric_cache[name]
+
     return [
         (s, p, _strip_possessive(n))
         for s, p, n in found
         if not _generic(n)
         and (s == _STRONG or _strip_possessive(n) not in defined_in_background)
-        and not _is_metric(plain, _strip_possessive(n))
+        and not _metric(_strip_possessive(n))
     ]
 
 

@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 __all__ = ["Tagger", "compile_taxonomy", "stem", "MIN_SCORE"]
 
 MIN_SCORE = 2.0
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_TOKEN = re.compile(r"\w+")
 _FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s+[A-Z0-9\"“(]|\s*$)")
 _CASED = re.compile(r"^.[^\s]*[A-Z]")
 
@@ -55,6 +55,16 @@ def stem(word: str) -> str:
     return w
 
 
+_STEM_CACHE: dict[str, str] = {}
+
+
+def _remember_stem(token: str) -> str:
+    if len(_STEM_CACHE) > 200_000:
+        _STEM_CACHE.clear()
+    _STEM_CACHE[token] = result = stem(token)
+    return result
+
+
 @dataclass(frozen=True)
 class _Phrase:
     tag: int  # index into Tagger.names
@@ -75,57 +85,70 @@ class Tagger:
     _by_prefix: dict = field(default_factory=dict, repr=False, compare=False)
     _by_ident: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def _matches(self, text: str) -> dict[int, int]:
-        """{phrase id: occurrences} in a text.
+    def _matches(self, text: str, lead_tokens: int = 0) -> tuple[dict[int, int], set[int]]:
+        """({phrase id: occurrences} in a text, ids of phrases starting in its first
+        ``lead_tokens`` tokens).
 
         A match inside a longer match of another tag does not count ("sparse" inside
         "sparse autoencoder" is not an efficiency cue)."""
         tokens = _TOKEN.findall(text)
-        stems = [stem(t) for t in tokens]
-        lows = [t.lower() for t in tokens]
-        spans: list[tuple[int, int, _Phrase]] = []
+        cache = _STEM_CACHE
+        stems = [cache[t] if t in cache else _remember_stem(t) for t in tokens]
+        by_stem, by_exact, by_prefix = self._by_stem, self._by_exact, self._by_prefix
         n = len(tokens)
-        for i in range(n):
-            cands = self._by_stem.get(stems[i], ())
-            tok = tokens[i]
-            exact = self._by_exact.get(tok) or (self._by_exact.get(tok[:-1]) if tok.endswith("s") else None)
-            if exact:
-                cands = cands + exact
-            pre = self._by_prefix.get(lows[i][:3])
-            if pre:
-                cands = cands + pre
+        # positions with a candidate phrase: stems first (most tokens have none), then the
+        # cased tokens, then the few wildcard prefixes
+        starts: list[tuple[int, tuple]] = [(i, c) for i, st in enumerate(stems) if (c := by_stem.get(st))]
+        starts += [
+            (i, c)
+            for i, tok in enumerate(tokens)
+            if not tok.islower() and (c := by_exact.get(tok) or (by_exact.get(tok[:-1]) if tok[-1] == "s" else None))
+        ]
+        if by_prefix and by_prefix.keys() & {st[:3] for st in stems}:
+            starts += [(i, c) for i, tok in enumerate(tokens) if (c := by_prefix.get(tok[:3].lower()))]
+        spans: list[tuple[int, int, _Phrase]] = []
+        for i, cands in starts:
             for ph in cands:
                 k = len(ph.words)
+                if k == 1 and not ph.wildcard and not ph.cased:
+                    spans.append((i, i + 1, ph))  # indexed by its stem: already a match
+                    continue
                 if i + k > n:
                     continue
                 ok = True
                 for j, w in enumerate(ph.words):
                     if ph.wildcard and j == k - 1:
-                        if not lows[i + j].startswith(w):
-                            ok = False
+                        ok = tokens[i + j].lower().startswith(w)
                     elif ph.cased:
                         t = tokens[i + j]
-                        if t != w and not (j == k - 1 and t == w + "s"):
-                            ok = False
-                    elif stems[i + j] != w:
-                        ok = False
+                        ok = t == w or (j == k - 1 and t == w + "s")
+                    else:
+                        ok = stems[i + j] == w
                     if not ok:
                         break
                 if ok:
                     spans.append((i, i + k, ph))
+        long_spans = [sp for sp in spans if sp[1] - sp[0] > 1]
         found: dict[int, int] = {}
-        for start, end, ph in spans:
-            if any(o.tag != ph.tag and s <= start and end <= e and e - s > end - start for s, e, o in spans):
+        lead: set[int] = set()
+        for begin, end, ph in spans:
+            if long_spans and any(
+                o.tag != ph.tag and b <= begin and end <= e and e - b > end - begin for b, e, o in long_spans
+            ):
                 continue
             found[ph.ident] = found.get(ph.ident, 0) + 1
-        return found
+            if begin < lead_tokens:
+                lead.add(ph.ident)
+        return found, lead
 
     def scores(self, plain: str, *, name: str | None = None, title: str | None = None) -> dict[str, float]:
         """Every tag's score (only tags with at least one match)."""
         m = _FIRST_SENTENCE.match(plain)
         first = m.group(0) if m else plain
-        body = self._matches(plain)
-        lead = self._matches(" . ".join(p for p in (name, title, first) if p))
+        body, lead = self._matches(plain, len(_TOKEN.findall(first)))
+        extra = " . ".join(p for p in (name, title) if p)
+        if extra:
+            lead |= set(self._matches(extra)[0])
         per_tag: dict[int, float] = {}
         for ident in set(body) | set(lead):
             ph = self._phrase(ident)

@@ -14,12 +14,14 @@ article, preposition or conjunction, never cut inside a word, never empty.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .naming import split_sentences
 
 __all__ = ["make_title", "MAX_WORDS"]
 
 MAX_WORDS = 15
+_MAX_CHARS = 400  # a description is looked for in this much text after its cue
 FALLBACK_TITLE = "Untitled abstract"
 
 #: Words a title must not end on.
@@ -94,6 +96,8 @@ _PROPER = frozenset(
     Laplacian Fourier Poisson Dirichlet Bernoulli Kalman Turing Nash Pareto Shannon English Chinese
     Transformer""".split()
 )
+_AFTER_LOWER = re.compile(r"\b[a-z]+\s+([A-Z][a-z]+)\b")
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _ACRO_DEF = re.compile(r"\(([A-Z][A-Za-z0-9\u00b2\u00b3\-]*[A-Z][A-Za-z]*?)(s?)\)")
 
 
@@ -162,7 +166,7 @@ def _fit(words: list[str], budget: int) -> list[str]:
 
 def _describe(text: str, budget: int) -> list[str]:
     """Trim a description: parentheses, filler, first clause, anaphora, length, dangling words."""
-    text = _PAREN.sub("", text)
+    text = _PAREN.sub("", text[:_MAX_CHARS])
     text = _FILLER.sub(lambda m: "a " if m.group(0)[:2].lower() in {"a ", "an", "th"} else "", text)
     text = _HOW_THESE.sub(r"\1 ", text)
     text = _PROBLEM_AS.sub("", text)
@@ -204,11 +208,20 @@ def _sentence_case(phrase: str, plain: str) -> str:
 
 
 def _capitalised_elsewhere(word: str, plain: str) -> bool:
-    """Is the word written with a capital after a lowercase word somewhere (a proper word)?"""
-    return re.search(rf"\b[a-z][a-z]*\s+{re.escape(word)}\b", plain) is not None and \
-        re.search(rf"\b{re.escape(word.lower())}\b", plain) is None
+    """Is the word written with a capital after a lowercase word somewhere, and never in
+    lowercase (a proper word such as "Hessian")?"""
+    capitalised, lowercase = _word_cases(plain)
+    return word in capitalised and word.lower() not in lowercase
 
 
+@lru_cache(maxsize=16)
+def _word_cases(plain: str) -> tuple[frozenset[str], frozenset[str]]:
+    capitalised = frozenset(m.group(1) for m in _AFTER_LOWER.finditer(plain))
+    lowercase = frozenset(_LOWER_WORD.findall(plain))
+    return capitalised, lowercase
+
+
+@lru_cache(maxsize=16)
 def _acronyms(plain: str) -> dict[str, str]:
     """Acronyms the abstract spells out: {"AVFM": "active-vision foundation model"} (singular)."""
     out: dict[str, str] = {}
@@ -269,12 +282,16 @@ def _name_description(plain: str, name: str, budget: int, allow_subject: bool = 
     for m in re.finditer(rf"(?<![\w\-]){esc}(?![\w])", plain):
         before = plain[max(0, m.start() - 160) : m.start()]
         after = plain[m.end() :]
-        pre = re.search(r"((?:[A-Z][^\s,.;:()]*|of|for|via|and|with|in|on|by|to|the|from|a|an|under|through|using|[a-z][\w\-]*)(?:\s+[^\s,.;:()]+){0,10})\s*\($", before)
         post = re.match(r"\s*(?:\(([^()]{3,120})\)|:\s*([A-Z][^,.;:()]{3,120}),)", after)
         if expansion is None and post:
             expansion = post.group(1) or post.group(2)
-        if expansion is None and pre and after.startswith(")"):
-            expansion = _spelled_out(pre.group(1), name)
+        if expansion is None and after.startswith(")") and before.endswith("("):
+            words: list[str] = []
+            for w in reversed(before[:-1].split()[-12:]):
+                if re.search(r"[,.;:()]", w):
+                    break
+                words.insert(0, w)
+            expansion = _spelled_out(" ".join(words), name) or None
         rest = after
         if rest.startswith(")"):
             rest = rest[1:]
@@ -392,7 +409,7 @@ def _fallback(plain: str, budget: int) -> list[str]:
 
 def make_title(raw: str, plain: str, name: str | None) -> str:
     """A readable generated title (see the module docstring for the rules)."""
-    text = _clean(plain or "")
+    text = plain or ""
     if name:
         name = _clean(name)
     if name:
