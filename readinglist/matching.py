@@ -231,13 +231,14 @@ class NearIndex:
                 if bucket is not None:
                     buckets.append(bucket if bucket.__class__ is list else (bucket,))
             buckets.sort(key=len)
-            hits: Counter[str] = Counter()
+            pool: list[str] = []
             used = 0
             for bucket in buckets:
                 if used >= self.MIN_KEYS and len(bucket) > self.MAX_POSTING:
                     break
-                hits.update(bucket)
+                pool += bucket
                 used += 1
+            hits = Counter(pool)
             least = max(1, int(used * self.MIN_SHARE))
             texts = self._texts
             verified = 0
