@@ -47,15 +47,17 @@ __all__ = [
 # whitespace
 
 #: Invisible characters that are deleted outright (zero-width spaces/joiners, BOM, soft hyphen).
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 
 
 def normalize_space(s: str) -> str:
     """Collapse every run of whitespace (tabs, newlines, NBSP, thin and other Unicode spaces)
     into one ASCII space, strip both ends, and delete zero-width characters, BOMs and soft
     hyphens. Idempotent."""
-    if not s.isascii():
-        s = s.translate(_INVISIBLE)
+    if s.isprintable() and "  " not in s and s[:1] != " " and s[-1:] != " ":
+        return s  # already normal (tabs, newlines, NBSP, zero-width chars are not printable)
+    if not s.isascii() and _INVISIBLE_RE.search(s):
+        s = _INVISIBLE_RE.sub("", s)
     return " ".join(s.split())
 
 
@@ -578,7 +580,7 @@ _TEXT_ESCAPES = {
     "#": "\\#", "_": "\\_", "$": "\\$", "^": "\\textasciicircum{}", "~": "$\\sim$", "<": "$<$", ">": "$>$",
     "|": "$|$",
 }
-_TEXT_SPECIAL = re.compile(r'[\\{}%&#_$^~<>|"\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|[^\x00-\x7f]+')
+_TEXT_SPECIAL = re.compile('[\\\\{}%&#_$^~<>|"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]')
 
 
 def _names_ok(latex: str, allowed: frozenset) -> bool:
@@ -636,15 +638,13 @@ def _char_bibtex(ch: str, math: bool) -> str:
 
 def _escape_text(s: str) -> str:
     """Escape a plain text run for LaTeX text mode (ASCII output)."""
-    if not _TEXT_SPECIAL.search(s):
-        return s
     return _TEXT_SPECIAL.sub(_text_sub, s)
 
 
 def _text_sub(m: re.Match) -> str:
     c = m.group()
-    if c[0] > "\x7f":
-        return "".join(_char_bibtex(ch, False) for ch in c)
+    if c > "\x7f":
+        return _char_bibtex(c, False)
     if c == '"':
         # a straight double quote opens after a space or bracket, closes otherwise
         i = m.start()
@@ -955,11 +955,122 @@ def to_bibtex(s: str) -> str:
       replaced by their plain reading, escaped.
 
     Whitespace is normalised first. Never raises."""
-    s = normalize_space(s)
-    if not _SPECIAL.search(s) and not _TEXT_SPECIAL.search(s):
-        return s
-    out = _render_bibtex(tokenize(s))
+    out = _render_bibtex(tokenize(normalize_space(s)))
     if "  " in out:
         out = " ".join(out.split())
     # two math spans side by side would read as "$$" (display math): keep them apart
     return _ADJACENT_MATH.sub("${}$", out) if "$$" in out else out
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown (GitHub)
+
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>|#$~]|&(?=#?\w+;)")
+_MD_ESCAPES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+_MD_LEADING = re.compile(r"^(?:([-+])|(\d{1,9})([.)]))(?=\s|$)")
+_MD_MATH_FIX = str.maketrans({"|": "\\vert ", "<": "\\lt ", ">": "\\gt "})
+
+
+def _md_sub(m: re.Match) -> str:
+    c = m.group()
+    return _MD_ESCAPES.get(c) or "\\" + c
+
+
+def _escape_md(s: str) -> str:
+    """Escape a plain run so GitHub shows it as text (no emphasis, links, HTML, tables)."""
+    return _MD_SPECIAL.sub(_md_sub, s) if _MD_SPECIAL.search(s) else s
+
+
+def _md_wrap(inner: str, mark: str) -> str:
+    """``mark`` + inner + ``mark`` with surrounding spaces moved outside (``* x *`` is no emphasis)."""
+    core = inner.strip()
+    if not core:
+        return inner
+    lead = " " if inner[:1].isspace() else ""
+    trail = " " if inner[-1:].isspace() else ""
+    return lead + mark + core + mark + trail
+
+
+def _md_code(s: str) -> str:
+    s = normalize_space(s)
+    if not s:
+        return ""
+    fence = "``" if "`" in s else "`"
+    pad = " " if "`" in s else ""
+    return fence + pad + s + pad + fence
+
+
+def _markdown_into(tokens, parts: list) -> None:
+    n = len(tokens)
+    for i, t in enumerate(tokens):
+        kind = t[0]
+        if kind is TEXT:
+            parts.append(_escape_md(t[1]))
+        elif kind is MATH:
+            body = normalize_space(t[1]).translate(_MD_MATH_FIX)
+            if not body:
+                continue
+            nxt = tokens[i + 1] if i + 1 < n else None
+            glued = nxt is not None and nxt[0] is TEXT and nxt[1][:1].isalnum()
+            # GitHub's $`...`$ form when a letter or digit follows the closing dollar
+            parts.append("$`" + body + "`$" if glued else "$" + body + "$")
+        elif kind is FMT:
+            name = t[1]
+            if name in _MONO:
+                parts.append(_md_code(_render_plain_str(t[2])))
+                continue
+            inner = _render_markdown(t[2])
+            if name in _ITALIC:
+                parts.append(_md_wrap(inner, "*"))
+            elif name in _BOLD:
+                parts.append(_md_wrap(inner, "**"))
+            else:
+                parts.append(inner)
+        elif kind is EMPH:
+            parts.append(_md_wrap(_render_markdown(t[2]), "*" * t[1]))
+        elif kind is GROUP:
+            _markdown_into(t[1], parts)
+        elif kind is ESC:
+            parts.append(_escape_md(t[1]))
+        elif kind is QUOTE:
+            parts.append(t[1])
+        elif kind is CODE:
+            parts.append(_md_code(t[1]))
+        else:  # MACRO
+            parts.append(_escape_md(_macro_plain(t[1], t[2])))
+
+
+def _render_plain_str(tokens) -> str:
+    parts: list = []
+    _render_plain(tokens, parts)
+    return "".join(parts)
+
+
+def _render_markdown(tokens) -> str:
+    parts: list = []
+    _markdown_into(tokens, parts)
+    return "".join(parts)
+
+
+def to_markdown(s: str) -> str:
+    """Markdown for GitHub, safe inside a list item, a table cell or ``<details>``.
+
+    Math stays ``$...$`` (``\\(..\\)``, ``\\[..\\]``, ``$$..$$`` become ``$..$``; GitHub's
+    ``$`...`$`` form is used when a letter or digit follows the closing dollar; ``|``, ``<``,
+    ``>`` inside math become ``\\vert``, ``\\lt``, ``\\gt``). ``\\emph{x}`` -> ``*x*``,
+    ``\\textbf{x}`` -> ``**x**``, ``\\texttt{x}`` and ```x``` -> code, LaTeX quotes -> curly
+    quotes, source Markdown emphasis kept (``__x__`` written as ``**x**``), other LaTeX commands
+    replaced by their plain reading. In ordinary text ``\\ ` * _ [ ] | # $ ~`` are
+    backslash-escaped, ``<``/``>`` become ``&lt;``/``&gt;``, ``&`` becomes ``&amp;`` where it
+    would start an entity, and a leading ``-``, ``+`` or ``1.`` is escaped so the text never
+    starts a list. One line out; never raises."""
+    s = normalize_space(s)
+    if not s:
+        return s
+    out = _render_markdown(tokenize(s))
+    if "  " in out or out[:1].isspace() or out[-1:].isspace():
+        out = " ".join(out.split())
+    m = _MD_LEADING.match(out)
+    if m:
+        out = ("\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3)) + out[m.end() :]
+    return out

@@ -334,3 +334,66 @@ def test_math_commands_typeset_in_a_plain_article(tmp_path):
     (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + "\n".join(body) + "\n\\end{document}\n")
     _run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], tmp_path)
     assert _problems((tmp_path / "m.log").read_text(errors="replace")) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# to_markdown
+
+
+@pytest.mark.parametrize(
+    "source, md",
+    [
+        ("effective $\\ell_1$ regularization", "effective $\\ell_1$ regularization"),
+        ("unnecessary ``tentacles'' of", "unnecessary “tentacles” of"),
+        ("we introduce __CapTrack__, a", "we introduce **CapTrack**, a"),
+        ("(**L**anguage-side reason**i**ng)", "(**L**anguage-side reason**i**ng)"),
+        ("from \\(0.576\\) to", "from $0.576$ to"),
+        ("saving ${\\sim}$8% of", "saving $`{\\sim}`$8% of"),
+        ("\\emph{generating} a \\textbf{Mode-Controlled} b", "*generating* a **Mode-Controlled** b"),
+        ("8\\% to 99\\%", "8% to 99%"),
+        ("snake_case a*b [x] <b> a|b #1 `code` ~x", "snake\\_case a\\*b \\[x\\] &lt;b&gt; a\\|b \\#1 `code` \\~x"),
+        ("$|x| < 1$", "$\\vert x\\vert \\lt 1$"),
+        ("costs $5 and $10", "costs \\$5 and \\$10"),
+        ("- not a list", "\\- not a list"),
+        ("1. not a list either", "1\\. not a list either"),
+        ("&amp; stays text, & alone is fine", "&amp;amp; stays text, & alone is fine"),
+        ("M²LE × ℓ", "M²LE × ℓ"),
+        ("\\textbf{ spaced }x", "**spaced** x"),
+    ],
+)
+def test_to_markdown_examples(source, md):
+    assert text.to_markdown(source) == md
+
+
+def _list_item_tokens(md: str):
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+    return parser.parse(f"- [ ] {md}\n- [ ] next item\n")
+
+
+@given(anytext)
+@settings(max_examples=300)
+def test_to_markdown_stays_inside_one_list_item(s):
+    md = text.to_markdown(s)
+    assert "\n" not in md
+    tokens = _list_item_tokens(md)
+    kinds = [t.type for t in tokens]
+    assert kinds.count("list_item_open") == 2, (md, kinds)
+    assert kinds.count("paragraph_open") == 2
+    assert not {"heading_open", "table_open", "html_block", "fence", "code_block", "hr", "blockquote_open"} & set(kinds)
+    inline = [c.type for t in tokens if t.type == "inline" for c in t.children]
+    assert "html_inline" not in inline and "link_open" not in inline and "image" not in inline
+
+
+def test_to_markdown_seed_emphasis_renders():
+    from markdown_it import MarkdownIt
+
+    html = "".join(MarkdownIt("commonmark").render(text.to_markdown(p)) for p in seed_paragraphs())
+    for fragment in ("<strong>CapTrack</strong>", "<strong>L</strong>anguage-side", "reason<strong>i</strong>ng",
+                     "<em>generating</em>", "<em>attention dilution</em>", "<strong>Mode-Controlled Policy Optimization (MCPO)</strong>",
+                     "“tentacles”", "$\\ell_1$"):
+        assert fragment in html, fragment
+    for p in seed_paragraphs():
+        kinds = [t.type for t in _list_item_tokens(text.to_markdown(p))]
+        assert kinds.count("list_item_open") == 2
