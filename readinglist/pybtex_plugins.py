@@ -62,12 +62,28 @@ class AbstractListParser(BaseParser):
     default_suffix = ".txt"
     unicode_io = True
 
+    def parse_file(self, filename, file_suffix=None):
+        """Read the file as readinglist does (encodings, BOMs, binary detection), then parse."""
+        from .reader import read_text
+
+        if file_suffix is not None:
+            filename = filename + file_suffix
+        self.filename = filename
+        try:
+            text = read_text(filename)
+        except ReadinglistError as exc:
+            raise PybtexError(str(exc)) from None
+        return self._parse_text(text)
+
     def parse_stream(self, stream):
+        return self._parse_text(stream.read())
+
+    def _parse_text(self, text: str):
         from .convert import convert
 
         config = _config()
         try:
-            result = convert(stream.read(), source=str(self.filename), config=config)
+            result = convert(text, source=str(self.filename), config=config)
         except ReadinglistError as exc:
             raise PybtexError(str(exc), filename=self.filename) from None
         for record in result.records:

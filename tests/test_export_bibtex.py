@@ -379,3 +379,50 @@ def test_biber_validates_the_datamodel(tmp_path):
     proc = _run(["biber", "--tool", "--validate-datamodel", "--output-file", str(tmp_path / "out.bib"), str(bib)], tmp_path)
     warnings = [line for line in proc.stdout.splitlines() if "WARN" in line and "WARNINGS:" not in line]
     assert len(warnings) == 1 and "'canvit2026'" in warnings[0] and "Missing mandatory field 'author'" in warnings[0]
+
+
+def _seed_bib() -> tuple[str, list[str]]:
+    """The seed lists through the converter and the exporter: (bib text, keys)."""
+    from pathlib import Path
+
+    from readinglist.convert import convert
+
+    records = []
+    for path in sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        records += convert(text, source=f"seeds/{path.name}", config=CONFIG, taken=[r.key for r in records]).records
+    return exporter.export([Paper(r) for r in records], PLAIN), sorted(r.key for r in records)
+
+
+@pytest.mark.tools
+def test_seed_lists_typeset_with_bibtex_and_biber(tmp_path):
+    """Real abstracts (%, ℓ, ×, $...$, \\emph, __bold__) through pdflatex with both backends."""
+    _need("pdflatex", "bibtex", "biber")
+    bib, keys = _seed_bib()
+    (tmp_path / "refs.bib").write_text(bib, encoding="ascii")
+    latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
+
+    (tmp_path / "doc.tex").write_text(NATBIB_TEX.replace(r"\citet{canvit2026} and \citep{doe2026editing}", r"\nocite{*}"))
+    _run(latex, tmp_path)
+    _run(["bibtex", "doc"], tmp_path)
+    _run(latex, tmp_path)
+    _run(latex, tmp_path)
+    blg = [p for p in _problems(tmp_path / "doc.blg") if not re.search(r"warning\$|There were \d+ warnings", p)]
+    assert sorted(blg) == sorted(f"Warning--empty author in {k}" for k in keys)  # and nothing else
+    assert _problems(tmp_path / "doc.log") == []
+    assert (tmp_path / "doc.bbl").read_text(encoding="latin-1").count(r"\bibitem") == len(keys)
+
+    for name in tmp_path.glob("doc.*"):
+        if name.suffix != ".tex":
+            name.unlink()
+    (tmp_path / "doc.tex").write_text(
+        BIBLATEX_TEX.replace(r"\textcite{canvit2026} and \parencite{doe2026editing}", r"\nocite{*}")
+    )
+    _run(latex, tmp_path)
+    _run(["biber", "doc"], tmp_path)
+    _run(latex, tmp_path)
+    _run(latex, tmp_path)
+    assert _problems(tmp_path / "doc.blg") == []
+    assert _problems(tmp_path / "doc.log") == []
+    bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
+    assert bbl.count(r"\field{abstract}") == len(keys)

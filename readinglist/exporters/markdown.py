@@ -22,8 +22,10 @@ Choices:
   (or the whole list) papers go by priority, then key: deterministic, most urgent first.
 * Reading status, priority and rating are always shown (they are what a reading list is
   for); the reader's notes only with ``with_notes``, as a quote under the item.
-* All text goes through :func:`readinglist.text.to_markdown` (special characters escaped,
-  math kept as ``$...$`` for GitHub); notes too, so nothing in them can break the list.
+* Abstracts and notes go through :func:`readinglist.text.to_markdown` (their LaTeX and
+  Markdown rendered for GitHub, math kept as ``$...$``, special characters escaped) so
+  nothing in them can break the list; titles, venues and headings are plain text and are
+  shown literally (:func:`literal`).
 * Table-of-contents links follow GitHub's heading anchors (lowercase, punctuation dropped,
   spaces to hyphens, ``-1``, ``-2`` for repeats).
 """
@@ -44,6 +46,17 @@ STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", 
 UNTAGGED = "untagged"
 
 _NOT_SLUG = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def literal(s: str) -> str:
+    """Markdown that shows the plain text ``s`` exactly (titles, venues, headings).
+
+    :func:`readinglist.text.to_markdown` reads its input as source text, interpreting LaTeX and
+    Markdown markup; titles are clean Unicode and must not be interpreted, only escaped. That
+    escaping is text.py's (``_escape_md``, the same one to_markdown applies to plain runs)."""
+    from ..text import _escape_md, normalize_space
+
+    return _escape_md(normalize_space(s))
 
 
 def github_anchor(heading: str, seen: Counter) -> str:
@@ -116,11 +129,11 @@ def _indent(text: str, prefix: str = "  ") -> list[str]:
 def _item(paper: Paper, options: ExportOptions, md: Callable[[str], str]) -> list[str]:
     r = paper.record
     box = "[x]" if paper.status == "read" else "[ ]"
-    lines = [f"- {box} **{md(r.title)}** {code(r.key)}"]
+    lines = [f"- {box} **{literal(r.title)}** {code(r.key)}"]
     meta = []
     event = event_title(r)
     if event:
-        meta.append(md(event))
+        meta.append(literal(event))
     if paper.tags:
         meta.append("tags: " + ", ".join(code(t) for t in paper.tags))
     if paper.status != "unread":
@@ -170,7 +183,7 @@ class MarkdownExporter:
         title = options.title or "Reading list"
         seen: Counter = Counter()
         github_anchor(title, seen)
-        lines = [f"# {to_markdown(title)}", "", _summary(papers)]
+        lines = [f"# {literal(title)}", "", _summary(papers)]
         if group_by is None:
             if papers:
                 lines += [""] + _entries(papers, options, to_markdown)
@@ -179,9 +192,9 @@ class MarkdownExporter:
         github_anchor("Contents", seen)
         anchors = [github_anchor(heading, seen) for heading, _ in groups]
         lines += ["", "## Contents", ""]
-        lines += [f"- [{to_markdown(h)}](#{a}) ({len(ps)})" for (h, ps), a in zip(groups, anchors)]
+        lines += [f"- [{literal(h)}](#{a}) ({len(ps)})" for (h, ps), a in zip(groups, anchors)]
         for heading, members in groups:
-            lines += ["", f"## {to_markdown(heading)}", ""]
+            lines += ["", f"## {literal(heading)}", ""]
             lines += _entries(members, options, to_markdown)
         return "\n".join(lines) + "\n"
 

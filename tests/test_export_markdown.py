@@ -1,0 +1,212 @@
+"""Markdown reading lists, checked by rendering them with markdown-it-py (CommonMark + tables)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from readinglist.config import default_config
+from readinglist.errors import ValidationError
+from readinglist.exporters.markdown import exporter, github_anchor
+from readinglist.plugins import ExportOptions
+from readinglist.record import Paper, Record
+
+CONFIG = default_config()
+NASTY = "Nasty *bold* _it_ [link](x) <b>tag</b> | pipe # hash `tick` \\ back"
+
+
+def rec(key, title, tags=(), venue="NeurIPS", year=2026, abstract="An abstract.", **kw):
+    return Record(key=key, title=title, tags=tuple(tags), venue=venue, year=year, abstract=abstract, **kw)
+
+
+def papers():
+    return [
+        Paper(
+            rec("canvit2026", "CanViT: Scaling Vision Transformers", ("vision", "transformers"),
+                abstract=r"We use an $\ell_1$ penalty and reach 45.9\% mIoU with \emph{fewer} FLOPs.",
+                generated=frozenset({"title", "key"})),
+            status="read", priority=2, rating=4, notes="Great results.\n\nCite in chapter 2.",
+        ),
+        Paper(rec("nasty2026", NASTY, ("llm",), abstract="Text with * and _ and <details> and # and | pipes."),
+              status="reading", priority=1),
+        Paper(rec("edit2025", "Knowledge Editing for LLMs", ("llm", "editing"), venue="ICML", year=2025)),
+        Paper(rec("plain2026", "Untagged Paper", (), abstract=""), status="skipped"),
+    ]
+
+
+def render(text):
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark").enable("table")
+    return md.parse(text), md.render(text)
+
+
+def sections(tokens):
+    """{h2 heading text: [first-paragraph inline content of each top-level list item]}."""
+    out: dict = {}
+    current = None
+    depth = 0
+    want_first = False
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag == "h2":
+            current = tokens[i + 1].content
+            out[current] = []
+        elif tok.type == "list_item_open":
+            depth += 1
+            want_first = depth == 1
+        elif tok.type == "list_item_close":
+            depth -= 1
+        elif tok.type == "inline" and want_first and current is not None:
+            out[current].append(tok)
+            want_first = False
+    return out
+
+
+def items(tokens):
+    return [t for name, ts in sections(tokens).items() if name != "Contents" for t in ts]
+
+
+def spec_anchor(text):
+    """GitHub's rule, written out independently: lowercase, drop punctuation, spaces -> '-'."""
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+def test_ungrouped_list():
+    text = exporter.export(papers(), ExportOptions(config=CONFIG))
+    tokens, html = render(text)
+    assert text.startswith("# Reading list\n\n4 papers: 1 read, 1 in progress, 1 to read, 1 skipped.\n")
+    assert not [t for t in tokens if t.type == "heading_open" and t.tag == "h2"]
+    entries = [t for t in tokens if t.type == "list_item_open" and t.level == 1]
+    assert len(entries) == 4
+    # most urgent first (priority 1, 2, then none by key)
+    keys = re.findall(r"<code>(\w+)</code>", html)
+    assert [k for k in keys if k.endswith(("2025", "2026"))] == ["nasty2026", "canvit2026", "edit2025", "plain2026"]
+
+
+@pytest.mark.parametrize(
+    "group_by,headings",
+    [
+        ("tag", ["llm", "vision", "untagged"]),
+        ("status", ["In progress", "To read", "Read", "Skipped"]),
+        ("venue", ["ICML 2025", "NeurIPS 2026"]),
+        ("priority", ["Priority 1", "Priority 2", "No priority"]),
+    ],
+)
+def test_grouped_list_structure(group_by, headings):
+    text = exporter.export(papers(), ExportOptions(config=CONFIG, group_by=group_by, title="My list"))
+    tokens, html = render(text)
+    assert tokens[1].content == "My list"
+    secs = sections(tokens)
+    assert list(secs) == ["Contents"] + headings
+    assert sum(len(v) for k, v in secs.items() if k != "Contents") == 4  # one item per paper
+    # the table of contents links each heading by its GitHub anchor, with its count
+    toc = secs["Contents"]
+    assert [t.children[1].content for t in toc] == headings
+    assert [t.children[0].attrs["href"] for t in toc] == ["#" + spec_anchor(h) for h in headings]
+    assert [int(re.search(r"\((\d+)\)$", t.content).group(1)) for t in toc] == [len(secs[h]) for h in headings]
+
+
+def test_each_item_is_a_task_with_title_key_and_state():
+    tokens, html = render(exporter.export(papers(), ExportOptions(config=CONFIG, group_by="status")))
+    secs = sections(tokens)
+    (read,) = secs["Read"]
+    assert read.content.startswith("[x] **CanViT: Scaling Vision Transformers** `canvit2026`")
+    assert "NeurIPS 2026 · tags: `vision`, `transformers` · read · priority 2 · rating 4/5 · *generated title*" in read.content
+    assert [c.type for c in read.children][:5] == ["text", "strong_open", "text", "strong_close", "text"]
+    for name in ("In progress", "To read", "Skipped"):
+        assert all(t.content.startswith("[ ] ") for t in secs[name])
+    (unread,) = secs["To read"]
+    assert "to read" not in unread.content  # unread is the default, not spelled out
+
+
+def test_nasty_title_and_abstract_render_literally():
+    tokens, html = render(exporter.export(papers(), ExportOptions(config=CONFIG, group_by="tag")))
+    (nasty,) = [t for t in items(tokens) if "nasty2026" in t.content]
+    kinds = [c.type for c in nasty.children]
+    start, end = kinds.index("strong_open"), kinds.index("strong_close")
+    title = "".join(c.content for c in nasty.children[start + 1 : end])
+    assert title == NASTY
+    assert "<b>" not in html and "&lt;b&gt;tag&lt;/b&gt;" in html
+    assert "Text with * and _ and &lt;details&gt; and # and | pipes." in html
+    assert "<table>" not in html and "<h1>" in html and html.count("<h1>") == 1
+
+
+def test_abstracts_folded_in_details_with_math_kept():
+    tokens, html = render(exporter.export(papers(), ExportOptions(config=CONFIG)))
+    assert html.count("<details><summary>Abstract</summary>") == 3  # one paper has no abstract
+    assert html.count("</details>") == 3
+    blocks = re.findall(r"<details><summary>Abstract</summary>\n(.*?)</details>", html, re.S)
+    assert len(blocks) == 3
+    (canvit,) = [b for b in blocks if "mIoU" in b]
+    assert r"$\ell_1$" in canvit and "45.9% mIoU" in canvit and "<em>fewer</em>" in canvit
+    # details sit inside their list item
+    assert all(t.level >= 2 for t in tokens if t.type == "html_block")
+
+
+def test_notes_only_with_notes_and_cannot_break_the_list():
+    notes = "# not a heading\n- not a list\n</details> <script>x</script>\n\n1. nor this"
+    base = papers()
+    base[0] = base[0].evolve(notes=notes)
+    without = exporter.export(base, ExportOptions(config=CONFIG, group_by="tag"))
+    assert "not a heading" not in without
+    text = exporter.export(base, ExportOptions(config=CONFIG, group_by="tag", with_notes=True))
+    tokens, html = render(text)
+    assert list(sections(tokens)) == ["Contents", "llm", "vision", "untagged"]
+    assert len(items(tokens)) == 4
+    assert "<script>" not in html and html.count("</details>") == 3
+    assert "<blockquote>" in html and "# not a heading" in html and "1. nor this" in html
+    assert [t for t in tokens if t.type == "heading_open"][1:] == [
+        t for t in tokens if t.type == "heading_open" and t.tag == "h2"
+    ]
+
+
+def test_deterministic_and_sorted():
+    options = ExportOptions(config=CONFIG, group_by="tag")
+    assert exporter.export(list(reversed(papers())), options) == exporter.export(papers(), options)
+
+
+def test_bad_grouping_refused():
+    with pytest.raises(ValidationError, match="'colour'.*tag, status, venue, priority"):
+        exporter.export(papers(), ExportOptions(config=CONFIG, group_by="colour"))
+
+
+def test_empty_list():
+    text = exporter.export([], ExportOptions(config=CONFIG, group_by="tag"))
+    tokens, _ = render(text)
+    assert "0 papers: 0 read." in text and items(tokens) == []
+
+
+def test_repeated_and_punctuated_headings_get_github_anchors():
+    ps = [
+        Paper(rec("a2026", "A", ("C++ & Rust",))),
+        Paper(rec("b2026", "B", ("contents",))),
+        Paper(rec("c2026", "C", ("reading list",))),
+    ]
+    tokens, _ = render(exporter.export(ps, ExportOptions(config=CONFIG, group_by="tag")))
+    toc = sections(tokens)["Contents"]
+    assert [t.children[0].attrs["href"] for t in toc] == ["#c--rust", "#contents-1", "#reading-list-1"]
+
+
+def test_github_anchor_counts_repeats():
+    seen = __import__("collections").Counter()
+    assert [github_anchor(h, seen) for h in ("LLM", "llm", "Ünïcode Tags!", "llm")] == [
+        "llm", "llm-1", "ünïcode-tags", "llm-2"
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    titles=st.lists(st.text(min_size=1, max_size=40).filter(str.strip), min_size=1, max_size=4),
+    tag=st.text(min_size=1, max_size=10).filter(str.strip),
+    abstract=st.text(max_size=80),
+)
+def test_any_text_keeps_the_list_shape(titles, tag, abstract):
+    ps = [Paper(rec(f"k{i}", t, (tag,), abstract=abstract), notes=abstract) for i, t in enumerate(titles)]
+    text = exporter.export(ps, ExportOptions(config=CONFIG, group_by="tag", with_notes=True))
+    tokens, _ = render(text)
+    secs = sections(tokens)
+    assert len(secs) == 2 and len(secs[list(secs)[1]]) == len(titles)
+    assert all(t.content.startswith("[ ] **") for t in items(tokens))
