@@ -336,3 +336,19 @@ def test_latex_to_unicode_agrees_with_pylatexenc(pieces):
 )
 def test_latex_to_unicode_other_latex(latex, expected):
     assert latex_to_unicode(latex) == expected
+
+
+def test_strings_and_concatenation_read_as_pybtex_reads_them():
+    from pybtex.database import parse_string
+
+    text = (
+        '@string{nips = "Advances in Neural " # {Information Processing Systems}}\n'
+        "@string{NIPS2 = nips}\n"
+        '@inproceedings{a, title = "Quoted " # "Concat" # {, with C#}, booktitle = NIPS2, year = 2026, month = jul}\n'
+    )
+    (rec,) = parse(text).records
+    theirs = parse_string(text, "bibtex").entries["a"].fields
+    assert rec.title == theirs["title"] == "Quoted Concat, with C#"
+    assert rec.venue == "NeurIPS"  # the resolved booktitle, looked up in the venues table
+    assert CONFIG.venue_name(rec.venue) == theirs["booktitle"]
+    assert dict(rec.fields) == {"month": "jul"}

@@ -98,6 +98,36 @@ def _markers(library) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
     return out
 
 
+def _pieces(raw: str) -> list[str]:
+    """A raw BibTeX value split at its top-level ``#`` (outside braces and quotes)."""
+    pieces, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(raw):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            pieces.append(raw[start:i])
+            start = i + 1
+    pieces.append(raw[start:])
+    return [p.strip() for p in pieces]
+
+
+def resolve(raw: str, strings: dict[str, str]) -> str:
+    """A raw BibTeX value as text: ``{...}`` and ``"..."`` unwrapped, ``@string`` names
+    replaced (case-insensitively; unknown names such as ``jul`` stay as they are), pieces
+    joined at ``#``."""
+    out = []
+    for piece in _pieces(raw):
+        if len(piece) >= 2 and (piece[0], piece[-1]) in (("{", "}"), ('"', '"')):
+            out.append(piece[1:-1])
+        else:
+            out.append(strings.get(piece.lower(), piece))
+    return "".join(out)
+
+
 def _parse_library(text: str, source: str):
     import logging
 
@@ -109,7 +139,9 @@ def _parse_library(text: str, source: str):
     for lg in loggers:
         lg.disabled = True
     try:
-        return bibtexparser.parse_string(text)
+        # no middlewares: values come raw, and resolve() reads them (bibtexparser's own
+        # middlewares leave "a" # "b" concatenations unresolved)
+        return bibtexparser.parse_string(text, parse_stack=[])
     except Exception as exc:  # bibtexparser raises on a few hopeless inputs
         raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
     finally:
@@ -141,14 +173,16 @@ class BibtexImporter:
 
         config = options.config
         markers = _markers(library)
+        strings: dict[str, str] = {}
+        for block in library.strings:
+            strings[block.key.lower()] = resolve(block.value, strings)
         records: list[Record] = []
         skipped: list[Skipped] = []
         states: dict[str, dict] = {}
         for entry in library.entries:
             line = entry.start_line + 1
             where = f"{source}:{line}"
-            fields = {f.key.lower(): f.value for f in entry.fields}
-            values = {k: (v if isinstance(v, str) else str(v)) for k, v in fields.items()}
+            values = {f.key.lower(): resolve(str(f.value), strings) for f in entry.fields}
 
             def get(name: str) -> str | None:
                 value = values.get(name)
