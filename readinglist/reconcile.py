@@ -51,13 +51,16 @@ class ReconcileReport:
     * ``ambiguous``: ``(key, ((official_id, score), ...))``, the candidates that were too close;
     * ``unmatched``: keys of generated papers with no official entry scoring ``threshold``;
     * ``changes``: ``(key, field, old, new)`` for every value that changes (``authors`` as
-      ``"Family, Given; ..."``), ``key`` being the key before any rekey.
+      ``"Family, Given; ..."``), ``key`` being the key before any rekey;
+    * ``no_abstract``: official entries that have no abstract to match on.
     """
 
     matched: tuple[tuple[str, str, float], ...] = ()
     ambiguous: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()
     unmatched: tuple[str, ...] = ()
     changes: tuple[tuple[str, str, object, object], ...] = ()
+    #: Official entries without an abstract (they cannot be matched), by their id.
+    no_abstract: tuple[str, ...] = ()
     dry_run: bool = False
     threshold: float = 0.0
     margin: float = 0.0
@@ -158,9 +161,12 @@ def reconcile(
     margin = config.ambiguity_margin if margin is None else float(margin)
 
     index = NearIndex()
+    no_abstract = []
     for i, record in enumerate(official):
         if record.abstract:
             index.add(str(i), record.abstract)
+        else:
+            no_abstract.append(record.key)
 
     papers = [p for p in store if p.record.is_generated]
     # best candidates first; an official entry goes to the paper that scores best on it
@@ -222,6 +228,7 @@ def reconcile(
         ambiguous=tuple(sorted(ambiguous)),
         unmatched=tuple(sorted(unmatched)),
         changes=tuple(changes),
+        no_abstract=tuple(no_abstract),
         dry_run=dry_run,
         threshold=threshold,
         margin=margin,

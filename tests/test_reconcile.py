@@ -249,6 +249,14 @@ def test_rekey_gives_keys_from_official_metadata(tmp_path, entries, official):
     assert sorted(store.keys()) == sorted(set(before) - set(new_keys) | set(new_keys.values()))
 
 
+def test_official_entries_without_abstract_are_reported(tmp_path, official):
+    store = make_store(tmp_path / "store")
+    bare = Record(key="noabs", title="Official Without Abstract", doi="10.5555/none")
+    report = reconcile(store, [bare] + official, dry_run=True)
+    assert report.no_abstract == ("noabs",)
+    assert len(report.matched) == len(MATCHED)
+
+
 def test_threshold_and_margin_arguments(tmp_path, official):
     store = make_store(tmp_path / "store")
     strict = reconcile(store, official, threshold=99.9, dry_run=True)
