@@ -1,0 +1,86 @@
+"""Speed of name, title and tag generation, per stage (prints figures; no assertions).
+
+Uses the converter bench's input (5,000 seed-like abstracts, ``convert_bench.make_list``), reads
+and converts them to plain text once, then runs the generation stages abstract by abstract in
+the order the converter runs them (detect_name -> make_title -> tags -> key), adding up each
+stage's time. Each measurement is repeated and the median printed (the machine may be shared).
+Budget: name + title + tags <= 0.6 s for 5,000 abstracts.
+
+    python bench/generation_bench.py [N=5000] [repeats=3]
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import convert_bench  # noqa: E402
+
+from readinglist.config import default_config  # noqa: E402
+from readinglist.keys import KeyParts, make_key  # noqa: E402
+from readinglist.naming import detect_name  # noqa: E402
+from readinglist.reader import parse_list  # noqa: E402
+from readinglist.tagging import compile_taxonomy  # noqa: E402
+from readinglist.text import to_plain  # noqa: E402
+from readinglist.titles import make_title  # noqa: E402
+
+STAGES = ("parse", "to_plain", "name", "title", "tags", "keys")
+
+
+def measure(text: str) -> dict[str, float]:
+    config = default_config()
+    tagger = compile_taxonomy(config.taxonomy)
+    clock = time.perf_counter
+    out = dict.fromkeys(STAGES, 0.0)
+    t = clock()
+    paras = [p.text for p in parse_list(text).paragraphs]
+    out["parse"] = clock() - t
+    t = clock()
+    plains = [to_plain(p) for p in paras]
+    out["to_plain"] = clock() - t
+    name_t = title_t = tags_t = keys_t = 0.0
+    for raw, plain in zip(paras, plains):
+        t0 = clock()
+        name = detect_name(raw, plain)
+        t1 = clock()
+        title = make_title(raw, plain, name)
+        t2 = clock()
+        tagger.tags(plain, name=name, title=title, max_tags=config.max_tags)
+        t3 = clock()
+        make_key(config.key_pattern, KeyParts(name=name, title=title, year=2026))
+        t4 = clock()
+        name_t += t1 - t0
+        title_t += t2 - t1
+        tags_t += t3 - t2
+        keys_t += t4 - t3
+    out.update(name=name_t, title=title_t, tags=tags_t, keys=keys_t)
+    return out
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    text = convert_bench.make_list(n, random.Random(5))
+    measure(convert_bench.make_list(200, random.Random(1)))  # warm imports and caches
+    runs = [measure(text) for _ in range(repeats)]
+    print(f"{n} abstracts, median of {repeats} runs (seconds; all runs in brackets)")
+    for stage in STAGES:
+        values = [r[stage] for r in runs]
+        print(f"  {stage:9s} {statistics.median(values):6.3f}  [{', '.join(f'{v:.3f}' for v in values)}]")
+    gen = [r["name"] + r["title"] + r["tags"] for r in runs]
+    med = statistics.median(gen)
+    print(
+        f"  name+title+tags {med:6.3f} s ({med / n * 1e6:.0f} us each)  budget 0.60 s for 5,000"
+        f"  {'OK' if med * 5000 / n <= 0.6 else 'OVER'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
