@@ -108,3 +108,25 @@ def test_third_party_exporter_is_discovered(tmp_path, monkeypatch):
     # and the miss message now names it too
     with pytest.raises(UnknownFormatError, match="foo"):
         find_exporter("nope")
+
+
+def test_export_leaves_the_garbage_collector_as_it_was():
+    import gc
+
+    from readinglist.errors import ValidationError
+
+    paper = Paper(Record(key="doe2026", title="A Title"))
+    options = ExportOptions(config=default_config())
+    assert gc.isenabled()
+    for name in BUILTINS:
+        find_exporter(name).export([paper], options)
+        assert gc.isenabled()
+        with pytest.raises(ValidationError):
+            find_exporter(name).export([paper, paper], options)  # duplicate key
+        assert gc.isenabled()
+    gc.disable()
+    try:
+        find_exporter("bibtex").export([paper], options)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -36,7 +36,7 @@ from typing import Sequence
 
 from ..plugins import ExportOptions
 from ..record import Paper, Person, Record
-from .common import by_key, event_title, generated_note, join_tags
+from .common import by_key, event_title, gc_paused, generated_note, join_tags
 
 READSTATUS = {"read": "read", "reading": "skimmed"}
 #: Entry types whose venue is a journal rather than a book title.
@@ -185,20 +185,26 @@ class BibtexExporter:
     description = "BibTeX for LaTeX (bibtex, biber) and Zotero; --with-status adds JabRef reading fields"
 
     def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
+        from bibtexparser.model import Entry, Field, ImplicitComment
+
+        with gc_paused():
+            blocks = []
+            for paper in by_key(papers):
+                if blocks:
+                    blocks.append(ImplicitComment(""))  # a blank line between entries
+                comment = _comment(paper.record)
+                if comment:
+                    blocks.append(ImplicitComment(comment))  # right above its entry
+                fields = [Field(name, value) for name, value in paper_fields(paper, options)]
+                blocks.append(Entry(paper.record.entry_type, paper.key, fields))
+            return self._write(blocks)
+
+    @staticmethod
+    def _write(blocks) -> str:
         from bibtexparser import Library, write_string
         from bibtexparser.middlewares import default_unparse_stack
-        from bibtexparser.model import Entry, Field, ImplicitComment
         from bibtexparser.writer import BibtexFormat
 
-        blocks = []
-        for paper in by_key(papers):
-            if blocks:
-                blocks.append(ImplicitComment(""))  # a blank line between entries
-            comment = _comment(paper.record)
-            if comment:
-                blocks.append(ImplicitComment(comment))  # right above its entry
-            fields = [Field(name, value) for name, value in paper_fields(paper, options)]
-            blocks.append(Entry(paper.record.entry_type, paper.key, fields))
         fmt = BibtexFormat()
         fmt.indent = "  "
         fmt.block_separator = ""  # separation is done by the empty comments above

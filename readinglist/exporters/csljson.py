@@ -29,7 +29,7 @@ from typing import Sequence
 from ..errors import ValidationError
 from ..plugins import ExportOptions
 from ..record import GENERATED_FIELDS, Paper, Person, Record
-from .common import by_key, event_title, join_tags, status_date
+from .common import by_key, event_title, gc_paused, join_tags, status_date
 
 READ_STATUS = {"unread": "To Read", "reading": "In Progress", "read": "Read", "skipped": "Not Reading"}
 
@@ -134,7 +134,8 @@ class CslJsonExporter:
     description = "CSL-JSON for Zotero, pandoc and citeproc; --with-status adds Zotero Reading List lines"
 
     def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
-        return dumps([paper_item(p, options) for p in by_key(papers)])
+        with gc_paused():
+            return dumps([paper_item(p, options) for p in by_key(papers)])
 
 
 exporter = CslJsonExporter()

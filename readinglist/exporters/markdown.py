@@ -39,7 +39,7 @@ from typing import Callable, Sequence
 from ..errors import ValidationError
 from ..plugins import ExportOptions
 from ..record import Paper
-from .common import by_key, event_title
+from .common import by_key, event_title, gc_paused
 
 GROUPINGS = ("tag", "status", "venue", "priority")
 STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", "skipped": "Skipped"}
@@ -174,6 +174,10 @@ class MarkdownExporter:
     description = "Markdown reading list (GitHub task list, grouped, abstracts folded)"
 
     def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
+        with gc_paused():
+            return self._export(papers, options)
+
+    def _export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
         from ..text import to_markdown
 
         group_by = options.group_by
