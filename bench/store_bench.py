@@ -55,24 +55,34 @@ TAGS = ("llm", "computer-vision", "reinforcement-learning", "efficiency", "theor
         "diffusion", "optimization", "fairness", "speech", "retrieval", "agents", "benchmark")  # fmt: skip
 
 
-def vocabulary() -> list[str]:
-    words: set[str] = set()
+def vocabulary() -> tuple[list[str], list[int]]:
+    """Words of the seed abstracts with their counts (stopwords included, as in real text)."""
+    from collections import Counter
+
+    counts: Counter[str] = Counter()
     for path in sorted((ROOT / "seeds").glob("*.txt")):
-        words.update(re.findall(r"[a-z]{3,}", path.read_text(encoding="utf-8").lower()))
-    return sorted(words) or ["model", "data", "learning"]
+        counts.update(re.findall(r"[a-z]+", path.read_text(encoding="utf-8").lower()))
+    words = sorted(counts)
+    return words, [counts[w] for w in words]
 
 
-def make_records(n: int, start: int, rng: random.Random, words: list[str]):
+def make_records(n: int, start: int, rng: random.Random, vocab: tuple[list[str], list[int]]):
+    """Synthetic generated records: abstracts of 140-220 words drawn with the seeds' word
+    frequencies, one in four a rare term (like the names, datasets and jargon of real ones)."""
     from readinglist.record import Record, Source
 
+    words, weights = vocab
+    syllables = [a + b for a in "bcdfghklmnprstvz" for b in "aeiou"]
     gen = frozenset({"key", "title", "shorttitle", "tags"})
     for i in range(start, start + n):
+        length = rng.randint(140, 220)
+        common = rng.choices(words, weights, k=length)
+        text = [w if rng.random() > 0.25 else "".join(rng.choices(syllables, k=rng.randint(2, 4))) for w in common]
         w = rng.sample(words, 8)
-        abstract = " ".join(rng.choice(words) for _ in range(rng.randint(140, 220))).capitalize() + "."
         yield Record(
             key=f"{w[0]}{w[1]}{i}",
             title=f"{w[2].capitalize()}: {w[3]} {w[4]} for {w[5]} {w[6]}",
-            abstract=abstract,
+            abstract=" ".join(text).capitalize() + ".",
             venue="NeurIPS",
             year=2026,
             shorttitle=w[2].capitalize(),

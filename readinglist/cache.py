@@ -27,7 +27,7 @@ from pathlib import Path
 from .record import Event, Paper, Person, Record, Source
 from .storefile import parse, read_text
 
-CACHE_VERSION = 1
+CACHE_VERSION = 3
 RACY_NS = 100_000_000  # 0.1 s
 CACHE_NAME = f"index-v{CACHE_VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
 
@@ -41,20 +41,24 @@ def signature(st: os.stat_result) -> Signature:
 # --------------------------------------------------------------------------- rows
 
 
-def paper_to_row(p: Paper) -> tuple:
-    """A paper as plain tuples (what marshal can store)."""
+def paper_to_row(p: Paper, share=None) -> tuple:
+    """A paper as plain tuples (what marshal can store). ``share`` (a dict) makes equal short
+    values one object, which marshal then stores once and loads once."""
     r = p.record
+    one = (lambda v: v) if share is None else (lambda v: share.setdefault(v, v))
     return (
-        r.key, r.title, r.abstract, r.entry_type, r.venue, r.year, r.shorttitle, r.tags,
+        r.key, r.title, r.abstract, one(r.entry_type), one(r.venue), r.year, r.shorttitle, one(r.tags),
         tuple((a.family, a.given, a.literal) for a in r.authors),
-        r.doi, r.url, r.pages, r.fields, tuple(sorted(r.generated)),
-        tuple((s.file, s.paragraph, s.line) for s in r.sources),
-        p.status, tuple((e.event, e.date) for e in p.history), p.notes, p.user_tags, p.priority, p.rating,
+        r.doi, r.url, r.pages, r.fields, one(tuple(sorted(r.generated))),
+        tuple((one(s.file), s.paragraph, s.line) for s in r.sources),
+        one(p.status), one(tuple((one(e.event), one(e.date)) for e in p.history)), p.notes, one(p.user_tags),
+        p.priority, p.rating,
     )  # fmt: skip
 
 
-def row_to_paper(row: tuple, _sets: dict = {}) -> Paper:  # noqa: B006 - a deliberate memo
-    """The paper a row describes (the hot loop of loading: kept free of needless calls)."""
+def row_to_paper(row: tuple, _sets: dict = {}, _histories: dict = {}) -> Paper:  # noqa: B006 - memos
+    """The paper a row describes (the hot loop of loading: kept free of needless calls;
+    equal ``generated`` sets and histories, common after an import, are shared)."""
     (key, title, abstract, etype, venue, year, short, tags, authors, doi, url, pages, fields, gen,
      sources, status, history, notes, utags, priority, rating) = row  # fmt: skip
     generated = _sets.get(gen)
@@ -63,7 +67,10 @@ def row_to_paper(row: tuple, _sets: dict = {}) -> Paper:  # noqa: B006 - a delib
     if sources:
         sources = (Source(*sources[0]),) if len(sources) == 1 else tuple([Source(*s) for s in sources])
     if history:
-        history = (Event(*history[0]),) if len(history) == 1 else tuple([Event(*e) for e in history])
+        events = _histories.get(history)
+        if events is None:
+            events = _histories[history] = tuple([Event(*e) for e in history])
+        history = events
     if authors:
         authors = tuple([Person(*a) for a in authors])
     record = Record(key, title, abstract, etype, venue, year, short, tags, authors, doi, url, pages, fields, generated, sources)
@@ -123,10 +130,13 @@ def load_cache(cache_dir: Path) -> Index:
     with no_gc():
         try:
             data = (cache_dir / CACHE_NAME).read_bytes()
-            version, names, sigs, rows = marshal.loads(data)
+            version, names, sigs, keys, rows = marshal.loads(data)
             if version != CACHE_VERSION:
                 return Index()
-            return Index(papers=dict(zip(names, map(row_to_paper, rows))), sigs=dict(zip(names, sigs)))
+            by_key = dict(zip(keys, names))
+            if len(by_key) != len(names):  # a key in two files: let scan() report it
+                by_key = {}
+            return Index(papers=dict(zip(names, map(row_to_paper, rows))), sigs=dict(zip(names, sigs)), by_key=by_key)
         except (OSError, ValueError, EOFError, TypeError):
             return Index()
 
@@ -136,13 +146,18 @@ def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
     limit = scan_ns - RACY_NS
     names = tuple(sorted(index.papers))
     sigs = tuple(s if s is not None and s[2] < limit and s[3] < limit else None for s in map(index.sigs.get, names))
-    rows = tuple(paper_to_row(index.papers[n]) for n in names)
+    share: dict = {}
+    rows = tuple(paper_to_row(index.papers[n], share) for n in names)
+    keys = tuple(index.papers[n].key for n in names)
     try:
         cache_dir.mkdir(exist_ok=True)
         tmp = cache_dir / f".{CACHE_NAME}.{os.getpid()}.tmp"
-        tmp.write_bytes(marshal.dumps((CACHE_VERSION, names, sigs, rows)))
+        tmp.write_bytes(marshal.dumps((CACHE_VERSION, names, sigs, keys, rows)))
         os.replace(tmp, cache_dir / CACHE_NAME)
         index.changes = 0
+        for old in cache_dir.glob(f"index-v*-py{sys.version_info[0]}{sys.version_info[1]}.marshal"):
+            if old.name != CACHE_NAME:  # left by an older readinglist
+                old.unlink()
     except OSError:
         pass
 
@@ -166,16 +181,21 @@ def _scan(papers_dir: Path, previous: Index) -> tuple[Index, int]:
     except FileNotFoundError:
         names = []
     temp = [n for n in names if n.startswith(".") and n.endswith(".tmp")]
-    base = os.fspath(papers_dir) + os.sep
     stat = os.stat
     sigs: dict[str, Signature] = {}
-    for name in names:
-        if name.endswith(".toml") and not name.startswith("."):
-            try:
-                st = stat(base + name)
-            except FileNotFoundError:  # removed while we looked
-                continue
-            sigs[name] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    folder = os.open(papers_dir, os.O_RDONLY) if os.stat in os.supports_dir_fd and names else None
+    base = "" if folder is not None else os.fspath(papers_dir) + os.sep
+    try:
+        for name in names:
+            if name.endswith(".toml") and not name.startswith("."):
+                try:
+                    st = stat(base + name, dir_fd=folder)
+                except FileNotFoundError:  # removed while we looked
+                    continue
+                sigs[name] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    finally:
+        if folder is not None:
+            os.close(folder)
     index = Index(sigs=sigs, temp_files=temp, changes=previous.changes)
     if sigs == previous.sigs:  # nothing changed: the common case, no per-file work
         index.papers = previous.papers

@@ -512,6 +512,14 @@ class Store:
                 _check_status(s)
         wanted = {t.casefold() for t in _clean_tags(tags)} if tags else set()
         venue_cf = venue.casefold() if venue else None
+        folds: dict[tuple[str, ...], frozenset[str]] = {}
+
+        def folded(tags: tuple[str, ...]) -> frozenset[str]:
+            f = folds.get(tags)
+            if f is None:
+                f = folds[tags] = frozenset(t.casefold() for t in tags)
+            return f
+
         papers = self._papers()
         out = []
         for p in papers:
@@ -525,7 +533,7 @@ class Store:
                 continue
             if venue_cf is not None and (p.record.venue or "").casefold() != venue_cf:
                 continue
-            if wanted and not wanted.issubset({t.casefold() for t in p.tags}):
+            if wanted and not (wanted <= folded(p.record.tags) or wanted <= folded(p.record.tags) | folded(p.user_tags)):
                 continue
             out.append(p)
         if search:

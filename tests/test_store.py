@@ -523,3 +523,12 @@ def _operations(root: Path) -> dict[str, bytes]:
 def test_same_operations_give_byte_identical_files(tmp_path):
     first, second = _operations(tmp_path / "a"), _operations(tmp_path / "b")
     assert first == second and len(first) == 5
+
+
+def test_a_transaction_rescans_what_others_changed_meanwhile(filled):
+    mine, theirs = Store.open(filled.root), Store.open(filled.root)
+    assert len(mine.find()) == 6  # an index loaded before the other writer's import
+    theirs.import_records([make("late2026", 9)])
+    summary = mine.import_records([make("late2026", 9)])
+    assert summary.unchanged == ("late2026",) and summary.added == ()
+    assert len(mine) == 7
