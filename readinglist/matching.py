@@ -136,7 +136,6 @@ class NearIndex:
 
     def __init__(self) -> None:
         self._texts: dict[str, str] = {}  # id -> normalised text
-        self._sketches: dict[str, tuple[str, ...]] = {}  # id -> its phrases
         # phrase -> the id holding it, or a list of ids when several do (most phrases belong to
         # one text: keeping a bare id spares a list per phrase, and the garbage collector's time)
         self._postings: dict[str, str | list[str]] = {}
@@ -167,7 +166,6 @@ class NearIndex:
         norm = normalize(text)
         sketch = self._sketch(norm)
         self._texts[id] = norm
-        self._sketches[id] = tuple(sketch)
         self._order[id] = self._added
         self._added += 1
         bucket = self._exact.get(norm)
@@ -194,7 +192,7 @@ class NearIndex:
             return
         del self._order[id]
         postings = self._postings
-        for phrase in self._sketches.pop(id):
+        for phrase in self._sketch(norm):  # recomputed: removing is rare, memory is not
             bucket = postings[phrase]
             if bucket.__class__ is list:
                 bucket.remove(id)

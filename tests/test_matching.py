@@ -276,3 +276,21 @@ def test_small_typos_always_match_at_the_default_threshold(i, n, seed):
     for j, abstract in enumerate(ABSTRACTS):
         index.add(str(j), abstract)
     assert index.best(typos(ABSTRACTS[i], n, seed), THRESHOLD)[0] == str(i)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, len(ABSTRACTS) - 1), min_size=1, max_size=12), st.data())
+def test_remove_forgets_only_what_it_removes(picks, data):
+    """Adding (possibly the same abstract under several ids) and removing keeps the index
+    consistent: removed ids are never returned, the others still are."""
+    index = NearIndex()
+    for n, i in enumerate(picks):
+        index.add(f"id{n}", ABSTRACTS[i])
+    removed = data.draw(st.sets(st.integers(0, len(picks) - 1)))
+    for n in removed:
+        index.remove(f"id{n}")
+    assert len(index) == len(picks) - len(removed)
+    for n, i in enumerate(picks):
+        ids = {id for id, _ in index.candidates(typos(ABSTRACTS[i], 1, n), THRESHOLD, limit=len(picks))}
+        alive = {f"id{m}" for m, j in enumerate(picks) if j == i and m not in removed}
+        assert ids == alive
