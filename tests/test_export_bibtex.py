@@ -307,9 +307,10 @@ def _with_authors(paper):
 
 
 @pytest.mark.tools
-def test_pdflatex_bibtex_plainnat_without_warnings(tmp_path):
+@pytest.mark.parametrize("options", [PLAIN, EVERYTHING], ids=["plain", "with-status-and-notes"])
+def test_pdflatex_bibtex_plainnat_without_warnings(tmp_path, options):
     _need("pdflatex", "bibtex")
-    (tmp_path / "refs.bib").write_text(exporter.export([_with_authors(p) for p in papers()], PLAIN), encoding="ascii")
+    (tmp_path / "refs.bib").write_text(exporter.export([_with_authors(p) for p in papers()], options), encoding="ascii")
     (tmp_path / "doc.tex").write_text(NATBIB_TEX, encoding="ascii")
     latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
     _run(latex, tmp_path)
@@ -347,9 +348,11 @@ def test_plainnat_authorless_entries_only_warn_about_the_author(tmp_path):
 
 
 @pytest.mark.tools
-def test_pdflatex_biblatex_biber_with_abstracts(tmp_path):
+@pytest.mark.parametrize("options", [PLAIN, EVERYTHING], ids=["plain", "with-status-and-notes"])
+def test_pdflatex_biblatex_biber_with_abstracts(tmp_path, options):
+    """biber (unlike its --validate-datamodel) passes JabRef's fields over silently."""
     _need("pdflatex", "biber")
-    (tmp_path / "refs.bib").write_text(exporter.export(papers(), PLAIN), encoding="ascii")
+    (tmp_path / "refs.bib").write_text(exporter.export(papers(), options), encoding="ascii")
     (tmp_path / "doc.tex").write_text(BIBLATEX_TEX, encoding="ascii")
     latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
     _run(latex, tmp_path)

@@ -129,7 +129,7 @@ def _indent(text: str, prefix: str = "  ") -> list[str]:
 def _item(paper: Paper, options: ExportOptions, md: Callable[[str], str]) -> list[str]:
     r = paper.record
     box = "[x]" if paper.status == "read" else "[ ]"
-    lines = [f"- {box} **{literal(r.title)}** {code(r.key)}"]
+    lines = [f"- {box} **{literal(r.title) or '(untitled)'}** {code(r.key)}"]
     meta = []
     event = event_title(r)
     if event:
