@@ -399,7 +399,7 @@ def render(paper: Paper) -> str:
             out.append(_assign(name, value))
     if paper.record.fields:
         out.append("\n[fields]\n")
-        out.extend(_assign(k, v) for k, v in paper.record.fields)
+        out.extend(f"{k if _BARE_KEY.fullmatch(k) else _basic(k)} = {_basic(v)}\n" for k, v in paper.record.fields)
     out.append("\n[state]\n")
     for name, value in _state_values(paper).items():
         if value is not None:
@@ -428,7 +428,9 @@ def _set(container, order: tuple[str, ...], name: str, value) -> None:
     if name in container:
         container[name] = item
         return
-    body = getattr(container, "value", container)  # a Table's Container, or the document
+    from tomlkit.items import Table
+
+    body = container.value if isinstance(container, Table) else container  # a Container
     before = [k for k in order[: order.index(name)] if k in container]
     if before and hasattr(body, "_insert_after"):
         body._insert_after(before[-1], name, item)
@@ -464,16 +466,25 @@ def edit(text: str, old: Paper, new: Paper, path: str | os.PathLike) -> str:
     old_state, new_state = _state_values(old), _state_values(new)
     if old_state != new_state:
         if "state" not in doc:
-            _insert_table(doc, "state", tomlkit.table(), before=("generated", "sources"))
-        state = doc["state"]
-        for name in STATE_KEYS:
-            if old_state[name] != new_state[name]:
-                _set(state, STATE_KEYS, name, new_state[name])
+            table = tomlkit.table()
+            for name, value in new_state.items():
+                if value is not None:
+                    table.add(name, _item(name, value))
+            _insert_table(doc, "state", table, before=("generated", "sources"))
+        else:
+            state = doc["state"]
+            for name in STATE_KEYS:
+                if old_state[name] != new_state[name]:
+                    _set(state, STATE_KEYS, name, new_state[name])
     gen_new = _generated_values(new.record)
     stopped = (old.record.generated - new.record.generated) | (set(GENERATED_FIELDS) - set(gen_new) & new.record.generated)
-    if "generated" in doc or gen_new:
-        if "generated" not in doc:
-            _insert_table(doc, "generated", tomlkit.table(), before=("sources",))
+    if "generated" not in doc:
+        if gen_new:
+            table = tomlkit.table()
+            for name, value in gen_new.items():
+                table.add(name, _item(name, value))
+            _insert_table(doc, "generated", table, before=("sources",))
+    else:
         gen = doc["generated"]
         for name in GENERATED_FIELDS:
             if name in gen_new:
@@ -493,12 +504,14 @@ def edit(text: str, old: Paper, new: Paper, path: str | os.PathLike) -> str:
 
 def _insert_table(doc, name: str, table, *, before: tuple[str, ...]) -> None:
     """Add a table in front of the first of ``before`` the document has, else at the end."""
-    body = doc  # a TOMLDocument is a Container
+    import tomlkit
+
     for other in before:
-        if other in doc and hasattr(body, "_insert_at"):
-            index = body._map[tomlkit_key(other)]
+        if other in doc and hasattr(doc, "_insert_at"):
+            index = doc._map[tomlkit_key(other)]
             index = index[0] if isinstance(index, tuple) else index
-            body._insert_at(index, name, table)
+            table.add(tomlkit.nl())  # the blank line in front of the table that follows
+            doc._insert_at(index, name, table)
             return
     doc.add(name, table)
 

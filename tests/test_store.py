@@ -532,3 +532,21 @@ def test_a_transaction_rescans_what_others_changed_meanwhile(filled):
     summary = mine.import_records([make("late2026", 9)])
     assert summary.unchanged == ("late2026",) and summary.added == ()
     assert len(mine) == 7
+
+
+def test_a_minimal_hand_written_file_is_a_paper_and_can_be_edited(store):
+    path = store.papers_dir / "mine.toml"
+    path.write_text('# my own entry\nkey = "mine"\ntitle = "A Paper I Added"  # by hand\n\n[[sources]]\nfile = "notes.md"\n', encoding="utf-8")
+    p = store.get("mine")
+    assert (p.record.title, p.status, p.record.entry_type, p.record.generated) == ("A Paper I Added", "unread", "misc", frozenset())
+    store.set_status("mine", "reading")
+    store.set_note("mine", "line one\nline two")
+    store.add_tags("mine", ["x"])
+    store.rate("mine", 3)
+    store.replace_record("mine", Record(key="mine", title="A Paper I Added", doi="10.1/y", year=2024))
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith('# my own entry\nkey = "mine"\ntype = "inproceedings"\ntitle = "A Paper I Added"  # by hand\nyear = 2024\n')
+    assert "\n]\n\n[[sources]]\n" in text  # [state] went in front of [[sources]], blank lines kept
+    p = store.get("mine")
+    assert (p.status, p.notes, p.user_tags, p.rating, p.record.doi) == ("reading", "line one\nline two", ("x",), 3, "10.1/y")
+    assert [s.file for s in p.record.sources] == ["notes.md"]
