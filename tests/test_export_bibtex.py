@@ -147,9 +147,12 @@ def test_comment_cannot_start_an_entry():
     assert text.count("@") == 1
 
 
-def test_sorted_by_key_and_duplicates_refused():
+def test_order_is_the_callers_and_duplicates_refused():
     forward = exporter.export(papers(), PLAIN)
-    assert exporter.export(list(reversed(papers())), PLAIN) == forward
+    assert exporter.export(papers(), PLAIN) == forward
+    backward = exporter.export(list(reversed(papers())), PLAIN)
+    assert backward.index("@inproceedings{doe2026editing,") < backward.index("@inproceedings{canvit2026,")
+    assert sorted(b.strip() for b in backward.split("\n\n")) == sorted(f.strip() for f in forward.split("\n\n"))
     with pytest.raises(ValidationError, match="canvit2026"):
         exporter.export([Paper(CANVIT), Paper(CANVIT.evolve(title="Other"))], PLAIN)
 

@@ -16,17 +16,18 @@ from ..record import Paper, Record
 STATUS_EVENTS = ("started", "finished", "skipped", "reset")
 
 
-def by_key(papers: Iterable[Paper]) -> list[Paper]:
-    """Papers sorted by citation key, refusing a key that appears twice.
+def unique(papers: Iterable[Paper]) -> list[Paper]:
+    """The papers in the caller's order, refusing a key that appears twice.
 
-    Exports are sorted by key, whatever order the caller passes, so that re-exporting a
-    store gives small diffs.
-    """
-    ordered = sorted(papers, key=lambda p: p.key)
-    for before, after in zip(ordered, ordered[1:]):
-        if before.key == after.key:
-            raise ValidationError(f"cannot export: key {after.key!r} appears twice")
-    return ordered
+    Exporters keep the order they are given: the caller chooses it (``readinglist export
+    --sort``, by key by default, so that re-exports give small diffs)."""
+    papers = list(papers)
+    seen: set[str] = set()
+    for paper in papers:
+        if paper.key in seen:
+            raise ValidationError(f"cannot export: key {paper.key!r} appears twice")
+        seen.add(paper.key)
+    return papers
 
 
 def status_date(paper: Paper) -> str | None:

@@ -1,7 +1,7 @@
 """CSL-JSON export, for Zotero, pandoc and other citeproc processors.
 
 A top-level array of items, valid against the official schema (tests/data/csl-data.json),
-sorted by key, keys in a fixed order, two-space indented, non-ASCII kept as is, ending in a
+in the order given, keys in a fixed order, two-space indented, non-ASCII kept as is, ending in a
 newline, so that re-exports diff well.
 
 Choices:
@@ -29,7 +29,7 @@ from typing import Sequence
 from ..errors import ValidationError
 from ..plugins import ExportOptions
 from ..record import GENERATED_FIELDS, Paper, Person, Record
-from .common import by_key, event_title, gc_paused, join_tags, status_date
+from .common import event_title, gc_paused, join_tags, status_date, unique
 
 READ_STATUS = {"unread": "To Read", "reading": "In Progress", "read": "Read", "skipped": "Not Reading"}
 
@@ -135,7 +135,7 @@ class CslJsonExporter:
 
     def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
         with gc_paused():
-            return dumps([paper_item(p, options) for p in by_key(papers)])
+            return dumps([paper_item(p, options) for p in unique(papers)])
 
 
 exporter = CslJsonExporter()

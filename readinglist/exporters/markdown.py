@@ -19,7 +19,7 @@ Choices:
   (the topic tag that fitted best), papers without tags under "untagged" at the end.
 * Groups: ``tag`` (alphabetical), ``status`` (in progress, to read, read, skipped),
   ``venue`` (by venue, newest year first), ``priority`` (1, 2, 3, none). Inside a group
-  (or the whole list) papers go by priority, then key: deterministic, most urgent first.
+  (or the whole list) papers keep the order they are given (``readinglist export --sort``).
 * Reading status, priority and rating are always shown (they are what a reading list is
   for); the reader's notes only with ``with_notes``, as a quote under the item.
 * Abstracts and notes go through :func:`readinglist.text.to_markdown` (their LaTeX and
@@ -39,7 +39,7 @@ from typing import Callable, Sequence
 from ..errors import ValidationError
 from ..plugins import ExportOptions
 from ..record import Paper
-from .common import by_key, event_title, gc_paused
+from .common import event_title, gc_paused, unique
 
 GROUPINGS = ("tag", "status", "venue", "priority")
 STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", "skipped": "Skipped"}
@@ -73,10 +73,6 @@ def code(s: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
     return f"{fence}{pad}{s}{pad}{fence}"
-
-
-def _urgency(paper: Paper) -> tuple:
-    return (paper.priority if paper.priority is not None else 99, paper.key)
 
 
 def _groups(papers: list[Paper], group_by: str) -> list[tuple[str, list[Paper]]]:
@@ -161,7 +157,7 @@ def _item(paper: Paper, options: ExportOptions, md: Callable[[str], str]) -> lis
 
 def _entries(papers: list[Paper], options: ExportOptions, md) -> list[str]:
     out: list[str] = []
-    for paper in sorted(papers, key=_urgency):
+    for paper in papers:
         if out:
             out.append("")
         out += _item(paper, options, md)
@@ -183,7 +179,7 @@ class MarkdownExporter:
         group_by = options.group_by
         if group_by is not None and group_by not in GROUPINGS:
             raise ValidationError(f"cannot group a reading list by {group_by!r}; choose one of {', '.join(GROUPINGS)}")
-        papers = by_key(papers)
+        papers = unique(papers)
         title = options.title or "Reading list"
         seen: Counter = Counter()
         github_anchor(title, seen)
