@@ -84,61 +84,68 @@ class Tagger:
     _by_exact: dict = field(default_factory=dict, repr=False, compare=False)
     _by_prefix: dict = field(default_factory=dict, repr=False, compare=False)
     _by_ident: dict = field(default_factory=dict, repr=False, compare=False)
+    _starters: dict = field(default_factory=dict, repr=False, compare=False)  # token -> phrases it may start
 
     def _matches(self, text: str, lead_tokens: int = 0) -> tuple[dict[int, int], set[int]]:
         """({phrase id: occurrences} in a text, ids of phrases starting in its first
         ``lead_tokens`` tokens).
 
+        Which phrases a token can start is worked out once per distinct token string and
+        remembered, so an abstract costs one tokenisation and one dictionary look-up per token.
         A match inside a longer match of another tag does not count ("sparse" inside
         "sparse autoencoder" is not an efficiency cue)."""
         tokens = _TOKEN.findall(text)
+        starters = self._starters
+        unseen = set(tokens).difference(starters)
+        if unseen:
+            if len(starters) > 200_000:
+                starters.clear()
+                unseen = set(tokens)
+            for tok in unseen:
+                starters[tok] = self._starting(tok)
+        starts = [(i, c) for i, tok in enumerate(tokens) if (c := starters[tok])]
+        if not starts:
+            return {}, set()
         cache = _STEM_CACHE
-        stems = [cache[t] if t in cache else _remember_stem(t) for t in tokens]
-        by_stem, by_exact, by_prefix = self._by_stem, self._by_exact, self._by_prefix
         n = len(tokens)
-        # positions with a candidate phrase: stems first (most tokens have none), then the
-        # cased tokens, then the few wildcard prefixes
-        starts: list[tuple[int, tuple]] = [(i, c) for i, st in enumerate(stems) if (c := by_stem.get(st))]
-        starts += [
-            (i, c)
-            for i, tok in enumerate(tokens)
-            if not tok.islower() and (c := by_exact.get(tok) or (by_exact.get(tok[:-1]) if tok[-1] == "s" else None))
-        ]
-        if by_prefix and by_prefix.keys() & {st[:3] for st in stems}:
-            starts += [(i, c) for i, tok in enumerate(tokens) if (c := by_prefix.get(tok[:3].lower()))]
-        spans: list[tuple[int, int, _Phrase]] = []
-        for i, cands in starts:
-            for ph in cands:
+        longs: list[tuple[int, int, _Phrase]] = []
+        for i, (_singles, multis) in starts:
+            for ph in multis:
                 k = len(ph.words)
-                if k == 1 and not ph.wildcard and not ph.cased:
-                    spans.append((i, i + 1, ph))  # indexed by its stem: already a match
-                    continue
                 if i + k > n:
                     continue
                 ok = True
-                for j, w in enumerate(ph.words):
+                for j in range(1, k):
+                    t, w = tokens[i + j], ph.words[j]
                     if ph.wildcard and j == k - 1:
-                        ok = tokens[i + j].lower().startswith(w)
+                        ok = t.lower().startswith(w)
                     elif ph.cased:
-                        t = tokens[i + j]
                         ok = t == w or (j == k - 1 and t == w + "s")
                     else:
-                        ok = stems[i + j] == w
+                        ok = (cache[t] if t in cache else _remember_stem(t)) == w
                     if not ok:
                         break
                 if ok:
-                    spans.append((i, i + k, ph))
-        long_spans = [sp for sp in spans if sp[1] - sp[0] > 1]
+                    longs.append((i, i + k, ph))
         found: dict[int, int] = {}
         lead: set[int] = set()
-        for begin, end, ph in spans:
-            if long_spans and any(
-                o.tag != ph.tag and b <= begin and end <= e and e - b > end - begin for b, e, o in long_spans
-            ):
+        covered: dict[int, set[int]] = {}  # token position -> tags of multi-word matches over it
+        for begin, end, ph in longs:
+            for pos in range(begin, end):
+                covered.setdefault(pos, set()).add(ph.tag)
+            if any(o.tag != ph.tag and b <= begin and end <= e and e - b > end - begin for b, e, o in longs):
                 continue
             found[ph.ident] = found.get(ph.ident, 0) + 1
             if begin < lead_tokens:
                 lead.add(ph.ident)
+        for i, (singles, _multis) in starts:
+            cover = covered.get(i) if covered else None
+            for ph in singles:
+                if cover and (len(cover) > 1 or ph.tag not in cover):
+                    continue  # inside a longer match of another tag
+                found[ph.ident] = found.get(ph.ident, 0) + 1
+                if i < lead_tokens:
+                    lead.add(ph.ident)
         return found, lead
 
     def scores(self, plain: str, *, name: str | None = None, title: str | None = None) -> dict[str, float]:
@@ -157,6 +164,26 @@ class Tagger:
                 weight += 0.5
             per_tag[ph.tag] = per_tag.get(ph.tag, 0.0) + weight
         return {self.names[t]: s for t, s in per_tag.items()}
+
+    def _starting(self, tok: str) -> tuple[tuple[_Phrase, ...], tuple[_Phrase, ...]] | None:
+        """(one-word phrases this token is, longer phrases it may start) or None."""
+        cands = self._by_stem.get(_STEM_CACHE[tok] if tok in _STEM_CACHE else _remember_stem(tok), ())
+        if not tok.islower():
+            cands += self._by_exact.get(tok) or (self._by_exact.get(tok[:-1], ()) if tok[-1] == "s" else ())
+        if self._by_prefix:
+            cands += self._by_prefix.get(tok[:3].lower(), ())
+        singles, multis = [], []
+        for ph in cands:
+            if len(ph.words) > 1:
+                first_ok = tok == ph.words[0] if ph.cased else True  # uncased: found by its stem
+                if first_ok:
+                    multis.append(ph)
+            elif ph.wildcard:
+                if tok.lower().startswith(ph.words[0]):
+                    singles.append(ph)
+            elif not ph.cased or tok == ph.words[0] or tok == ph.words[0] + "s":
+                singles.append(ph)
+        return (tuple(singles), tuple(multis)) if singles or multis else None
 
     def _phrase(self, ident: int) -> _Phrase:
         return self._by_ident[ident]
