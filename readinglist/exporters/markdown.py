@@ -23,9 +23,10 @@ Choices:
 * Reading status, priority and rating are always shown (they are what a reading list is
   for); the reader's notes only with ``with_notes``, as a quote under the item.
 * Abstracts and notes go through :func:`readinglist.text.to_markdown` (their LaTeX and
-  Markdown rendered for GitHub, math kept as ``$...$``, special characters escaped) so
-  nothing in them can break the list; titles, venues and headings are plain text and are
-  shown literally (:func:`literal`).
+  inline Markdown rendered for GitHub: emphasis, code, math kept as ``$...$``; everything
+  else escaped, so a link, heading, list or HTML tag in a note shows as written and nothing
+  can break the list). Notes keep their paragraphs. Titles, venues and headings are plain
+  text and are shown literally (:func:`literal`).
 * Table-of-contents links follow GitHub's heading anchors (lowercase, punctuation dropped,
   spaces to hyphens, ``-1``, ``-2`` for repeats).
 """
