@@ -529,19 +529,22 @@ def reconcile(
 
     Example: readinglist reconcile neurips2026-official.bib --dry-run
     """
-    from .plugins import ImportOptions, find_importer
-    from .reader import read_text
+    from .reconcile import load_official
     from .reconcile import reconcile as run
 
     cfg = state.config
-    result = find_importer(format, official).parse(read_text(official), source=str(official), options=ImportOptions(config=cfg))
-    report = run(state.store, result.records, rekey=rekey, dry_run=dry_run, config=cfg)
+    official_records = load_official(official, config=cfg, format=format)
+    for warning in official_records.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    report = run(state.store, official_records.records, rekey=rekey, dry_run=dry_run, config=cfg)
     for key, field, old, new in report.changes:
         typer.echo(f"{key}: {field}: {old!r} -> {new!r}")
     for key, candidates in report.ambiguous:
         typer.echo(f"ambiguous {key}: " + ", ".join(f"{c} ({s:.0f}%)" for c, s in candidates), err=True)
     for key in report.unmatched:
         typer.echo(f"unmatched {key}", err=True)
+    for official_id in report.no_abstract:
+        typer.echo(f"official entry {official_id} has no abstract to match on", err=True)
     typer.echo(
         f"{len(report.matched)} matched, {len(report.ambiguous)} ambiguous, {len(report.unmatched)} unmatched"
         + (" (dry run: nothing written)" if dry_run else "")

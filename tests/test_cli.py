@@ -184,3 +184,26 @@ def test_store_from_environment(tmp_path, seed_paths):
 def test_python_dash_m(tmp_path):
     out = subprocess.run([sys.executable, "-m", "readinglist", "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.startswith("readinglist ")
+
+
+def test_reconcile_dry_run_then_for_real(store, tmp_path):
+    canvit = json.loads(run(store, "show", "canvit2026", "--json").output)
+    official = tmp_path / "official.bib"
+    official.write_text(
+        "@inproceedings{official1,\n"
+        "  title = {{CanViT}: Canvas Vision Transformers for Active Vision},\n"
+        "  author = {Doe, Jane and Roe, Richard},\n"
+        "  booktitle = {Advances in Neural Information Processing Systems},\n"
+        "  year = {2026},\n  doi = {10.5555/canvit},\n"
+        "  abstract = {" + canvit["abstract"].replace("We introduce", "We  introduce") + "}\n}\n",
+        encoding="utf-8",
+    )
+    run(store, "mark", "read", "canvit2026")
+    dry = run(store, "reconcile", official, "--dry-run").output
+    assert "1 matched" in dry and "dry run" in dry and "Canvas Vision Transformers" in dry
+    assert json.loads(run(store, "show", "canvit2026", "--json").output)["title"] == canvit["title"]
+    assert "1 matched" in run(store, "reconcile", official).output
+    after = json.loads(run(store, "show", "canvit2026", "--json").output)
+    assert after["title"] == "CanViT: Canvas Vision Transformers for Active Vision"
+    assert after["authors"] == ["Doe, Jane", "Roe, Richard"] and after["doi"] == "10.5555/canvit"
+    assert after["status"] == "read" and "title" not in after["generated"]
