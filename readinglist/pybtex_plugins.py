@@ -15,8 +15,6 @@ bibliographic data only, as with the CLI's defaults).
 
 from __future__ import annotations
 
-import re
-
 from pybtex.database import Entry, Person as PybtexPerson
 from pybtex.database.input import BaseParser
 from pybtex.database.output import BaseWriter
@@ -27,6 +25,7 @@ from .errors import ReadinglistError
 from .exporters.bibtex import OWN_FIELDS, record_fields
 from .plugins import ExportOptions
 from .record import Paper, Person, Record
+
 
 def _config() -> Config:
     try:
@@ -104,42 +103,28 @@ def _person(person: PybtexPerson) -> Person:
     return Person(family=to_plain(family), given=to_plain(given))
 
 
-def _venue(fields, config: Config) -> str | None:
-    """The venue's short name: from ``eventtitle`` ("NeurIPS 2026"), else the short name whose
-    full name is the ``booktitle``, else the booktitle itself."""
-    from .text import to_plain
-
-    event = fields.get("eventtitle")
-    if event:
-        return re.sub(r"\s+\d{4}$", "", to_plain(event)) or None
-    book = to_plain(fields.get("booktitle") or fields.get("journal") or "")
-    if not book:
-        return None
-    for short, full in config.venues.items():
-        if full.lower() == book.lower():
-            return short
-    return book
-
-
 def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
-    """A Record from a pybtex entry (LaTeX decoded to Unicode where Record wants Unicode)."""
+    """A Record from a pybtex entry, read the way readinglist's BibTeX importer reads a .bib
+    (its venue lookup, tag splitting and DOI cleaning; LaTeX decoded where Record wants
+    Unicode, the abstract kept as LaTeX)."""
+    from .importers import _common
     from .text import to_plain
 
-    f = entry.fields
-    year = str(f.get("year", "")).strip()
-    tags = tuple(t.strip() for t in re.split(r"[,;]", to_plain(f.get("keywords", ""))) if t.strip())
-    extra = tuple(sorted((k.lower(), str(v)) for k, v in f.items() if k.lower() not in OWN_FIELDS))
+    f = {name.lower(): str(value) for name, value in entry.fields.items()}
+    entry_type = entry.type.lower()
+    full_name = f.get("journal") or f.get("journaltitle") if entry_type == "article" else f.get("booktitle")
+    extra = tuple(sorted((k, v) for k, v in f.items() if k not in OWN_FIELDS and v.strip()))
     return Record(
         key=key,
         title=to_plain(f.get("title", "")),
-        abstract=str(f.get("abstract", "")),  # Record keeps the source's LaTeX
-        entry_type=entry.type.lower(),
-        venue=_venue(f, config),
-        year=int(year) if year.isdigit() else None,
+        abstract=f.get("abstract", ""),
+        entry_type=entry_type,
+        venue=_common.find_venue(config, full_name and to_plain(full_name), f.get("eventtitle")),
+        year=_common.find_year(f.get("year"), f.get("date"), f.get("eventtitle")),
         shorttitle=to_plain(f["shorttitle"]) if f.get("shorttitle") else None,
-        tags=tags,
+        tags=_common.split_tags(to_plain(f["keywords"]) if f.get("keywords") else None),
         authors=tuple(_person(p) for p in entry.persons.get("author", ())),
-        doi=f.get("doi") or None,
+        doi=_common.clean_doi(f.get("doi")),
         url=f.get("url") or None,
         pages=f.get("pages") or None,
         fields=extra,

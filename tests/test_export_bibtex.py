@@ -432,3 +432,21 @@ def test_seed_lists_typeset_with_bibtex_and_biber(tmp_path):
     assert _problems(tmp_path / "doc.log") == []
     bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
     assert bbl.count(r"\field{abstract}") == len(keys)
+
+
+def test_reimported_by_readinglists_bibtex_importer():
+    """What the export writes (fields, generated-comment, JabRef state) comes back in."""
+    from readinglist.plugins import ImportOptions, find_importer
+
+    text = exporter.export(papers(), EVERYTHING)
+    result = find_importer("bibtex").parse(text, source="refs.bib", options=ImportOptions(config=CONFIG))
+    assert result.warnings == ()
+    canvit, doe = result.records
+    for field in ("key", "title", "shorttitle", "venue", "year", "generated", "sources"):
+        assert getattr(canvit, field) == getattr(CANVIT, field), field
+    assert canvit.tags == ("vision", "transformers", "to-cite")  # the user's tags come back as tags
+    assert canvit.abstract == to_bibtex(CANVIT.abstract)  # the LaTeX as written
+    assert (doe.authors, doe.doi, doe.url, doe.pages) == (DOE.authors, DOE.doi, DOE.url, "1--10")
+    assert doe.generated == frozenset()
+    assert result.states["canvit2026"] == {"status": "read", "priority": 1, "rating": 4, "notes": "Great results & clear writing."}
+    assert result.states["doe2026editing"] == {"status": "reading", "priority": 2}

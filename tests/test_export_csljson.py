@@ -191,3 +191,19 @@ def test_pandoc_citeproc_renders_the_titles(tmp_path):
     assert "Doe" in out and "2026" in out
     assert "@canvit2026" not in out and "???" not in out  # both citations resolved
 
+
+
+def test_reimported_by_readinglists_csljson_importer():
+    from readinglist.plugins import ImportOptions, find_importer
+
+    text = exporter.export(papers(), EVERYTHING)
+    result = find_importer("csljson").parse(text, source="refs.json", options=ImportOptions(config=CONFIG))
+    assert result.warnings == ()
+    canvit, doe = result.records
+    for field in ("key", "title", "shorttitle", "venue", "year", "generated", "sources"):
+        assert getattr(canvit, field) == getattr(CANVIT, field), field
+    assert canvit.tags == ("vision", "transformers", "to-cite")
+    assert canvit.abstract == to_plain(CANVIT.abstract)
+    assert (doe.authors, doe.doi, doe.url, doe.pages) == (DOE.authors, DOE.doi, DOE.url, DOE.pages)
+    assert result.states["canvit2026"] == {"status": "read", "notes": "Great results.\n\nCite in chapter 2."}
+    assert result.states["doe2026editing"] == {"status": "unread"}
