@@ -173,8 +173,6 @@ def scan(papers_dir: Path, previous: Index) -> tuple[Index, int]:
 
 
 def _scan(papers_dir: Path, previous: Index) -> tuple[Index, int]:
-    from .errors import StoreError
-
     scan_ns = time.time_ns()
     try:
         names = os.listdir(papers_dir)
@@ -197,34 +195,53 @@ def _scan(papers_dir: Path, previous: Index) -> tuple[Index, int]:
         if folder is not None:
             os.close(folder)
     index = Index(sigs=sigs, temp_files=temp, changes=previous.changes)
+    old_papers = previous.papers
     if sigs == previous.sigs:  # nothing changed: the common case, no per-file work
-        index.papers = previous.papers
+        index.papers = old_papers
         if previous.by_key:
             index.by_key = previous.by_key
             return index, scan_ns
-    else:
-        old_papers, old_sigs = previous.papers, previous.sigs
-        papers = index.papers
-        for name, sig in list(sigs.items()):
-            if old_sigs.get(name) == sig:
-                papers[name] = old_papers[name]
-                continue
-            path = papers_dir / name
-            try:
-                papers[name] = parse(read_text(path), path)
-            except FileNotFoundError:
-                del sigs[name]
-                continue
-            index.changes += 1
-        index.changes += len(old_papers.keys() - papers.keys())
+        _fill_by_key(index, papers_dir, index.papers)
+        return index, scan_ns
+    # Only the differences are handled in Python; the comparisons run on dict views.
+    changed = sorted(name for name, _ in sigs.items() - previous.sigs.items())
+    gone = old_papers.keys() - sigs.keys()
+    parsed: dict[str, Paper] = {}
+    for name in changed:
+        path = papers_dir / name
+        try:
+            parsed[name] = parse(read_text(path), path)
+        except FileNotFoundError:  # removed while we looked
+            del sigs[name]
+            gone.add(name)
+    papers = index.papers = dict(old_papers)
+    for name in gone:
+        papers.pop(name, None)
+    papers.update(parsed)
+    index.changes += len(parsed) + len(gone)
+    if not previous.by_key:
+        _fill_by_key(index, papers_dir, papers)
+        return index, scan_ns
+    by_key = index.by_key = dict(previous.by_key)
+    for name in gone.union(parsed):
+        old = old_papers.get(name)
+        if old is not None and by_key.get(old.key) == name:
+            del by_key[old.key]
+    _fill_by_key(index, papers_dir, parsed)
+    return index, scan_ns
+
+
+def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> None:
+    """Add ``papers`` to ``index.by_key``; StoreError if a key is already another file's."""
+    from .errors import StoreError
+
     by_key = index.by_key
-    for name, paper in index.papers.items():
+    for name, paper in papers.items():
         key = paper.key
         other = by_key.get(key)
-        if other is not None:
+        if other is not None and other != name:
             first, second = sorted((other, name))
             raise StoreError(
                 f"{papers_dir / first} and {papers_dir / second} both have key {key!r}; change the key in one of them"
             )
         by_key[key] = name
-    return index, scan_ns

@@ -550,3 +550,20 @@ def test_a_minimal_hand_written_file_is_a_paper_and_can_be_edited(store):
     p = store.get("mine")
     assert (p.status, p.notes, p.user_tags, p.rating, p.record.doi) == ("reading", "line one\nline two", ("x",), 3, "10.1/y")
     assert [s.file for s in p.record.sources] == ["notes.md"]
+
+
+def test_index_follows_files_added_removed_and_rekeyed_by_hand(filled):
+    watcher = Store.open(filled.root)
+    assert len(watcher) == 6
+    (filled.papers_dir / "paper0.toml").unlink()
+    (filled.papers_dir / "extra.toml").write_text('key = "extra"\ntitle = "By hand"\n', encoding="utf-8")
+    one, two = filled.papers_dir / "paper1.toml", filled.papers_dir / "paper2.toml"
+    text1, text2 = one.read_text(encoding="utf-8"), two.read_text(encoding="utf-8")
+    one.write_text(text1.replace('key = "paper1"\n', 'key = "paper2"\n', 1), encoding="utf-8")
+    two.write_text(text2.replace('key = "paper2"\n', 'key = "paper1"\n', 1), encoding="utf-8")
+    assert watcher.keys() == ["extra", "paper1", "paper2", "paper3", "paper4", "paper5"]
+    assert watcher.get("paper2").record.abstract == ABSTRACTS[1]  # found through the index
+    assert watcher.find(search="by hand")[0].key == "extra"
+    (filled.papers_dir / "extra.toml").write_text('key = "paper4"\n', encoding="utf-8")
+    with pytest.raises(StoreError, match="extra.toml and .*paper4.toml both have key 'paper4'"):
+        watcher.keys()
