@@ -107,11 +107,11 @@ _EMPHASIS = (
     ("*", re.compile(r"(?<![\w*])\*([^*\s][^*]{0,40}?)\*(?![\w*])")),
     ("\\", re.compile(r"\\(?:textbf|textsc|texttt|mathbf|mathrm|textit|emph|mathsf|textsf)\{([^{}]{1,40})\}")),
 )
-_CUE_STEMS = (
-    "introduc", "propos", "present", "develop", "design", "build", "releas", "construct", "creat",
-    "curat", "contribut", "offer", "instantiat", " call", " term", " dub", " name",
-)
-_CALLED_STEMS = ("called", "termed", "dubbed", "named", "coined", "namely", " call ", " term ", " dub ", " name ")
+# Every match of _CUE, _CALLED and _OUR_KIND starts with one of these (in the lowercased text), so
+# those patterns are only tried where a literal occurs instead of being scanned along the text.
+_CUE_STARTS = ("we", "this ", "our ", "by ", "here", "introducing", "proposing", "presenting", "developing")
+_CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", "namely", "which we", "that we", "we ")
+_OUR_KIND_STARTS = ("our ",)
 # Acronyms given in parentheses, as in "multi-agent reinforcement learning (MARL)".
 _DEFINED = re.compile(rf"\((?P<n>{_NAME})\)")
 _SENT_SPLIT = re.compile(r"[.!?]\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
@@ -214,6 +214,29 @@ def split_sentences(plain: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+def _finditer_at(pattern: re.Pattern, text: str, low: str, starts: tuple[str, ...]) -> list[re.Match]:
+    """``list(pattern.finditer(text))`` for a pattern whose every match starts at one of the
+    ``starts`` literals in ``low`` (``text`` lowercased): the pattern is only tried there."""
+    if len(low) != len(text):
+        return list(pattern.finditer(text))
+    hits: set[int] = set()
+    for lit in starts:
+        i = low.find(lit)
+        while i >= 0:
+            hits.add(i)
+            i = low.find(lit, i + 1)
+    out = []
+    last = 0
+    for i in sorted(hits):
+        if i < last:
+            continue
+        m = pattern.match(text, i)
+        if m:
+            out.append(m)
+            last = max(m.end(), i + 1)
+    return out
+
+
 def _ok_plain_word(token: str, follow: str) -> bool:
     """A plain capitalised word after a cue is a name only with an appositive or expansion."""
     if token in _NOT_A_NAME_WORD or not _PLAIN_CAPITALISED.match(token):
@@ -225,19 +248,21 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
     """(strength, position, name) for every cue found."""
     found: list[tuple[int, int, str]] = []
     sentences = split_sentences(plain)
+    low_plain = plain.lower()
+    all_cues = _finditer_at(_CUE, plain, low_plain, _CUE_STARTS)
     defined_in_background: set[str] = set()
     cue_sentences: list[int] = []
     for idx, (offset, sent) in enumerate(sentences):
-        low = sent.lower()
-        cues = list(_CUE.finditer(sent)) if any(v in low for v in _CUE_STEMS) else []
+        end = offset + len(sent)
+        cues = [c for c in all_cues if offset <= c.start() < end]
         if cues:
             cue_sentences.append(idx)
         else:
             for d in _DEFINED.finditer(sent):
                 defined_in_background.add(_strip_possessive(d["n"]))
         for cue in cues:
-            rest = sent[cue.end() :]
-            pos = offset + cue.end()
+            rest = sent[cue.end() - offset :]
+            pos = cue.end()
             m = _AFTER_DIRECT.match(rest)
             if m:
                 tok = m["n"]
@@ -259,14 +284,12 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
             if m and (is_coined(m["n"]) or _ok_plain_word(m["n"], rest[m.end() :])):
                 found.append((_STRONG, pos, m["n"]))
                 continue
-    low_plain = plain.lower()
-    called = _CALLED.finditer(plain) if any(w in low_plain for w in _CALLED_STEMS) else ()
-    for m in called:
+    for m in _finditer_at(_CALLED, plain, low_plain, _CALLED_STARTS):
         tok = m["n"]
         sent = _sentence_at(sentences, m.start())
         if is_coined(tok) or (re.search(r"\b(?:[Ww]e|[Oo]ur)\b", sent) and _ok_plain_word(tok, plain[m.end() : m.end() + 2])):
             found.append((_STRONG, m.start(), tok))
-    for m in _OUR_KIND.finditer(plain) if "our " in low_plain else ():
+    for m in _finditer_at(_OUR_KIND, plain, low_plain, _OUR_KIND_STARTS):
         if is_coined(m["n"]) or _PLAIN_CAPITALISED.match(m["n"]):
             found.append((_STRONG, m.start(), m["n"]))
     tails = sorted((t for pattern in _NOVEL_TAILS for t in pattern.finditer(plain)), key=lambda t: t.start())
