@@ -21,15 +21,20 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .record import Event, Paper, Person, Record, Source
 from .storefile import parse, read_text
 
-CACHE_VERSION = 3
+#: The field names of the dataclasses a row holds, in order: part of the cache's identity, so a
+#: cache written for other fields is never read (rows are positional, for speed).
+SCHEMA = tuple(
+    (cls.__name__, tuple(f.name for f in fields(cls))) for cls in (Record, Paper, Person, Source, Event)
+)
+CACHE_VERSION = (3, SCHEMA)
 RACY_NS = 100_000_000  # 0.1 s
-CACHE_NAME = f"index-v{CACHE_VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
+CACHE_NAME = f"index-v3-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
 
 Signature = tuple  # (st_ino, st_size, st_mtime_ns, st_ctime_ns)
 

@@ -567,3 +567,15 @@ def test_index_follows_files_added_removed_and_rekeyed_by_hand(filled):
     (filled.papers_dir / "extra.toml").write_text('key = "paper4"\n', encoding="utf-8")
     with pytest.raises(StoreError, match="extra.toml and .*paper4.toml both have key 'paper4'"):
         watcher.keys()
+
+
+def test_rows_and_files_know_every_record_field():
+    """A field added to record.py must be added to cache rows and paper files (then update this)."""
+    assert dict(cache.SCHEMA) == {
+        "Record": ("key", "title", "abstract", "entry_type", "venue", "year", "shorttitle", "tags", "authors",
+                   "doi", "url", "pages", "fields", "generated", "sources"),
+        "Paper": ("record", "status", "history", "notes", "user_tags", "priority", "rating"),
+        "Person": ("family", "given", "literal"),
+        "Source": ("file", "paragraph", "line"),
+        "Event": ("event", "date"),
+    }  # fmt: skip
