@@ -109,9 +109,11 @@ _EMPHASIS = (
 )
 # Every match of _CUE, _CALLED and _OUR_KIND starts with one of these (in the lowercased text), so
 # those patterns are only tried where a literal occurs instead of being scanned along the text.
-_CUE_STARTS = ("we", "this ", "our ", "by ", "here", "introducing", "proposing", "presenting", "developing")
+# (A space stands for any white space: other white space makes _finditer_at scan the whole text.)
+_CUE_STARTS = ("we ", "this ", "our ", "by ", "here", "introducing", "proposing", "presenting", "developing")
 _CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", "namely", "which we", "that we", "we ")
 _OUR_KIND_STARTS = ("our ",)
+_OTHER_SPACE = re.compile(r"[^\S ]")
 # Acronyms given in parentheses, as in "multi-agent reinforcement learning (MARL)".
 _DEFINED = re.compile(rf"\((?P<n>{_NAME})\)")
 _SENT_SPLIT = re.compile(r"[.!?]\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
@@ -217,7 +219,7 @@ def split_sentences(plain: str) -> tuple[tuple[int, str], ...]:
 def _finditer_at(pattern: re.Pattern, text: str, low: str, starts: tuple[str, ...]) -> list[re.Match]:
     """``list(pattern.finditer(text))`` for a pattern whose every match starts at one of the
     ``starts`` literals in ``low`` (``text`` lowercased): the pattern is only tried there."""
-    if len(low) != len(text):
+    if len(low) != len(text) or _OTHER_SPACE.search(text):
         return list(pattern.finditer(text))
     hits: set[int] = set()
     for lit in starts:
