@@ -216,10 +216,11 @@ def split_sentences(plain: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
-def _finditer_at(pattern: re.Pattern, text: str, low: str, starts: tuple[str, ...]) -> list[re.Match]:
+def _finditer_at(pattern: re.Pattern, text: str, low: str | None, starts: tuple[str, ...]) -> list[re.Match]:
     """``list(pattern.finditer(text))`` for a pattern whose every match starts at one of the
-    ``starts`` literals in ``low`` (``text`` lowercased): the pattern is only tried there."""
-    if len(low) != len(text) or _OTHER_SPACE.search(text):
+    ``starts`` literals in ``low`` (``text`` lowercased, or None when ``text`` has white space
+    other than spaces or lowercasing changed its length): the pattern is only tried there."""
+    if low is None:
         return list(pattern.finditer(text))
     hits: set[int] = set()
     for lit in starts:
@@ -251,7 +252,8 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     sentences = split_sentences(plain)
     low_plain = plain.lower()
-    all_cues = _finditer_at(_CUE, plain, low_plain, _CUE_STARTS)
+    low = low_plain if len(low_plain) == len(plain) and not _OTHER_SPACE.search(plain) else None
+    all_cues = _finditer_at(_CUE, plain, low, _CUE_STARTS)
     defined_in_background: set[str] = set()
     cue_sentences: list[int] = []
     for idx, (offset, sent) in enumerate(sentences):
@@ -286,12 +288,12 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
             if m and (is_coined(m["n"]) or _ok_plain_word(m["n"], rest[m.end() :])):
                 found.append((_STRONG, pos, m["n"]))
                 continue
-    for m in _finditer_at(_CALLED, plain, low_plain, _CALLED_STARTS):
+    for m in _finditer_at(_CALLED, plain, low, _CALLED_STARTS):
         tok = m["n"]
         sent = _sentence_at(sentences, m.start())
         if is_coined(tok) or (re.search(r"\b(?:[Ww]e|[Oo]ur)\b", sent) and _ok_plain_word(tok, plain[m.end() : m.end() + 2])):
             found.append((_STRONG, m.start(), tok))
-    for m in _finditer_at(_OUR_KIND, plain, low_plain, _OUR_KIND_STARTS):
+    for m in _finditer_at(_OUR_KIND, plain, low, _OUR_KIND_STARTS):
         if is_coined(m["n"]) or _PLAIN_CAPITALISED.match(m["n"]):
             found.append((_STRONG, m.start(), m["n"]))
     tails = sorted((t for pattern in _NOVEL_TAILS for t in pattern.finditer(plain)), key=lambda t: t.start())
