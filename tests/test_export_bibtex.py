@@ -433,6 +433,12 @@ def test_seed_lists_typeset_with_bibtex_and_biber(tmp_path):
     bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
     assert bbl.count(r"\field{abstract}") == len(keys)
 
+    # the data model: only the missing authors (readinglist does not invent any)
+    proc = _run(["biber", "--tool", "--validate-datamodel", "--output-file", "out.bib", "refs.bib"], tmp_path)
+    warnings = [line for line in proc.stdout.splitlines() if "WARN" in line and "WARNINGS:" not in line]
+    assert len(warnings) == len(keys)
+    assert all("Missing mandatory field 'author'" in w for w in warnings)
+
 
 def test_reimported_by_readinglists_bibtex_importer():
     """What the export writes (fields, generated-comment, JabRef state) comes back in."""
