@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .naming import split_sentences
+from .naming import _OTHER_SPACE, _finditer_at, split_sentences
 
 __all__ = ["make_title", "MAX_WORDS"]
 
@@ -44,6 +44,8 @@ _FILLER = re.compile(
     r"|\bthe\s+first\s+|\bfirst\s+(?=systematic|large|comprehensive)",
     re.IGNORECASE,
 )
+_FILLER_WORDS = ("simple", "effective", "novel", "new", "general", "generic", "first")  # one is in every _FILLER match
+_HOW_WORDS = ("how", "whether", "why", "when")
 _LEADING = re.compile(r"^(?:(?:a|an|the|our|two|several|some)\s+)", re.IGNORECASE)
 _PAREN = re.compile(r"\s*\([^()]*\)|\s*\[[^\[\]]*\]")
 _QUOTES = re.compile(r"[\"“”‘`]|(?<![A-Za-z])'|'(?![A-Za-z])|’(?![A-Za-z])")
@@ -62,6 +64,8 @@ _VERB_CUE = (
         r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:(?:first|further|also|then|here|now|systematically|formally)\s+)?"
         r"(?:stud(?:y|ies)|investigate|examine|explore|analy[sz]e|formali[sz]e|derive|establish|give|provide|characteri[sz]e|revisit|re-evaluate)s?\b")),
 )
+# Every _VERB_CUE match starts with one of these (lowercased; see naming._finditer_at).
+_VERB_CUE_STARTS = ("we ", "this ", "our ", "by ")
 _KINDS = (
     r"benchmark|dataset|data set|corpus|framework|model|method|algorithm|suite|library|toolkit|system"
     r"|architecture|approach|optimi[sz]er|agent|platform|environment|pipeline|family"
@@ -167,8 +171,11 @@ def _fit(words: list[str], budget: int) -> list[str]:
 def _describe(text: str, budget: int) -> list[str]:
     """Trim a description: parentheses, filler, first clause, anaphora, length, dangling words."""
     text = _PAREN.sub("", text[:_MAX_CHARS])
-    text = _FILLER.sub(lambda m: "a " if m.group(0)[:2].lower() in {"a ", "an", "th"} else "", text)
-    text = _HOW_THESE.sub(r"\1 ", text)
+    low = text.lower()
+    if any(w in low for w in _FILLER_WORDS):
+        text = _FILLER.sub(lambda m: "a " if m.group(0)[:2].lower() in {"a ", "an", "th"} else "", text)
+    if any(w in low for w in _HOW_WORDS):
+        text = _HOW_THESE.sub(r"\1 ", text)
     text = _PROBLEM_AS.sub("", text)
     text = _clause(text.strip())
     words = []
@@ -360,10 +367,17 @@ def _spelled_out(candidate: str, acronym: str) -> str:
 
 def _contribution(plain: str, budget: int, keep_article: bool = False) -> list[str]:
     best: tuple[int, int, list[str]] | None = None
+    low = plain.lower()
+    if len(low) != len(plain) or _OTHER_SPACE.search(plain):
+        low = None
+    tiers = [(tier, _finditer_at(cue, plain, low, _VERB_CUE_STARTS)) for tier, cue in _VERB_CUE]
     for offset, sent in split_sentences(plain):
-        for tier, cue in _VERB_CUE:
-            for m in cue.finditer(sent):
-                obj = sent[m.end() :].strip()
+        end = offset + len(sent)
+        for tier, cue_matches in tiers:
+            for m in cue_matches:
+                if not offset <= m.start() < end:
+                    continue
+                obj = sent[m.end() - offset :].strip()
                 if not obj or _BAD_OBJECT.match(obj) or (obj[:1].isupper() and tier == 0 and not re.match(r"[A-Z][a-z]*[-\s]", obj)):
                     continue
                 words = _describe(obj, budget)
