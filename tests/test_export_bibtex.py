@@ -188,6 +188,8 @@ def test_article_gets_journal():
         (r"\textbf{MDA-DD} wins", r"{{\textbf{MDA-DD}}} wins"),
         ("plain words only", "plain words only"),
         ("{Already} braced", "{Already} braced"),
+        (r'{\"O}BB rail and Schr{\"o}dinger', r'{{\"O}BB} rail and Schr{\"o}dinger'),
+        (r"Caf{\'e} {\AA}ngstr{\"o}m", r"Caf{\'e} {{\AA}ngstr{\"o}m}"),  # a capital Å is kept too
     ],
 )
 def test_protect_case(title, expected):

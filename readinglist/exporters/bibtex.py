@@ -74,15 +74,16 @@ def _needs_protection(word: str) -> bool:
 def protect_case(latex: str) -> str:
     """Brace words of a LaTeX title whose capitals a style must not lowercase.
 
-    ``CanViT: Scaling LLMs`` -> ``{CanViT}: Scaling {LLMs}``. Words holding unbalanced braces
-    or math, or already starting with a brace, are left as they are.
+    ``CanViT: Scaling LLMs`` -> ``{CanViT}: Scaling {LLMs}``, ``{\\"O}BB`` -> ``{{\\"O}BB}``.
+    Words with unbalanced braces or ``$``, or already braced, are left as they are.
     """
     out = []
     for token in latex.split(" "):
         rest = token[1:]
         if "$" in token or rest.lower() != rest:  # cheap test first: most words need nothing
             lead, word, trail = _WORD.match(token).groups()
-            if word and not word.startswith("{") and _balanced(word) and _needs_protection(word):
+            already = word.startswith("{") and not word.startswith("{\\")  # {CanViT}, not {\"O}BB
+            if word and not already and _balanced(word) and _needs_protection(word):
                 inner = f"{{{word}}}" if word.startswith("\\") else word
                 token = f"{lead}{{{inner}}}{trail}"
         out.append(token)
