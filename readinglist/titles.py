@@ -235,7 +235,11 @@ def _acronyms(plain: str) -> dict[str, str]:
     for m in _ACRO_DEF.finditer(plain):
         acro, plural = m.group(1), m.group(2)
         letters = sum(1 for ch in acro if ch.isupper() or ch.isdigit())
-        before = plain[: m.start()].split()
+        before = plain[max(0, m.start() - 400) : m.start()].split()
+        if m.start() > 400:
+            before = before[1:]  # may be cut inside a word
+            if len(before) < 3 * letters + 8:
+                before = plain[: m.start()].split()
         taken: list[str] = []
         count = 0
         while before and count < letters:
