@@ -74,12 +74,14 @@ def _command(match: re.Match) -> str:
     return "" if len(name) == 1 else " "
 
 
+@lru_cache(maxsize=256)
 def normalize(text: str) -> str:
     """The comparable form of ``text``: lowercase words of letters and digits, one space apart.
 
     LaTeX commands and math delimiters, Markdown markers, punctuation and accents are dropped
     (``\\emph{Caf\\'e} $\\ell_1$`` and ``*café* ℓ1`` both give ``cafe l1``);
-    ``normalize(normalize(t)) == normalize(t)``.
+    ``normalize(normalize(t)) == normalize(t)``. Cached: the converter asks for the same
+    text's form three times (fingerprint, query, index).
     """
     if "\\" in text:
         text = _COMMAND.sub(_command, text)
@@ -129,6 +131,8 @@ class NearIndex:
     #: once it has ``MIN_KEYS`` rarer phrases.
     MAX_POSTING = 64
     MIN_KEYS = 8
+    #: A phrase held by more texts than this is never counted (unless it is the query's rarest).
+    MAX_COMMON = 512
     #: A candidate must share this fraction of the query's phrases to be verified...
     MIN_SHARE = 0.2
     #: ...and at most this many candidates (the ones sharing the most) are verified.
@@ -214,8 +218,6 @@ class NearIndex:
 
         A text whose normalised form is empty (only markup or punctuation) matches nothing.
         """
-        from rapidfuzz.fuzz import ratio
-
         norm = normalize(text)
         if not norm:
             return []
@@ -223,35 +225,58 @@ class NearIndex:
         found: dict[str, float] = {id: 100.0 for id in (same if same.__class__ is not str else (same,))}
         if len(found) < limit:
             postings = self._postings
+            sketch = self._sketch(norm)
             buckets = []
-            for phrase in self._sketch(norm):
+            for phrase in sketch:
                 bucket = postings.get(phrase)
                 if bucket is not None:
                     buckets.append(bucket if bucket.__class__ is list else (bucket,))
-            buckets.sort(key=len)
-            pool: list[str] = []
-            used = 0
-            for bucket in buckets:
-                if used >= self.MIN_KEYS and len(bucket) > self.MAX_POSTING:
-                    break
-                pool += bucket
-                used += 1
-            hits = Counter(pool)
-            least = max(1, int(used * self.MIN_SHARE))
-            texts = self._texts
-            verified = 0
-            for id, shared in hits.most_common():
-                if shared < least or verified >= self.VERIFY:
-                    break
-                if id in found:
-                    continue
-                verified += 1
-                score = ratio(norm, texts[id], score_cutoff=threshold)
-                if score >= threshold:
-                    found[id] = float(score)
+            # A text scoring ``threshold`` shares most of the query's phrases: at 92 (the
+            # duplicate default) a 1-3 word edit keeps ~90% of them; lower thresholds ask less.
+            # Phrases no indexed text holds count against every candidate, so a new abstract
+            # (most of its phrases unseen) is settled here, without verifying anything.
+            share = min(0.5, max(self.MIN_SHARE, (threshold - 70) / 60))
+            need = share * len(sketch)
+            if buckets and len(buckets) >= need:
+                buckets.sort(key=len)
+                pool: list[str] = []
+                used = 0
+                for bucket in buckets:
+                    # common phrases carry little evidence and cost a pass over their postings:
+                    # once a few rarer phrases are in, stop (a near duplicate shares those too);
+                    # a phrase held by hundreds of texts is never worth counting
+                    if len(bucket) > self.MAX_POSTING and (used >= self.MIN_KEYS or (used and len(bucket) > self.MAX_COMMON)):
+                        break
+                    pool += bucket
+                    used += 1
+                # a candidate may share every phrase left uncounted, and must reach ``need``
+                least = max(1, int(need - (len(buckets) - used)))
+                self._verify(norm, Counter(pool), least, threshold, found)
         order = self._order
         ranked = sorted(found.items(), key=lambda item: (-item[1], order[item[0]]))
         return ranked[:limit]
+
+    def _verify(self, norm: str, hits: Counter, least: int, threshold: float, found: dict[str, float]) -> None:
+        """Score the texts sharing the most phrases (at least ``least``) with rapidfuzz."""
+        from rapidfuzz.fuzz import ratio
+
+        # ratio >= threshold needs lengths within 2*short/(short+long) >= threshold/100
+        n = len(norm)
+        lo, hi = n * threshold / (200 - threshold), n * (200 - threshold) / threshold
+        texts = self._texts
+        verified = 0
+        for id, shared in hits.most_common():
+            if shared < least or verified >= self.VERIFY:
+                break
+            if id in found:
+                continue
+            other = texts[id]
+            if not lo <= len(other) <= hi:
+                continue
+            verified += 1
+            score = ratio(norm, other, score_cutoff=threshold)
+            if score >= threshold:
+                found[id] = float(score)
 
     def best(self, text: str, threshold: float) -> tuple[str, float] | None:
         """The indexed ``(id, score)`` most similar to ``text`` if it scores at least
