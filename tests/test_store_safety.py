@@ -22,10 +22,19 @@ from readinglist.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _word(n: int) -> str:
+    letters = ""
+    while True:
+        n, r = divmod(n, 26)
+        letters += "abcdefghijklmnopqrstuvwxyz"[r]
+        if not n:
+            return letters + "on"
+
+
 def _records(n: int) -> list[Record]:
-    # distinct abstracts that are no near-duplicates of one another
+    # abstracts without a word in common: no two are near-duplicates
     return [
-        Record(key=f"p{i:04d}", title=f"Paper {i}", abstract=f"Study {i}: " + " ".join(f"w{i}x{j}" for j in range(30)))
+        Record(key=f"p{i:04d}", title=f"Paper {i}", abstract=" ".join(_word(30 * i + j) for j in range(30)))
         for i in range(n)
     ]
 
@@ -38,47 +47,69 @@ def _python(code: str, *args: str, **kw) -> subprocess.Popen:
 @pytest.fixture
 def store(tmp_path) -> Store:
     s = Store.open(tmp_path / "library")
-    s.import_records(_records(300))
+    assert len(s.import_records(_records(300)).added) == 300
     return s
 
 
-def test_a_writer_killed_mid_save_leaves_every_file_old_or_new(store):
-    # The writer rewrites all 300 papers per round (one transaction each round), forever.
-    writer = _python(
-        """
-        import sys
-        from readinglist.store import Store
-        s = Store.open(sys.argv[1])
-        keys = s.keys()
-        r = 0
-        while True:
-            r += 1
-            with s.transaction():
-                for k in keys:
-                    s.set_note(k, f"round {r}")
-            print(r, flush=True)
-        """,
-        str(store.root),
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+WRITER = """
+import sys
+from readinglist.store import Store
+s = Store.open(sys.argv[1])
+keys = s.keys()
+r = int(sys.argv[2])
+while True:
+    r += 1
+    with s.transaction():
+        for k in keys:
+            s.set_note(k, f"round {r}")
+    print(r, flush=True)
+"""
+
+
+def _kill_while_saving(store: Store, start: int) -> tuple[int, bool]:
+    """Run a writer that rewrites all papers each round; SIGKILL it inside a save: when the
+    first paper has been renamed into place while temporary files of others still wait
+    (or, failing that within a few seconds, as soon as temporary files show up).
+    Returns the last round it finished and whether temporary files were left behind."""
+    writer = _python(WRITER, str(store.root), str(start), stdout=subprocess.PIPE, text=True)
+    first = store.papers_dir / "p0000.toml"
     try:
-        rounds = [writer.stdout.readline() for _ in range(3)]  # it is saving for real
-        assert all(r.strip().isdigit() for r in rounds)
-        time.sleep(0.05 + (os.getpid() % 7) / 100)  # somewhere inside a later round
+        done = int(writer.stdout.readline())  # it is saving for real
+        inode = first.stat().st_ino
+        patient = time.monotonic() + 5
+        deadline = time.monotonic() + 60
+        while True:
+            if any(n.endswith(".tmp") for n in os.listdir(store.papers_dir)):
+                if first.stat().st_ino != inode or time.monotonic() > patient:
+                    break
+            assert time.monotonic() < deadline, "the writer never wrote"
     finally:
         writer.send_signal(signal.SIGKILL)
         writer.wait()
-    notes = []
-    for path in sorted(store.papers_dir.glob("*.toml")):
-        text = path.read_text(encoding="utf-8")
-        paper = storefile.parse(text, path)  # every file parses
-        m = re.fullmatch(r"round (\d+)", paper.notes)
-        assert m, (path, paper.notes)
-        notes.append(int(m.group(1)))
-    assert len(notes) == 300
-    # each file is the old or the new version of the round that was being saved
-    assert max(notes) - min(notes) <= 1 and min(notes) >= 3
+    out = writer.stdout.read().split()
+    writer.stdout.close()
+    return (int(out[-1]) if out else done), any(n.endswith(".tmp") for n in os.listdir(store.papers_dir))
+
+
+def test_a_writer_killed_mid_save_leaves_every_file_old_or_new(store):
+    rounds = 0
+    for attempt in range(5):
+        rounds, left_temp_files = _kill_while_saving(store, rounds)
+        notes = []
+        for path in sorted(store.papers_dir.glob("*.toml")):
+            text = path.read_text(encoding="utf-8")
+            paper = storefile.parse(text, path)  # every file parses
+            m = re.fullmatch(r"round (\d+)", paper.notes)
+            assert m, (path, paper.notes)
+            notes.append(int(m.group(1)))
+        assert len(notes) == 300
+        # each file is the old version (last finished round) or the new one (the round being saved)
+        assert set(notes) <= {rounds, rounds + 1}, (rounds, sorted(set(notes)))
+        rounds = max(notes)
+        if left_temp_files or len(set(notes)) == 2:
+            break  # the kill landed inside a save: that is what this test is about
+    else:
+        pytest.fail("could not kill the writer while it was saving")
     # the store works on, and the killed writer's temporary files are cleared by the next writer
     fresh = Store.open(store.root)
     with fresh.transaction():
