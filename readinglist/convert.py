@@ -32,11 +32,64 @@ class ConvertResult:
         return ImportResult(records=self.records, skipped=self.skipped, duplicates=self.duplicates)
 
 
+#: Below this many new abstracts in one list, generating in one process is quicker than forking.
+PARALLEL_MIN = 1000
+
+
+def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tuple[str, ...]]:
+    """The generated fields of one abstract: (system name or None, title, topic tags)."""
+    from .naming import detect_name
+    from .text import to_plain
+    from .titles import make_title
+
+    plain = to_plain(abstract)
+    name = detect_name(abstract, plain)
+    title = make_title(abstract, plain, name)
+    return name, title, tuple(tagger.tags(plain, name=name, title=title, max_tags=max_tags))
+
+
+_WORKER: dict = {}
+
+
+def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[str, ...]]]:
+    tagger, max_tags = _WORKER["tagger"], _WORKER["max_tags"]
+    return [generate(a, tagger, max_tags) for a in abstracts]
+
+
+def generate_all(abstracts: list[str], tagger, max_tags: int, *, processes: int | None = None) -> list:
+    """:func:`generate` for many abstracts, in order. Pure functions, so a large batch is shared
+    among the machine's cores (forked workers inherit the compiled tagger); the result is the
+    same as in one process."""
+    import multiprocessing
+    import os
+
+    processes = processes or min(os.cpu_count() or 1, 8)
+    if processes < 2 or len(abstracts) < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        return [generate(a, tagger, max_tags) for a in abstracts]
+    _WORKER.update(tagger=tagger, max_tags=max_tags)
+    chunks = [abstracts[i : i + 250] for i in range(0, len(abstracts), 250)]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        return [fields for chunk in pool.map(_generate_chunk, chunks) for fields in chunk]
+
+
+@dataclass
+class _Pending:
+    """A new abstract waiting for its generated fields and key."""
+
+    abstract: str
+    venue: str | None
+    year: int | None
+    sources: list[Source]
+
+
 @dataclass
 class Converter:
     """Converts several lists into one set of records, merging duplicates across them.
 
     ``taken`` holds keys that new records must not get (e.g. those already in a store).
+    Stages: each list is read and its paragraphs checked against the abstracts seen so far
+    (exact fingerprint, then near-duplicate index); only new abstracts are generated (name,
+    title, tags), and then keyed in input order, so keys do not depend on how work was shared.
     """
 
     config: Config = field(default_factory=default_config)
@@ -51,7 +104,7 @@ class Converter:
         self._by_fingerprint: dict[str, int] = {}
         self._records: list[Record] = []
         self._skipped: list[Skipped] = []
-        self._duplicates: list[Duplicate] = []
+        self._duplicates: list[tuple[Source, int, float]] = []  # (where, record index, score)
 
     def add_text(self, text: str, *, source: str = "<string>", venue: str | None = None, year: int | None = None) -> None:
         """Convert one list. ``venue``/``year`` override what its header says."""
@@ -62,6 +115,8 @@ class Converter:
         self._skipped.extend(parsed.skipped)
         venue = venue or parsed.venue
         year = year or parsed.year
+        pending: list[_Pending] = []
+        first_new = len(self._records)
         for para in parsed.paragraphs:
             src = Source(file=source, paragraph=para.number, line=para.line)
             fp = fingerprint(para.text)
@@ -72,43 +127,49 @@ class Converter:
                 if hit is not None:
                     index, score = int(hit[0]), hit[1]
             if index is not None:
-                kept = self._records[index]
-                self._records[index] = kept.evolve(sources=kept.sources + (src,))
-                self._duplicates.append(Duplicate(source=src, key=kept.key, similarity=round(score, 1), exact=score >= 100.0))
+                if index >= first_new:
+                    pending[index - first_new].sources.append(src)
+                else:
+                    kept = self._records[index]
+                    self._records[index] = kept.evolve(sources=kept.sources + (src,))
+                self._duplicates.append((src, index, round(score, 1)))
                 continue
-            record = self.make_record(para.text, source=src, venue=venue, year=year)
-            self._by_fingerprint[fp] = len(self._records)
-            self._near.add(str(len(self._records)), para.text)
-            self._records.append(record)
+            index = first_new + len(pending)
+            self._by_fingerprint[fp] = index
+            self._near.add(str(index), para.text)
+            pending.append(_Pending(para.text, venue, year, [src]))
+        fields = generate_all([p.abstract for p in pending], self._tagger, self.config.max_tags)
+        for p, (name, title, tags) in zip(pending, fields):
+            self._records.append(self._record(p, name, title, tags))
 
     def make_record(self, abstract: str, *, source: Source, venue: str | None, year: int | None) -> Record:
         """One record from one abstract: name, title, tags and a key not yet taken."""
-        from .keys import KeyParts, make_key, unique_key
-        from .naming import detect_name
-        from .text import to_plain
-        from .titles import make_title
+        return self._record(_Pending(abstract, venue, year, [source]), *generate(abstract, self._tagger, self.config.max_tags))
 
-        plain = to_plain(abstract)
-        name = detect_name(abstract, plain)
-        title = make_title(abstract, plain, name)
-        tags = self._tagger.tags(plain, name=name, title=title, max_tags=self.config.max_tags)
-        key = unique_key(make_key(self.config.key_pattern, KeyParts(name=name, title=title, venue=venue, year=year)), self.taken)
+    def _record(self, p: _Pending, name: str | None, title: str, tags: tuple[str, ...]) -> Record:
+        from .keys import KeyParts, make_key, unique_key
+
+        key = unique_key(make_key(self.config.key_pattern, KeyParts(name=name, title=title, venue=p.venue, year=p.year)), self.taken)
         self.taken.add(key)
         generated = {"key", "title", "tags"} | ({"shorttitle"} if name else set())
         return Record(
             key=key,
             title=title,
-            abstract=abstract,
-            venue=venue,
-            year=year,
+            abstract=p.abstract,
+            venue=p.venue,
+            year=p.year,
             shorttitle=name,
-            tags=tuple(tags),
+            tags=tags,
             generated=frozenset(generated),
-            sources=(source,),
+            sources=tuple(p.sources),
         )
 
     def result(self) -> ConvertResult:
-        return ConvertResult(tuple(self._records), tuple(self._skipped), tuple(self._duplicates))
+        duplicates = tuple(
+            Duplicate(source=src, key=self._records[i].key, similarity=score, exact=score >= 100.0)
+            for src, i, score in self._duplicates
+        )
+        return ConvertResult(tuple(self._records), tuple(self._skipped), duplicates)
 
 
 def convert(

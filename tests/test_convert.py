@@ -98,3 +98,18 @@ def test_arbitrary_text_never_crashes_and_keys_stay_unique(paragraphs, header):
     assert len(keys) == len(set(keys))
     assert all(re.fullmatch(r"[a-z0-9]+", k) and k.isascii() for k in keys)
     assert convert(text, config=config) == result
+
+
+def test_large_batches_are_generated_in_parallel_with_the_same_result(seed_texts, monkeypatch):
+    import readinglist.convert as convert_module
+    from readinglist.tagging import compile_taxonomy
+
+    config = default_config()
+    tagger = compile_taxonomy(config.taxonomy)
+    abstracts = [r.abstract for text in seed_texts for r in convert(text).records]
+    one_process = convert_module.generate_all(abstracts, tagger, config.max_tags, processes=1)
+    monkeypatch.setattr(convert_module, "PARALLEL_MIN", 2)
+    assert convert_module.generate_all(abstracts, tagger, config.max_tags, processes=2) == one_process
+    assert convert(seed_texts[0] + "\n\n" + seed_texts[1].split("\n", 1)[1]).records == convert(
+        seed_texts[0] + "\n\n" + seed_texts[1].split("\n", 1)[1]
+    ).records
