@@ -330,7 +330,7 @@ class Store:
 
         papers = self.papers_dir
         written: list[tuple[str, str]] = []  # (temp path, file name)
-        many = len(pending) > SYNC_EACH_MAX
+        many = len(pending) > SYNC_EACH_MAX and hasattr(os, "sync")  # os.sync: POSIX only
         try:
             for name, text in pending.items():
                 if text is None:
