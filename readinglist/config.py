@@ -29,6 +29,7 @@ class Config:
     venues: dict[str, str]
     taxonomy: dict[str, tuple[str, ...]]
     max_tags: int
+    min_score: float  # points a topic tag needs (see [tags] in data/config.toml)
     duplicate_threshold: float
     ambiguity_margin: float
     data: dict = field(repr=False, default_factory=dict)  # the merged raw tables
@@ -131,6 +132,7 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -
         venues=venues,
         taxonomy=taxonomy,
         max_tags=int(get("tags", "max_tags", int, 4)),
+        min_score=float(get("tags", "min_score", (int, float), 2.0)),
         duplicate_threshold=float(get("matching", "duplicate_threshold", (int, float))),
         ambiguity_margin=float(get("matching", "ambiguity_margin", (int, float))),
         data=data,

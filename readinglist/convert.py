@@ -99,7 +99,7 @@ class Converter:
         from .matching import NearIndex
         from .tagging import compile_taxonomy
 
-        self._tagger = compile_taxonomy(self.config.taxonomy)
+        self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score)
         self._near = NearIndex()
         self._by_fingerprint: dict[str, int] = {}
         self._records: list[Record] = []
