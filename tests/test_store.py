@@ -579,3 +579,18 @@ def test_rows_and_files_know_every_record_field():
         "Source": ("file", "paragraph", "line"),
         "Event": ("event", "date"),
     }  # fmt: skip
+
+
+def test_open_without_create_and_clock_datetimes(tmp_path):
+    from datetime import datetime, timedelta, timezone
+
+    with pytest.raises(StoreError, match="no store here"):
+        Store.open(tmp_path / "missing", create=False)
+    assert not (tmp_path / "missing").exists()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreError, match="not a folder"):
+        Store.open(tmp_path / "file")
+    paris = timezone(timedelta(hours=1))
+    store = Store.open(tmp_path / "lib", clock=lambda: datetime(2026, 11, 30, 7, 15, 9, 123, tzinfo=paris))
+    store.import_records([make("k", 0)])
+    assert store.get("k").history == (Event("added", "2026-11-30T06:15:09Z"),)
