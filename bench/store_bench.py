@@ -12,7 +12,7 @@ the COMMANDS table below: each is an argv with ``{python}``, ``{store}``, ``{key
 filled in, so switching to the CLI is a matter of editing the table, e.g.
 ``"mark": ["readinglist", "--store", "{store}", "mark", "read", "{key}"]``.
 
-Usage: python bench/store_bench.py [--papers 20000] [--new 5000] [--runs 7] [--workdir DIR]
+Usage: python bench/store_bench.py [--papers 20000] [--new 5000] [--runs 7] [--workdir DIR] [--cli]
 """
 
 from __future__ import annotations
@@ -50,6 +50,18 @@ COMMANDS: dict[str, list[str]] = {
         "print(Store.open({store!r}).import_records(rs).added[:1])",
     ],
 }  # fmt: skip
+_CLI = ["{python}", "-m", "readinglist", "--store", "{store}"]
+#: The same jobs through the CLI (``--cli``); "import" then includes converting the list.
+CLI_COMMANDS: dict[str, list[str]] = {
+    "bare": ["{python}", "-c", "pass"],
+    "show": [*_CLI, "show", "{key}"],
+    "mark": [*_CLI, "mark", "read", "{key}"],
+    "note": [*_CLI, "note", "{key}", "-m", "Read again, section {n}.", "--append"],
+    "list": [*_CLI, "list"],
+    "filter": [*_CLI, "list", "--status", "unread", "--tag", "llm"],
+    "search": [*_CLI, "search", "sparse attention"],
+    "import": [*_CLI, "import", "{list}", "--venue", "NeurIPS", "--year", "2026"],
+}
 BUDGETS_MS = {"show": 150, "mark": 150, "note": 150, "list": 300, "filter": 300, "import": 5000}
 TAGS = ("llm", "computer-vision", "reinforcement-learning", "efficiency", "theory", "robotics", "graphs",
         "diffusion", "optimization", "fairness", "speech", "retrieval", "agents", "benchmark")  # fmt: skip
@@ -122,7 +134,10 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--import-runs", type=int, default=3)
     ap.add_argument("--workdir", type=Path, default=None, help="keep the generated stores here")
+    ap.add_argument("--cli", action="store_true", help="run the CLI_COMMANDS (readinglist ...) instead")
     args = ap.parse_args()
+    if args.cli:
+        COMMANDS.update(CLI_COMMANDS)
 
     from readinglist.store import Store
 
@@ -171,7 +186,8 @@ def main() -> None:
         measure(name, args.runs, store=store)
 
     bare = statistics.median(results["bare"])
-    print(f"store: {args.papers} papers ({work}); medians of {args.runs} runs ({args.import_runs} for import)")
+    via = "the CLI" if args.cli else "the library (python -c)"
+    print(f"store: {args.papers} papers ({work}); medians of {args.runs} runs ({args.import_runs} for import), through {via}")
     print(f"{'command':8} {'median ms':>10} {'x bare':>7} {'budget ms':>10}  verdict")
     print(f"{'bare':8} {bare:10.1f} {1.0:7.2f} {'':>10}")
     for name in ("show", "mark", "note", "list", "filter", "search", "import"):
