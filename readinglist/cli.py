@@ -445,7 +445,8 @@ def export(
     Example: readinglist export -o to-read.md --status unread --group-by tag
     """
     from .errors import ValidationError
-    from .jobs import export_papers, write_atomic
+    from .fileio import write_atomic
+    from .jobs import export_papers
 
     if format is None and output is None:
         raise ValidationError("say which format: -f bibtex|csljson|markdown, or -o FILE with a known suffix")

@@ -103,28 +103,6 @@ def export_papers(
     return exporter.export(list(papers), options)
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (never a torn file)."""
-    import tempfile
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a shared file wants the usual mode
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 @dataclass(frozen=True)
 class BuildReport:
     imported: ImportReport
@@ -166,6 +144,8 @@ def build(store, *, config: Config, progress: Progress | None = None) -> BuildRe
         text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title)
         target = Path(config.exports) / name
         if not target.exists() or target.read_text(encoding="utf-8") != text:
+            from .fileio import write_atomic
+
             write_atomic(target, text)
         written.append(str(target))
     return BuildReport(imported=imported, written=tuple(written))

@@ -45,7 +45,6 @@ SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added
 #: The index is written back to the cache after this many files were parsed again.
 CACHE_SAVE_AFTER = 64
 #: Batches larger than this are flushed with one ``os.sync()`` instead of an fsync per file.
-SYNC_EACH_MAX = 64
 
 Clock = Callable[[], "datetime | str"]
 
@@ -326,40 +325,12 @@ class Store:
         pending, self._pending = self._pending, {}
         if not pending:
             return
-        import tempfile
+        from .fileio import replace_files
 
         papers = self.papers_dir
-        written: list[tuple[str, str]] = []  # (temp path, file name)
-        many = len(pending) > SYNC_EACH_MAX and hasattr(os, "sync")  # os.sync: POSIX only
         try:
-            for name, text in pending.items():
-                if text is None:
-                    continue
-                fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=papers)
-                written.append((tmp, name))
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(text.encode("utf-8"))
-                    if not many:
-                        fh.flush()
-                        os.fsync(fh.fileno())
-            if many:
-                os.sync()
-            for tmp, name in written:
-                os.replace(tmp, papers / name)
-            written = []
-            for name, text in pending.items():
-                if text is None:
-                    try:
-                        os.unlink(papers / name)
-                    except FileNotFoundError:
-                        pass
-            _fsync_dir(papers)
+            replace_files(papers, pending)
         except OSError as exc:
-            for tmp, _ in written:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
             self._index = None
             raise StoreError(f"{papers}: cannot write the store: {exc.strerror or exc}") from None
         if self._index is not None:
@@ -772,16 +743,3 @@ class Store:
                 self._stage(name, None)
                 index.put(name, None)
             return self._save(new_name, text if new_name == name else None, old, new)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
