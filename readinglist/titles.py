@@ -14,6 +14,7 @@ article, preposition or conjunction, never cut inside a word, never empty.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from .naming import _OTHER_SPACE, _finditer_at, split_sentences
@@ -48,7 +49,7 @@ _FILLER_WORDS = ("simple", "effective", "novel", "new", "general", "generic", "f
 _HOW_WORDS = ("how", "whether", "why", "when")
 _LEADING = re.compile(r"^(?:(?:a|an|the|our|two|several|some)\s+)", re.IGNORECASE)
 _PAREN = re.compile(r"\s*\([^()]*\)|\s*\[[^\[\]]*\]")
-_QUOTES = re.compile(r"[\"“”‘`]|(?<![A-Za-z])'|'(?![A-Za-z])|’(?![A-Za-z])")
+_QUOTES = re.compile(r"[\"“”‘`]|(?<![A-Za-z])'|(?<!s)'(?![A-Za-z])|(?<=s)'(?!\s)|’(?![A-Za-z])")
 _MARKUP = re.compile(r"\\[A-Za-z]+|[\\$*{}^]|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _SUBSCRIPT = re.compile(r"(?<=[^\W_])_(?=[^\W_])")
 _WS = re.compile(r"\s+")
@@ -63,13 +64,25 @@ _VERB_CUE = (
     (1, re.compile(
         r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:(?:first|further|also|then|here|now|systematically|formally)\s+)?"
         r"(?:stud(?:y|ies)|investigate|examine|explore|analy[sz]e|formali[sz]e|derive|establish|give|provide|characteri[sz]e|revisit|re-evaluate)s?\b")),
+    (2, re.compile(
+        r"\b[Ww]e\s+(?:(?:first|further|also|then|here|now|systematically)\s+)?"
+        r"(?P<v>extend|generali[sz]e|adapt|apply|re-?evaluate|evaluate|benchmark|collect|compile|audit|quantify|measure|probe)(?:s|d|ed)?\b")),
 )
-# Every _VERB_CUE match starts with one of these (lowercased; see naming._finditer_at).
-_VERB_CUE_STARTS = ("we ", "this ", "our ", "by ")
+# The gerund a tier-2 title starts with ("We extend X to Y" -> "Extending X to Y").
+_GERUNDS = {
+    "extend": "extending", "generalize": "generalizing", "generalise": "generalising", "adapt": "adapting",
+    "apply": "applying", "re-evaluate": "re-evaluating", "reevaluate": "re-evaluating", "evaluate": "evaluating",
+    "benchmark": "benchmarking", "collect": "collecting", "compile": "compiling", "audit": "auditing",
+    "quantify": "quantifying", "measure": "measuring", "probe": "probing",
+}
+# Every match of a _VERB_CUE tier starts with one of these (lowercased; see naming._finditer_at).
+_CUE_STARTS = {0: ("we ", "this ", "our ", "by "), 1: ("we ", "this "), 2: ("we ",)}
 _KINDS = (
     r"benchmark|dataset|data set|corpus|framework|model|method|algorithm|suite|library|toolkit|system"
     r"|architecture|approach|optimi[sz]er|agent|platform|environment|pipeline|family"
 )
+# Objects that are an artefact: kept as they are ("We collected a dataset of ..." -> "Dataset of ...").
+_ARTEFACT_OBJECT = re.compile(rf"^(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){{0,3}}?(?:{_KINDS}|collection|set|database)\b", re.IGNORECASE)
 _NP_BEFORE = re.compile(
     r"\b(?:introduce|propose|present|develop|release|design|build|create|curate|construct|offer)[sd]?\s+"
     r"((?:a|an)\s+[^,.;:()]{1,80}?)(?:,\s*(?:(?:called|named|termed|dubbed|namely)\s+)?|\s+(?:called|named|termed|dubbed)\s+)$"
@@ -86,11 +99,6 @@ _MATH_TOKEN = re.compile(r"^[\u0370-\u03ff\u1d00-\u1dbf\u2100-\u214f\u2200-\u22f
 _BAD_OBJECT = re.compile(r"^(?:this|these|those|such|it|them|the question|whether|that)\b", re.IGNORECASE)
 _LIST_AFTER_COMMA = re.compile(r"^,\s*(?:[^,;:.]{1,40},\s*)*(?:and|or)\s+[^,;:.]+")
 _CLAUSE_END = re.compile(r"\s*(?:[;:!?](?=\s|$)|\.(?=\s|$)|\s[\u2014\u2013]\s|\s--\s|,(?!\d))")
-_TOPIC_VERBS = re.compile(
-    r"^(?:(?:The|A|An)\s+)?(?P<np>(?:[A-Za-z][\w-]*\s+){0,3}?[a-z][\w-]*)(?:\s+\([^()]*\))?\s+"
-    r"(?:has|have|is|are|was|were|aims?|remains?|involves?|relies|rely|seeks?|offers?|enables?|promises?|raises?"
-    r"|faces?|requires?|suffers?|can|often|typically|increasingly|usually|commonly|provides?|arises?)\b"
-)
 _KEEP_ACRONYMS = frozenset(
     "AI ML NLP RL LLM LM VLM MLLM CNN GNN RNN GPU QA VQA RAG ICL MoE KL SGD MLP API".split()
 )
@@ -102,6 +110,7 @@ _PROPER = frozenset(
 )
 _AFTER_LOWER = re.compile(r"\b[a-z]+\s+([A-Z][a-z]+)\b")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
+_TWO_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
 _ACRO_DEF = re.compile(r"\(([A-Z][A-Za-z0-9\u00b2\u00b3\-]*[A-Z][A-Za-z]*?)(s?)\)")
 
 
@@ -259,6 +268,8 @@ def _acronyms(plain: str) -> dict[str, str]:
 
 def _expand(words: list[str], plain: str, budget: int) -> list[str]:
     """Spell out acronyms defined in the abstract (but not everyday ones) while room is left."""
+    if not any(_TWO_CAPITALS.search(w) for w in words):
+        return words  # every acronym _acronyms finds has two capitals
     defs = _acronyms(plain)
     out = list(words)
     for i, w in enumerate(out):
@@ -369,47 +380,309 @@ def _spelled_out(candidate: str, acronym: str) -> str:
     return " ".join(run) if run and run[0][:1].lower() == acronym[:1].lower() else ""
 
 
+@dataclass(frozen=True)
+class _Found:
+    """A contribution phrase: its cue tier (0 propose, 1 study, 2 evaluate) and its words;
+    ``analytic`` when it explains something (an account, a view, an explanation of ...): the word
+    that joins it to the topic ("of", or "in" when it already says what it is of)."""
+
+    tier: int
+    words: list[str]
+    analytic: str = ""  # "" or the word that joins it to its topic when it explains something
+
+
 def _contribution(plain: str, budget: int, keep_article: bool = False) -> list[str]:
-    best: tuple[int, int, list[str]] | None = None
+    """The object of the strongest "we propose / we study" cue (tiers 0 and 1), as words."""
+    found = _find_contribution(plain, budget, max_tier=1)
+    if found is None:
+        return []
+    if keep_article:
+        return _article(found.words)
+    return _LEADING.sub("", " ".join(found.words)).split()
+
+
+def _find_contribution(plain: str, budget: int, max_tier: int = 2) -> _Found | None:
+    """The object of the strongest contribution cue: "we propose" (tier 0) before "we study"
+    (tier 1) before "we evaluate/extend" (tier 2, turned into a gerund), earliest first."""
     low = plain.lower()
     if len(low) != len(plain) or _OTHER_SPACE.search(plain):
         low = None
-    tiers = [(tier, _finditer_at(cue, plain, low, _VERB_CUE_STARTS)) for tier, cue in _VERB_CUE]
+    found = _best_object(plain, low, budget, [c for c in _VERB_CUE if c[0] <= min(max_tier, 1)])
+    if found is None and max_tier >= 2:  # evaluation verbs only when nothing is proposed or studied
+        found = _best_object(plain, low, budget, [c for c in _VERB_CUE if c[0] == 2])
+    return found
+
+
+def _best_object(plain: str, low: str | None, budget: int, cues) -> _Found | None:
+    best: tuple[int, int, list[str], str] | None = None
+    tiers = [(tier, _finditer_at(cue, plain, low, _CUE_STARTS[tier])) for tier, cue in cues]
     for offset, sent in split_sentences(plain):
         end = offset + len(sent)
         for tier, cue_matches in tiers:
+            if best is not None and tier >= best[0]:
+                break
             for m in cue_matches:
                 if not offset <= m.start() < end:
                     continue
                 obj = sent[m.end() - offset :].strip()
+                analytic, resolved = "", False
+                if _DEICTIC_LITERAL.search(obj[:160]):
+                    obj, analytic, resolved = _resolve_anaphora(obj, plain, offset)
                 if not obj or _BAD_OBJECT.match(obj) or (obj[:1].isupper() and tier == 0 and not re.match(r"[A-Z][a-z]*[-\s]", obj)):
                     continue
-                words = _describe(obj, budget)
+                gerund = None
+                if tier == 2 and not _ARTEFACT_OBJECT.match(obj):
+                    gerund = _GERUNDS.get(m.group("v").lower())
+                words = _describe(obj, budget - (1 if gerund else 0))
                 if words and words[0].lower() in {"the"}:
                     words = words[1:]
-                if len([w for w in words if w.lower() not in _NOT_CONTENT]) < 3:
+                words = _with_source(words, obj, budget)
+                if gerund and words:
+                    words = [gerund] + (words[1:] if words[0].lower() in {"a", "an", "the"} else words)
+                    by = next((i for i, w in enumerate(words) if i > 2 and w in _MEANS and words[i + 1 :][:1] and words[i + 1].endswith("ing")), None)
+                    words = _strip_dangling(words[:by]) if by else words  # "... by sampling ..." is how, not what
+                elif len(words) <= 3:
+                    words = _with_appositive(words, obj, budget)
+                if len([w for w in words if w.lower() not in _NOT_CONTENT]) < (2 if resolved else 3):
                     continue
                 if any(w.lower() in _ANAPHORA for w in words[:3]):
                     continue
-                if best is None or tier < best[0]:
-                    best = (tier, offset, words)
+                if not analytic and _head(words) in _ANALYTIC_HEADS:
+                    analytic = "in" if any(w.lower() == "of" for w in words) else "of"
+                best = (tier, offset, words, analytic)
                 break
     if best is None:
-        return []
-    if keep_article:
-        return _article(best[2])
-    return _LEADING.sub("", " ".join(best[2])).split()
+        return None
+    return _Found(best[0], best[2], best[3])
 
 
+_DEICTIC_LITERAL = re.compile(r"\b(?:this|these|such)\b", re.IGNORECASE)
+# "this target through the canonical predictive quotient" -> "the canonical predictive quotient"
+_THIS_VIA = re.compile(r"^(?:this|these)\s+[\w-]+\s+(?:through|via|with|using|by|as)\s+(?=\S)", re.IGNORECASE)
+# "a potential explanation of this phenomenon: evaluation meta-knowledge, ..." -> after the colon
+_THIS_COLON = re.compile(r"^[^.;:]{0,80}?\b(?:of|for|behind|to)\s+(?:this|these|such)\s+[\w-]+(?:\s+[\w-]+)?\s*:\s*(?=\S)")
+# "an account of this relationship" -> "an account of <the open question, or the topic>"
+_OF_THIS = re.compile(r"\b(of|for|behind|to|on)\s+(?:this|these)\s+([a-z][\w-]*)\b")
+_OPEN_QUESTION = re.compile(
+    r"\b((?:how|whether|why|what)\s+[^,.;:]{5,100}?)\s+(?:remains?|is|are)\s+(?:(?:still|largely|poorly|not\s+well|an?|yet)\s+)*"
+    r"(?:open|unclear|unknown|understood|unexplored|unanswered)\b"
+    r"|\bit\s+(?:is|remains)\s+(?:still\s+|largely\s+)?(?:unclear|unknown|not\s+known)\s+((?:how|whether|why|what)\s+[^,.;:]{5,100})"
+)
+_RELATIVE = frozenset("that which where whose who whereby".split())
+_PRONOUNS = frozenset("it its they them their this these those he she we our".split())
+_ANALYTIC_HEADS = frozenset(
+    """account accounts view views theory theories analysis analyses explanation explanations perspective
+    perspectives characterization characterisation understanding investigation examination picture lens""".split()
+)
+
+
+def _resolve_anaphora(obj: str, plain: str, offset: int) -> tuple[str, str, bool]:
+    """Replace a pointer back to earlier text in a contribution phrase by what it points to.
+
+    Returns (object, analytic, resolved): ``analytic`` when the phrase explained something
+    ("an explanation of this phenomenon: X"), ``resolved`` when the object was rewritten."""
+    m = _THIS_VIA.match(obj)
+    if m:
+        return obj[m.end() :], False, True
+    m = _THIS_COLON.match(obj)
+    if m:
+        return obj[m.end() :], "in" if _head(_words(m.group(0))) in _ANALYTIC_HEADS else "", True
+    m = _OF_THIS.search(obj[:160])
+    if m:
+        question = _open_question(plain[:offset])
+        if question:  # a question is a clause: what followed it may belong to either
+            return f"{obj[: m.start()]}{m.group(1)} {question}", "", True
+        topic = _topic(plain)
+        if topic:
+            return f"{obj[: m.start()]}{m.group(1)} {topic}{obj[m.end() :]}", "", True
+    return obj, "", False
+
+
+def _open_question(text: str) -> str | None:
+    """"how model capacity shapes grokking remains an open question" -> "how model capacity
+    shapes grokking" (the last such question before the contribution)."""
+    if not any(w in text for w in ("open", "unclear", "unknown", "understood", "unexplored", "unanswered")):
+        return None
+    found = None
+    for m in _OPEN_QUESTION.finditer(text):
+        found = m.group(1) or m.group(2)
+    if found is None:
+        return None
+    found = found.strip()
+    if any(w.lower() in _PRONOUNS for w in found.split()) or len(found.split()) > 10:
+        return None
+    return found
+
+
+_SOURCE_LITERAL = re.compile(r", (?:built|based|derived|drawn|collected|extracted|compiled|constructed|curated|mined) ")
+_SOURCE = re.compile(
+    r"^,\s*(?:built|based)\s+(on|upon|from)\s+"
+    r"|^,\s*(?:derived|drawn|collected|extracted|compiled|constructed|curated|mined)\s+(from)\s+"
+)
+
+
+def _with_source(words: list[str], obj: str, budget: int) -> list[str]:
+    """"a benchmark for X, built on 375 judgments of the Court" -> "... on judgments of the Court"."""
+    if not words or not _SOURCE_LITERAL.search(obj, 0, _MAX_CHARS):
+        return words
+    text = _PAREN.sub("", obj[:_MAX_CHARS])
+    head = _clause(text)
+    m = _SOURCE.match(text[len(head) :])
+    if not m:
+        return words
+    prep = "on" if m.group(1) in {"on", "upon"} else "from"
+    rest: list[str] = []
+    for w in _words(text[len(head) + m.end() :]):
+        low = w.lower().strip(",;:.")
+        if not rest and re.fullmatch(r"[\d,.]+", low):
+            continue  # "375 judgments" -> "judgments"
+        if low.endswith("ing") or low in _CUT_CLAUSE or len(rest) >= 9:
+            break
+        rest.append(w.rstrip(",;:."))
+        if w[-1:] in ",;:.":
+            break
+    rest = _strip_dangling(rest)
+    if len(rest) < 2 or len(words) + 1 + len(rest) > budget:
+        return words
+    return words + [prep] + rest
+
+
+_MEANS = frozenset("by via through".split())
+# "the canonical predictive quotient, a Bayes-act quotient of hidden predictive states"
+_APPOSITIVE_OF = re.compile(r",\s*(?:a|an|the)\s+((?:[\w-]+\s+){0,4}?)(of|for)\s+")
+# "a new metric, Calibrated Agreement Score (CAS), that ..." -> "Calibrated Agreement Score"
+_KIND_THEN_NAME = re.compile(r"^(?:a|an|the)\s+(?:new\s+|novel\s+)?[\w-]+(?:\s+[\w-]+)?,\s+((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)\s*[,(]")
+
+
+def _with_appositive(words: list[str], obj: str, budget: int) -> list[str]:
+    """A short contribution gets what its appositive says it is of or for
+    ("canonical predictive quotient, a quotient of hidden predictive states" ->
+    "canonical predictive quotient of hidden predictive states"), and "a new metric, Calibrated
+    Agreement Score (CAS)" becomes "calibrated agreement score"."""
+    named = _KIND_THEN_NAME.match(obj)
+    if named:
+        return _fit(_words(named.group(1).lower()), budget)
+    text = _PAREN.sub("", obj[:_MAX_CHARS])
+    head = _clause(text)
+    m = _APPOSITIVE_OF.match(text, len(head))
+    if not m or any(w.lower() in _CUT_ANY or w.lower() in _RELATIVE for w in _words(m.group(1))):
+        return words
+    rest = _describe(text[m.end() :], 6)
+    if len(rest) < 2 or len(words) + 1 + len(rest) > budget:
+        return words
+    return words + [m.group(2)] + rest
+
+
+def _head(words: list[str]) -> str:
+    """The head noun of a phrase: its last word before the first preposition or clause word."""
+    head = ""
+    for w in words:
+        low = w.lower().strip(",;:")
+        if low in _CUT_ANY or low in {"and", "or"}:
+            break
+        head = low
+    return head
+
+
+# The subject of the first sentence, read as the paper's topic.
+_TOPIC_NP = re.compile(
+    r"^(?:(?:[Tt]he|[Aa]n?)\s+)?(?P<np>(?:[A-Za-z][\w'\u2019-]*\s+){0,5}?[a-z][\w-]*)(?:\s+\([^()]*\))?\s+"
+    r"(?P<verb>has|have|is|are|was|were|aims?|remains?|involves?|relies|rely|seeks?|offers?|enables?|promises?|raises?"
+    r"|faces?|requires?|suffers?|can|often|typically|increasingly|usually|commonly|provides?|arises?|explains?|asks?"
+    r"|depends?|struggles?|lacks?|plays?|dominates?|underpins?|allows?|must|tends?|continues?|attracts?)\b"
+)
+_USED_AS = re.compile(r"\s+(?:(?:increasingly|widely|commonly|often|now|being)\s+)*used\s+as\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\b")
+_RELATIONAL = re.compile(
+    r"^(?:(?:existing|prior|current|recent|standard|classical|central|main|key|the|a|an)\s+)*"
+    r"(?:accounts?|explanations?|theories|validity|reliability|success|goal|understanding|study|studies|analysis|analyses)"
+    r"\s+of\s+(?P<x>.+)$",
+    re.IGNORECASE,
+)
+_NOT_TOPIC_START = frozenset(
+    """we our it its this these there here however in to for since while although despite when as because
+    which that with given most many some several recent existing current prior such each their they one
+    unlike though whereas""".split()
+)
+_NOT_IN_TOPIC = frozenset("that which who is are was were be has have can will not but we our it".split())
+_SUBORDINATE = frozenset("since while although though as because despite given with when whereas unlike".split())
+_TERM = re.compile(
+    r"\bwe\s+(?:term|call|refer\s+to\s+as|dub)\s+(?!(?:it|this|them|these|that|the|a|an)\b)"
+    r"([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})(?=\s*[,.;:)]|$)"
+)
+
+
+@lru_cache(maxsize=16)
 def _topic(plain: str) -> str | None:
-    """The subject of the first sentence ("Knowledge editing has emerged ...")."""
-    m = _TOPIC_VERBS.match(plain)
+    """What the paper is about: a term it coins ("a process we term model incrimination"), else
+    the subject of the first sentence ("Knowledge editing has emerged ...", "Existing accounts of
+    grokking explain ..." -> "grokking", "Since ..., evaluating X is critical" -> "evaluating X")."""
+    if "we term" in plain or "we call" in plain or "refer to as" in plain or "we dub" in plain:
+        m = _TERM.search(plain)
+        if m:
+            return m.group(1)
+    sents = split_sentences(plain)
+    if not sents:
+        return None
+    first = sents[0][1]
+    segments = [first]
+    if first.split(" ", 1)[0].lower().strip(",") in _SUBORDINATE:
+        segments = first.split(", ")[1:]  # the main clause after "Since ..., "
+    for seg in segments:
+        topic = _topic_of(seg)
+        if topic:
+            return topic
+    return None
+
+
+def _topic_of(segment: str) -> str | None:
+    m = _TOPIC_NP.match(segment)
     if not m:
         return None
     np = m.group("np")
-    if len(np.split()) > 4 or re.match(r"(?i)(?:most|many|some|several|recent|existing|this|these)\b", np):
+    if " such as " in f" {np} ":
+        np = f" {np} ".split(" such as ")[0].strip()
+    rel = _RELATIONAL.match(np)
+    if rel:
+        np = rel.group("x")
+    words = np.split()
+    if not words or len(words) > 6 or words[0].lower() in _NOT_TOPIC_START:
         return None
-    return np[:1].lower() + np[1:] if not re.match(r"[A-Z]{2}", np) else np
+    if any(w.lower() in _NOT_IN_TOPIC for w in words):
+        return None
+    if m.group("verb") in {"is", "are"}:
+        used = _USED_AS.match(segment, m.end())
+        if used and used.group(1).split()[-1] not in DANGLING:
+            np = f"{np} as {used.group(1)}"
+    first = np.split(" ", 1)[0]
+    if re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and first not in _PROPER:
+        np = np[:1].lower() + np[1:]
+    return np
+
+
+def _with_topic(found: _Found, plain: str) -> list[str]:
+    """Pair a contribution with the paper's topic ("... method for knowledge editing", "view of
+    collapse in recursive training"), cutting a relative clause off a long one to make room."""
+    words = found.words
+    if found.tier == 2:
+        return words
+    limit = 11 if found.tier == 0 else 8
+    if len(words) > limit:
+        cut = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _RELATIVE), None)
+        if cut is None:
+            return found.words
+        words = _strip_dangling(words[:cut])
+        if len([w for w in words if w.lower() not in _NOT_CONTENT]) < 2 or len(words) > limit:
+            return found.words
+    if " for " in f" {' '.join(words).lower()} ":
+        return found.words
+    topic = _topic(plain)
+    if not topic:
+        return found.words
+    content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
+    if content & {w.lower().strip(",") for w in words} or len(words) + 1 + len(topic.split()) > MAX_WORDS:
+        return found.words
+    # "an account of X", "a view of collapse in X", "a method for X"
+    return words + [found.analytic or "for"] + topic.split()
 
 
 def _capitalise(text: str) -> str:
@@ -437,6 +710,10 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
             desc = _contribution(text, budget, keep_article=True) if budget > 0 else []
         if not desc and budget > 0:
             desc = _name_description(text, name, budget, allow_subject=True)
+        if desc and len([w for w in desc if w.lower() not in _NOT_CONTENT]) <= 2 and "for" not in desc:
+            topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
+            if topic and name not in topic and len(desc) + 1 + len(topic.split()) <= budget:
+                desc = desc + ["for"] + topic.split()
         if desc:
             desc = _strip_dangling(_expand(desc, text, budget))
         if desc:
@@ -445,14 +722,11 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
             title = _finish(" ".join(_words(name)[:MAX_WORDS]))
         if title:
             return title
-    words = _contribution(text, MAX_WORDS)
-    if words:
-        topic = _topic(text)
-        if topic and len(words) <= 11 and " for " not in f" {' '.join(words)} ":
-            content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
-            if not content & {w.lower().strip(",") for w in words} and len(words) + 1 + len(topic.split()) <= MAX_WORDS:
-                words = words + ["for"] + topic.split()
-        words = _strip_dangling(_expand(words, text, MAX_WORDS))
+    words: list[str] = []
+    found = _find_contribution(text, MAX_WORDS)
+    if found is not None:
+        found = _Found(found.tier, _LEADING.sub("", " ".join(found.words)).split(), found.analytic)
+        words = _strip_dangling(_expand(_with_topic(found, text), text, MAX_WORDS))
     if not words:
         words = _fallback(text, MAX_WORDS)
     title = _finish(_capitalise(" ".join(words)))

@@ -54,9 +54,22 @@ EXACT = {
     "Multimodal dataset distillation (MDD)": "MDA-DD: enhancing generalization via a dynamic staggered model queue",
     "Large language model (LLM) post-training": "CapTrack: a capability-centric framework for analyzing forgetting in LLMs",
     "Production training of large models": "CONCORD: a dependency-keyed per-layer primitive interface for re-planning",
-    "Knowledge editing has emerged": "ℓ1 regularization method that prunes away unnecessary tentacles of each knowledge vector",
+    # a long relative clause gives way to the topic (the first sentence's subject)
+    "Knowledge editing has emerged": "ℓ1 regularization method for knowledge editing",
     "Dynamic Sparse Training (DST)": "Epitopological learning dynamic sparse training for CNNs through channel-wise network modeling",
-    "Passive image provenance": "Source–target verification under adversarial distribution shift",
+    "Passive image provenance": "Source–target verification under adversarial distribution shift for passive image provenance",
+    # "of this relationship" resolved to the open question it points back to
+    "Existing accounts of grokking": "Information-theoretic account of how model capacity shapes grokking",
+    # "a potential explanation of this phenomenon: X" -> X, in the topic ("The validity of T ...")
+    "The validity of AI safety": "Evaluation meta-knowledge in AI safety evaluations",
+    # "We formalize this target through Y, a Z of W" -> Y of W
+    "Many prediction problems involve": "Canonical predictive quotient of hidden predictive states",
+    # a short name description gets the topic of the main clause after "Since ..., "
+    "Since Vision-Language Models": "VESPER: a video benchmark for evaluating VLMs' safety reasoning from video",
+    "Legal judgment prediction": "Benchmark for evaluating legal reasoning on judgments of the European Court of Human Rights",
+    "A central goal of safety research": "Suite of six agentic environments for model incrimination",
+    "Recursive training on synthetic data": "Singular-geometric view of collapse in recursive training on synthetic data",
+    "Modelling opinion dynamics": "GPU-accelerated consensus and truth-finding game for modelling opinion dynamics",
     "We propose and analyze a model-based bootstrap": "Model-based bootstrap for transition kernels in finite controlled Markov chains",
     "Online decision-making faces": "GTP: generative trajectory planning",
 }
