@@ -173,6 +173,8 @@ def _fit(words: list[str], budget: int) -> list[str]:
         cut = next((j for j in range(top, 3, -1) if words[j].lower() in _CUT_CLAUSE), None)
         if cut is None:
             cut = next((j for j in range(top, 2, -1) if words[j].lower() in _CUT_ANY), None)
+        if cut and words[cut].lower() == "by" and re.fullmatch(r"[a-z]+(?:ed|en)", words[cut - 1]):
+            cut -= 1  # "papers written | by four assistants": the participle goes with its agent
         words = words[: cut or budget]
     return _strip_dangling(words)
 
@@ -470,6 +472,7 @@ _OPEN_QUESTION = re.compile(
 )
 _RELATIVE = frozenset("that which where whose who whereby".split())
 _PRONOUNS = frozenset("it its they them their this these those he she we our".split())
+_CAUSE_HEADS = frozenset("cause causes mechanism mechanisms source sources origin origins driver drivers".split())
 _ANALYTIC_HEADS = frozenset(
     """account accounts view views theory theories analysis analyses explanation explanations perspective
     perspectives characterization characterisation understanding investigation examination picture lens""".split()
@@ -486,7 +489,7 @@ def _resolve_anaphora(obj: str, plain: str, offset: int) -> tuple[str, str, bool
         return obj[m.end() :], False, True
     m = _THIS_COLON.match(obj)
     if m:
-        return obj[m.end() :], "in" if _head(_words(m.group(0))) in _ANALYTIC_HEADS else "", True
+        return obj[m.end() :], "in" if _head(_words(m.group(0))) in _ANALYTIC_HEADS | _CAUSE_HEADS else "", True
     m = _OF_THIS.search(obj[:160])
     if m:
         question = _open_question(plain[:offset])
@@ -509,7 +512,7 @@ def _open_question(text: str) -> str | None:
     if found is None:
         return None
     found = found.strip()
-    if any(w.lower() in _PRONOUNS for w in found.split()) or len(found.split()) > 10:
+    if any(w.lower() in _PRONOUNS for w in found.split()) or len(found.split()) > 12:
         return None
     return found
 
@@ -567,6 +570,8 @@ def _with_appositive(words: list[str], obj: str, budget: int) -> list[str]:
     m = _APPOSITIVE_OF.match(text, len(head))
     if not m or any(w.lower() in _CUT_ANY or w.lower() in _RELATIVE for w in _words(m.group(1))):
         return words
+    if _words(m.group(1))[-1:] != [words[-1].lower()]:
+        return words  # "competition, the tendency of ..." says what it does, not what it is of
     rest = _describe(text[m.end() :], 6)
     if len(rest) < 2 or len(words) + 1 + len(rest) > budget:
         return words
@@ -589,7 +594,7 @@ _TOPIC_NP = re.compile(
     r"^(?:(?:[Tt]he|[Aa]n?)\s+)?(?P<np>(?:[A-Za-z][\w'\u2019-]*\s+){0,5}?[a-z][\w-]*)(?:\s+\([^()]*\))?\s+"
     r"(?P<verb>has|have|is|are|was|were|aims?|remains?|involves?|relies|rely|seeks?|offers?|enables?|promises?|raises?"
     r"|faces?|requires?|suffers?|can|often|typically|increasingly|usually|commonly|provides?|arises?|explains?|asks?"
-    r"|depends?|struggles?|lacks?|plays?|dominates?|underpins?|allows?|must|tends?|continues?|attracts?)\b"
+    r"|depends?|struggles?|lacks?|plays?|dominates?|underpins?|allows?|must|tends?|continues?|attracts?|focus(?:es)?)\b"
 )
 _USED_AS = re.compile(r"\s+(?:(?:increasingly|widely|commonly|often|now|being)\s+)*used\s+as\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\b")
 _RELATIONAL = re.compile(
@@ -666,13 +671,13 @@ def _with_topic(found: _Found, plain: str) -> list[str]:
     if found.tier == 2:
         return words
     limit = 11 if found.tier == 0 else 8
-    if len(words) > limit:
-        cut = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _RELATIVE), None)
-        if cut is None:
-            return found.words
+    cut = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _RELATIVE), None)
+    if cut is not None:  # "a scheme that restricts ... for T" would read as if T were its object
         words = _strip_dangling(words[:cut])
-        if len([w for w in words if w.lower() not in _NOT_CONTENT]) < 2 or len(words) > limit:
+        if len([w for w in words if w.lower() not in _NOT_CONTENT]) < 2:
             return found.words
+    if len(words) > limit:
+        return found.words
     if " for " in f" {' '.join(words).lower()} ":
         return found.words
     topic = _topic(plain)
@@ -689,9 +694,19 @@ def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
+_FINDING = re.compile(r"^(?:[Ww]e|[Hh]ere,? we|[Tt]his (?:paper|work|study))\s+(?:find|show|demonstrate|observe|argue|report|prove|shows|demonstrates|argues|reports)\s+that\s+(?:,\s*)?")
+_SUBCLAUSE = re.compile(r"\s+(?:when|because|since|unless|although|whereas|while|if)\s+.*$")
+
+
 def _fallback(plain: str, budget: int) -> list[str]:
+    """The first sentence; a finding ("We find that X ...") is given as X, up to its first
+    subordinate clause."""
     sents = split_sentences(plain)
     first = sents[0][1] if sents else plain
+    finding = _FINDING.match(first)
+    if finding and len(first) - finding.end() > 20:
+        first = _SUBCLAUSE.sub("", first[finding.end() :])
+        first = re.sub(r"^(?:the|a|an)\s+", "", first, flags=re.IGNORECASE)
     words = _fit(_words(_clause(_PAREN.sub("", first)) or first), budget)
     if not words:
         words = _fit(_words(first), budget)

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from readinglist.naming import detect_name
 from readinglist.text import to_plain
 from readinglist.titles import DANGLING, MAX_WORDS, make_title
-from test_naming import HELDOUT, SEEDS, by_prefix
+from test_naming import HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
 
-ALL = SEEDS + HELDOUT
+ALL = SEEDS + HELDOUT + HELDOUT_MORE
 
 
 def generated(raw: str) -> tuple[str | None, str]:
@@ -80,7 +80,66 @@ HELDOUT_EXACT = {
     "Aurora-Bench is a new benchmark": "Aurora-Bench: a benchmark for evaluating the long-horizon planning abilities of LLM-based agents",
     "Despite rapid progress in retrieval-augmented": "Tandem: training the retriever with feedback signals derived from the reader's likelihood",
     "Differential privacy (DP) provides": "Per-example gradient clipping for differential privacy",
+    # written after the rules below, to check they generalise (not tuned one by one)
+    "Although code generation models": "RepoShift: a code benchmark for evaluating repository-level software engineering",
+    "Existing theories of double descent": "Spectral account of why deep networks trained with data augmentation show no second peak",
+    "Language models often state": "Surface-form competition in language models",
+    "Many sequential decision problems": "Minimal sufficient abstraction of partially observable environments",
+    "Clinical notes frequently copy": "Lightweight detector for note cloning",
+    "Deep ensembles are widely used": "Extending stochastic weight averaging to Bayesian model averaging",
+    "Large language models are increasingly used as research": "Corpus of 6,200 summaries of biomedical papers",
+    "Retrieval-augmented generation systems": "Evidence attribution recall for retrieval-augmented generation systems",
+    "Graph transformers are increasingly": "Sparse attention scheme for graph transformers",
+    "Offline reinforcement learning suffers": "Value regularizer for offline reinforcement learning",
+    "Temporal graphs arise": "Extending GraphSAGE to continuous-time dynamic graphs",
+    "Large language models are increasingly used as automatic judges": "Calibrated agreement score for large language models as automatic judges",
+    "We find that the gains": "Gains reported for chain-of-thought prompting on arithmetic benchmarks largely disappear",
 }
+
+# A contribution clause: "we propose/introduce/study/... a|an|the ..." (or "this paper/work ...").
+CONTRIBUTION = re.compile(
+    r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:(?:first|further|also|here|then)\s+)?"
+    r"(?:propose|introduce|present|develop|design|create|study|investigate|examine|analy[sz]e|formali[sz]e|extend|collect)(?:s|d|ed)?"
+    r"\s+(?:a|an|the)\b"
+)
+# Finite verbs a sentence-shaped title would carry.
+FINITE = frozenset(
+    """is are was were has have had can could may might will would should does do did remains remain depends
+    depend explains explain involves involve enables enable shows show aims relies rely arise arises
+    promises faces offers requires suffers""".split()
+)
+# Words a title (and so a key) should not start with: sentence openers and pointers back to earlier text.
+BAD_OPENERS = frozenset("existing many most recent prior previous current several some we our this these however here".split())
+
+
+def finite_verb(title: str) -> str | None:
+    """A finite verb outside a question clause ("How X shapes Y" is a noun clause)."""
+    words = [w.lower().strip(",;:") for w in title.split()]
+    if words and words[0] in {"how", "why", "whether", "what", "when"}:
+        return None
+    for i, w in enumerate(words):
+        if w in FINITE and not any(q in words[:i] for q in ("how", "why", "whether", "what", "which")):
+            return w
+    return None
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_titles_read_like_titles(raw):
+    """Noun phrases where the abstract states a contribution; no pointers back to earlier text;
+    a key-worthy first word."""
+    plain = to_plain(raw)
+    name, title = generated(raw)
+    words = [w.lower().strip(",;:") for w in title.split()]
+    assert not {"this", "these", "such", "its", "their", "our", "we"} & set(words), title
+    if name is None:
+        from readinglist.keys import salient_words
+
+        assert salient_words(title)[0] not in BAD_OPENERS, title
+        if CONTRIBUTION.search(plain):
+            assert finite_verb(title) is None, (finite_verb(title), title)
+            first_sentence = plain.split(". ")[0]
+            assert not first_sentence.startswith(title), title
+
 
 
 @pytest.mark.parametrize(("prefix", "expected"), list(EXACT.items()), ids=list(EXACT))
@@ -90,7 +149,7 @@ def test_exact_seed_titles(prefix, expected):
 
 @pytest.mark.parametrize(("prefix", "expected"), list(HELDOUT_EXACT.items()), ids=list(HELDOUT_EXACT))
 def test_exact_heldout_titles(prefix, expected):
-    assert generated(by_prefix(HELDOUT, prefix))[1] == expected
+    assert generated(by_prefix(HELDOUT + HELDOUT_MORE, prefix))[1] == expected
 
 
 @pytest.mark.parametrize(
@@ -101,6 +160,27 @@ def test_exact_heldout_titles(prefix, expected):
         ("Deep nets overfit.", "Deep nets overfit"),
         ("We propose a simple yet effective regularizer for sparse attention.", "Regularizer for sparse attention"),
         ("Graphs are everywhere. We study how these graphs grow.", "How graphs grow"),
+        # topic from the first sentence's subject, joined to a short contribution
+        ("Knowledge editing has emerged as a field. We propose a sparse update rule.", "Sparse update rule for knowledge editing"),
+        # ... but not when the contribution already names it
+        ("Knowledge editing has emerged as a field. We propose a sparse editing rule for knowledge editing.",
+         "Sparse editing rule for knowledge editing"),
+        # an analysis is "of" its topic; "Existing studies of X" -> X
+        ("Existing studies of tokenization focus on English. We develop a formal linguistic theory.",
+         "Formal linguistic theory of tokenization"),
+        ("Existing studies of tokenization focus on English. We develop a formal theory of subwords.",
+         "Formal theory of subwords in tokenization"),
+        # a coined term is the topic
+        ("Models copy text, a behaviour we term echoing. We propose a fast detector that flags copies.",
+         "Fast detector for echoing"),
+        # "of this problem" points back to an open question
+        ("Why transformers length-generalise poorly remains unclear. We give a causal account of this gap.",
+         "Causal account of why transformers length-generalise poorly"),
+        # a finding is given without "We find that"
+        ("We find that deeper networks forget more slowly when trained with replay.", "Deeper networks forget more slowly"),
+        # evaluation verbs become gerunds; artefacts stay nouns
+        ("We extend diffusion models to graphs with cycles by sampling walks.", "Extending diffusion models to graphs with cycles"),
+        ("We collected a dataset of 900 annotated court rulings.", "Dataset of 900 annotated court rulings"),
     ],
 )
 def test_small_cases(text, expected):
