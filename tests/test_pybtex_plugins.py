@@ -155,3 +155,16 @@ def test_bad_input_is_one_line_error(tmp_path):
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith("ERROR: bad.txt: not a text file")
     assert not (tmp_path / "out.bib").exists()
+
+
+def test_formats_by_name_whatever_the_suffixes(tmp_path):
+    """-f abstracts / -t markdown|csljson select the plugins when suffixes do not."""
+    (tmp_path / "list.abstracts").write_text(SEED.read_text(encoding="utf-8"), encoding="utf-8")
+    proc = pybtex_convert("-f", "abstracts", "-t", "markdown", "list.abstracts", "out.txt", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    md = (tmp_path / "out.txt").read_text(encoding="utf-8")
+    assert md.startswith("# Reading list\n\n19 papers: 0 read, 19 to read.\n")
+    assert md.count("\n- [ ] **") == 19
+    proc = pybtex_convert("-f", "abstracts", "-t", "csljson", "list.abstracts", "out.data", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads((tmp_path / "out.data").read_text(encoding="utf-8"))) == 19
