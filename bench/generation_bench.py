@@ -5,7 +5,10 @@ and converts them to plain text once, then runs the generation stages over chunk
 the order the converter runs them (detect_name -> make_title -> tags -> key), adding up each
 stage's CPU time (process time, so other jobs on a shared machine count less). Each
 measurement is repeated and the median printed.
-Budget: name + title + tags <= 0.6 s for 5,000 abstracts.
+Budget: the title stage <= 0.5 s CPU for 5,000 abstracts (the converter's 2 s wall budget covers
+everything, with generation spread over two forked processes). The title/name ratio is printed
+too: both stages run in the same loop, so on a noisy shared machine the ratio is steadier than
+either figure.
 
     python bench/generation_bench.py [N=5000] [repeats=3]
 """
@@ -85,9 +88,12 @@ def main() -> None:
         print(f"  {stage:9s} {statistics.median(values):6.3f}  [{', '.join(f'{v:.3f}' for v in values)}]")
     gen = [r["name"] + r["title"] + r["tags"] for r in runs]
     med = statistics.median(gen)
+    print(f"  name+title+tags {med:6.3f} s ({med / n * 1e6:.0f} us each)")
+    title = statistics.median(r["title"] for r in runs)
+    ratio = statistics.median(r["title"] / r["name"] for r in runs if r["name"])
     print(
-        f"  name+title+tags {med:6.3f} s ({med / n * 1e6:.0f} us each)  budget 0.60 s for 5,000"
-        f"  {'OK' if med * 5000 / n <= 0.6 else 'OVER'}"
+        f"  title stage {title:6.3f} s ({title / n * 1e6:.0f} us each)  budget 0.50 s for 5,000"
+        f"  {'OK' if title * 5000 / n <= 0.5 else 'OVER'}  (title/name CPU ratio {ratio:.2f})"
     )
 
 
