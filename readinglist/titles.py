@@ -3,8 +3,20 @@
 ``make_title(raw, plain, name)`` is a pure function. With a system name it reads
 "Name: <what it is>", the description taken from the abstract (an appositive such as
 "CanViT, the first task- and policy-agnostic AVFM", a "which ..." clause turned into a gerund,
-or the spelled-out name); without one it is the paper's main contribution (the object of
-"we propose/introduce/present ...", then "we study/derive ..."), or else the first sentence.
+or the spelled-out name); a description of two content words gets the paper's topic
+("VESPER: a video benchmark for evaluating ...").
+
+Without a name it is a noun phrase for the paper's main contribution: the object of
+"we propose/introduce/present ..." (tier 0), else "we study/formalize/derive ..." (tier 1), else
+"we extend/evaluate/collect ..." as a gerund ("Extending X to Y") or an artefact ("Dataset of
+..."). A pointer back to earlier text is resolved: "an account of this relationship" takes the
+open question it points to ("how X shapes Y remains an open question"), "an explanation of
+this phenomenon: Z" becomes Z, "this target through Y" becomes Y. A short contribution is
+joined to the topic ("<contribution> for <topic>", "<account> of <topic>"), cutting a relative
+clause to make room; the topic is a term the abstract coins ("a process we term X"), else the
+subject of the first sentence ("Knowledge editing has emerged ...", "Existing accounts of X
+..." -> X, "Since ..., evaluating X is critical" -> "evaluating X"). With no contribution
+phrase, the first finding ("We find that X ...") gives X, or else the first sentence is used.
 
 Every title: at most :data:`MAX_WORDS` words, clean text (no LaTeX or Markdown), sentence case
 after the colon (acronyms and proper words kept), no trailing punctuation, never ends on an
