@@ -594,3 +594,28 @@ def test_open_without_create_and_clock_datetimes(tmp_path):
     store = Store.open(tmp_path / "lib", clock=lambda: datetime(2026, 11, 30, 7, 15, 9, 123, tzinfo=paris))
     store.import_records([make("k", 0)])
     assert store.get("k").history == (Event("added", "2026-11-30T06:15:09Z"),)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_papers, _papers)
+def test_editing_an_untouched_file_gives_the_fresh_rendering(old, other):
+    """The store re-renders files nobody edited by hand instead of a tomlkit round trip; for
+    what readers change (status, history, notes, tags, priority, rating) both give the same
+    text, so a mark is the same few-line diff either way. (For arbitrary record changes the two
+    may differ in blank lines only; the parsed paper is the same, as tested above.)"""
+    old = _honest(old)
+    new = _honest(
+        old.evolve(
+            status=other.status, history=other.history, notes=other.notes,
+            user_tags=other.user_tags, priority=other.priority, rating=other.rating,
+        )
+    )  # fmt: skip
+    assert storefile.edit(storefile.render(old), old, new, "x.toml") == storefile.render(new)
+
+
+def test_a_hand_edited_file_keeps_its_comments_when_marked(filled):
+    path = path_of(filled, "paper1")
+    path.write_text(path.read_text().replace("[state]", "# my own comment\n[state]"))
+    filled.set_status("paper1", "read")
+    text = path.read_text()
+    assert "# my own comment\n[state]" in text and 'status = "read"' in text
