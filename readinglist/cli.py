@@ -143,9 +143,11 @@ def _print_papers(papers, *, as_json: bool) -> None:
         return
     from rich.table import Table
 
-    table = Table(show_lines=False, header_style="bold")
-    for col in ("key", "status", "venue", "pri", "rating", "tags", "title"):
-        table.add_column(col, overflow="fold" if col == "title" else "ellipsis", no_wrap=col != "title")
+    table = Table(show_lines=False, header_style="bold", expand=True)
+    for col in ("key", "status", "venue", "pri", "rating"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("tags", max_width=28, overflow="fold")
+    table.add_column("title", ratio=1, min_width=30, overflow="fold")
     for p in papers:
         rec = p.record
         table.add_row(
