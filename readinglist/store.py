@@ -669,6 +669,11 @@ class Store:
         duplicates: list[Duplicate] = []
         renamed: list[tuple[str, str]] = []
         threshold = self.config.duplicate_threshold
+        records = list(records)
+        for rec in records:  # checked before anything is written
+            if not rec.key.strip():
+                where = f" ({rec.sources[0]})" if rec.sources else ""
+                raise ValidationError(f"cannot import a record with an empty key{where}: {rec.title[:60]!r}")
         now = self._now()
         with self.transaction():
             index = self._load_index()

@@ -117,7 +117,7 @@ _text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 _line = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20)
 _records = st.builds(
     Record,
-    key=_line,
+    key=_line.filter(str.strip),  # the store refuses blank keys (tested below)
     title=_text,
     abstract=_text | st.sampled_from(["a '''b''' c", "ends with '", "x\r\ny", "\nstarts with newline", "two\nlines"]),
     entry_type=_line,
@@ -619,3 +619,10 @@ def test_a_hand_edited_file_keeps_its_comments_when_marked(filled):
     filled.set_status("paper1", "read")
     text = path.read_text()
     assert "# my own comment\n[state]" in text and 'status = "read"' in text
+
+
+def test_a_blank_key_is_refused_before_anything_is_written(store):
+    good = make("good2026", 1)
+    with pytest.raises(ValidationError, match="empty key"):
+        store.import_records([good, good.evolve(key="  ", abstract="Another abstract entirely, about blank keys.")])
+    assert len(store) == 0 and not list(store.papers_dir.glob("*.toml"))
