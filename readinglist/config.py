@@ -32,6 +32,7 @@ class Config:
     min_score: float  # points a topic tag needs (see [tags] in data/config.toml)
     duplicate_threshold: float
     ambiguity_margin: float
+    anonymous_author: str  # BibTeX placeholder author for papers without authors ("" for none)
     data: dict = field(repr=False, default_factory=dict)  # the merged raw tables
 
     def venue_name(self, venue: str | None) -> str | None:
@@ -135,6 +136,7 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -
         min_score=float(get("tags", "min_score", (int, float), 2.0)),
         duplicate_threshold=float(get("matching", "duplicate_threshold", (int, float))),
         ambiguity_margin=float(get("matching", "ambiguity_margin", (int, float))),
+        anonymous_author=get("export", "anonymous_author", str, ""),
         data=data,
     )
 

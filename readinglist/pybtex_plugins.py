@@ -39,11 +39,23 @@ def _config() -> Config:
 
 def record_to_entry(record: Record, config: Config) -> Entry:
     """A pybtex entry with the fields readinglist's BibTeX export writes for ``record``."""
-    fields = [(k, v) for k, v in record_fields(record, ExportOptions(config=config)) if k != "author"]
+    pairs = record_fields(record, ExportOptions(config=config))
+    fields = [(k, v) for k, v in pairs if k != "author"]
     persons = {}
     if record.authors:
         persons["author"] = [_pybtex_person(p) for p in record.authors]
+    else:  # the export's placeholder ("{Authors of canvit2026}"), if configured
+        persons["author"] = [PybtexPerson(last=v) for k, v in pairs if k == "author"]
     return Entry(record.entry_type, fields=fields, persons=persons)
+
+
+def _authors(key: str, persons, config: Config) -> tuple[Person, ...]:
+    """A pybtex entry's authors, without the export's placeholder for "no authors"."""
+    authors = tuple(_person(p) for p in persons)
+    pattern = config.anonymous_author
+    if pattern and len(authors) == 1 and authors[0].literal == pattern.replace("{key}", key):
+        return ()
+    return authors
 
 
 def _pybtex_person(person: Person) -> PybtexPerson:
@@ -123,7 +135,7 @@ def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
         year=_common.find_year(f.get("year"), f.get("date"), f.get("eventtitle")),
         shorttitle=to_plain(f["shorttitle"]) if f.get("shorttitle") else None,
         tags=_common.split_tags(to_plain(f["keywords"]) if f.get("keywords") else None),
-        authors=tuple(_person(p) for p in entry.persons.get("author", ())),
+        authors=_authors(key, entry.persons.get("author", ()), config),
         doi=_common.clean_doi(f.get("doi")),
         url=f.get("url") or None,
         pages=f.get("pages") or None,

@@ -123,8 +123,13 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     if record.authors:
         fields.append(("author", " and ".join(_name(p, _short) for p in record.authors)))
     else:
-        # No authors (abstract lists have none): BibTeX's ``key`` field is what plainnat &c.
-        # sort and label by instead ("CanViT" rather than "can"); biblatex ignores it.
+        # No authors (abstract lists have none). @inproceedings requires one (plainnat warns,
+        # biblatex's data model too), so the configured placeholder stands in, braced as one
+        # corporate name and declared as generated in the comment above the entry; BibTeX's
+        # ``key`` field (the name, else the title) is what styles sort by when it is off.
+        placeholder = _placeholder_author(record, options)
+        if placeholder:
+            fields.append(("author", placeholder))
         fields.append(("key", short or title))
     fields.append(("title", protect_case(title)))
     if short:
@@ -172,8 +177,18 @@ def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
     return fields
 
 
-def _comment(record: Record) -> str | None:
-    note = generated_note(record)
+def _placeholder_author(record: Record, options: ExportOptions) -> str | None:
+    """The BibTeX value standing in for a missing author list (``{Authors of canvit2026}``)."""
+    from ..text import to_bibtex
+
+    pattern = options.config.anonymous_author
+    if not pattern or record.authors:
+        return None
+    return "{" + to_bibtex(pattern.replace("{key}", record.key)) + "}"
+
+
+def _comment(record: Record, options: ExportOptions) -> str | None:
+    note = generated_note(record, also=("author",) if _placeholder_author(record, options) else ())
     if note is None:
         return None
     # BibTeX starts an entry at any '@', even in a comment; keep the line one line.
@@ -193,7 +208,7 @@ class BibtexExporter:
             for paper in unique(papers):
                 if blocks:
                     blocks.append(ImplicitComment(""))  # a blank line between entries
-                comment = _comment(paper.record)
+                comment = _comment(paper.record, options)
                 if comment:
                     blocks.append(ImplicitComment(comment))  # right above its entry
                 fields = [Field(name, value) for name, value in paper_fields(paper, options)]

@@ -92,7 +92,10 @@ def _markers(library) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
             m = _GENERATED.match(line.strip())
             if not m:
                 continue
-            names = _common.generated_names(_NAMES_SPLIT.split(m.group("names")))
+            listed = _NAMES_SPLIT.split(m.group("names"))
+            names = _common.generated_names(listed)
+            if "author" in listed:  # the export's placeholder author: not a real one
+                names |= {"author"}
             sources = tuple(_common.parse_source(s) for s in (m.group("sources") or "").split("; ") if s.strip())
             out[m.group("key")] = (names, sources)
     return out
@@ -194,6 +197,10 @@ class BibtexImporter:
                 skipped.append(Skipped(Source(source, line=line), "no title and no abstract", entry.raw.strip()[:80]))
                 continue
             entry_type = entry.entry_type.lower()
+            generated, sources = markers.get(entry.key, (frozenset(), ()))
+            if "author" in generated:  # readinglist's placeholder (e.g. {Anonymous}): no authors
+                generated -= {"author"}
+                values.pop("author", None)
             authors = parse_names(values["author"]) if get("author") else ()
             full_name = get("journal") or get("journaltitle") if entry_type == "article" else get("booktitle")
             venue = options.venue or _common.find_venue(config, full_name and _common.latex_to_unicode(full_name), get("eventtitle"))
@@ -203,7 +210,6 @@ class BibtexImporter:
                 for name, value in values.items()
                 if name not in _CONSUMED and value.strip() and not (name == "key" and not authors)
             }
-            generated, sources = markers.get(entry.key, (frozenset(), ()))
             record = Record(
                 key=entry.key,
                 title=title,
