@@ -103,8 +103,11 @@ def test_a_writer_killed_mid_save_leaves_every_file_old_or_new(store):
             assert m, (path, paper.notes)
             notes.append(int(m.group(1)))
         assert len(notes) == 300
-        # each file is the old version (last finished round) or the new one (the round being saved)
-        assert set(notes) <= {rounds, rounds + 1}, (rounds, sorted(set(notes)))
+        # each file is the old version (last finished round) or the new one (the round being
+        # saved): two consecutive rounds at most. (The writer reports a round after saving it,
+        # so a kill between the save and the report makes `rounds` lag by one: allowed.)
+        low, high = min(notes), max(notes)
+        assert rounds <= low and high - low <= 1 and high <= rounds + 2, (rounds, sorted(set(notes)))
         rounds = max(notes)
         if left_temp_files or len(set(notes)) == 2:
             break  # the kill landed inside a save: that is what this test is about
