@@ -976,7 +976,7 @@ def _md_sub(m: re.Match) -> str:
     return _MD_ESCAPES.get(c) or "\\" + c
 
 
-def _escape_md(s: str) -> str:
+def escape_markdown(s: str) -> str:
     """Escape a plain run so GitHub shows it as text (no emphasis, links, HTML, tables)."""
     return _MD_SPECIAL.sub(_md_sub, s) if _MD_SPECIAL.search(s) else s
 
@@ -1005,7 +1005,7 @@ def _markdown_into(tokens, parts: list) -> None:
     for i, t in enumerate(tokens):
         kind = t[0]
         if kind is TEXT:
-            parts.append(_escape_md(t[1]))
+            parts.append(escape_markdown(t[1]))
         elif kind is MATH:
             body = normalize_space(t[1]).translate(_MD_MATH_FIX)
             if not body:
@@ -1031,13 +1031,13 @@ def _markdown_into(tokens, parts: list) -> None:
         elif kind is GROUP:
             _markdown_into(t[1], parts)
         elif kind is ESC:
-            parts.append(_escape_md(t[1]))
+            parts.append(escape_markdown(t[1]))
         elif kind is QUOTE:
             parts.append(t[1])
         elif kind is CODE:
             parts.append(_md_code(t[1]))
         else:  # MACRO
-            parts.append(_escape_md(_macro_plain(t[1], t[2])))
+            parts.append(escape_markdown(_macro_plain(t[1], t[2])))
 
 
 def _render_plain_str(tokens) -> str:

@@ -54,10 +54,10 @@ def literal(s: str) -> str:
 
     :func:`readinglist.text.to_markdown` reads its input as source text, interpreting LaTeX and
     Markdown markup; titles are clean Unicode and must not be interpreted, only escaped. That
-    escaping is text.py's (``_escape_md``, the same one to_markdown applies to plain runs)."""
-    from ..text import _escape_md, normalize_space
+    escaping is text.py's (``escape_markdown``, the same one to_markdown applies to plain runs)."""
+    from ..text import escape_markdown, normalize_space
 
-    return _escape_md(normalize_space(s))
+    return escape_markdown(normalize_space(s))
 
 
 def github_anchor(heading: str, seen: Counter) -> str:
