@@ -192,6 +192,23 @@ def _echo_paper(paper) -> None:
     typer.echo("\n".join(lines))
 
 
+def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion for citation keys, from the store the command line names."""
+    try:
+        from .config import load_config
+        from .store import Store
+
+        root = ctx.find_root().params
+        config = load_config(root.get("config"), store=root.get("store"))
+        return [k for k in Store.open(config.store, config=config, create=False).keys() if k.startswith(incomplete)]
+    except Exception:  # completion must never fail loudly
+        return []
+
+
+_KEY = typer.Argument(..., help="The paper's citation key.", autocompletion=_complete_key)
+_STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in ("unread", "reading", "read", "skipped") if s.startswith(incomplete)])
+
+
 # --------------------------------------------------------------------------- commands
 
 
@@ -293,7 +310,7 @@ def list_(
 
 
 @app.command()
-def show(key: str, as_json: bool = typer.Option(False, "--json", help="Print the paper as JSON.")) -> None:
+def show(key: str = _KEY, as_json: bool = typer.Option(False, "--json", help="Print the paper as JSON.")) -> None:
     """Show one paper: title, tags, status, history, notes and abstract.
 
     Example: readinglist show canvit2026
@@ -328,8 +345,8 @@ def search(
 
 @app.command()
 def mark(
-    status: str = typer.Argument(..., help=STATUS_HELP),
-    keys: List[str] = typer.Argument(..., help="One or more citation keys."),
+    status: str = _STATUS_ARG,
+    keys: List[str] = typer.Argument(..., help="One or more citation keys.", autocompletion=_complete_key),
 ) -> None:
     """Set the reading status of papers.
 
@@ -349,7 +366,7 @@ def mark(
 
 @app.command()
 def note(
-    key: str,
+    key: str = _KEY,
     message: Optional[str] = typer.Option(None, "--message", "-m", help="The note text (else $EDITOR opens)."),
     append: bool = typer.Option(False, "--append", "-a", help="Add to the existing notes instead of replacing them."),
 ) -> None:
@@ -392,7 +409,7 @@ def _edit(text: str, *, name: str) -> str:
 
 @app.command()
 def tag(
-    key: str,
+    key: str = _KEY,
     tags: List[str] = typer.Argument(..., help="Tags to add (or remove with --remove)."),
     remove: bool = typer.Option(False, "--remove", "-r", help="Remove these tags."),
 ) -> None:
@@ -406,7 +423,7 @@ def tag(
 
 
 @app.command()
-def rate(key: str, n: int = typer.Argument(..., min=0, max=5, help="1-5, or 0 to clear.")) -> None:
+def rate(key: str = _KEY, n: int = typer.Argument(..., min=0, max=5, help="1-5, or 0 to clear.")) -> None:
     """Rate a paper from 1 to 5 (0 clears the rating).
 
     Example: readinglist rate canvit2026 4
@@ -416,7 +433,7 @@ def rate(key: str, n: int = typer.Argument(..., min=0, max=5, help="1-5, or 0 to
 
 
 @app.command()
-def priority(key: str, n: int = typer.Argument(..., min=0, max=3, help="1 (highest) to 3, or 0 to clear.")) -> None:
+def priority(key: str = _KEY, n: int = typer.Argument(..., min=0, max=3, help="1 (highest) to 3, or 0 to clear.")) -> None:
     """Set a paper's priority from 1 (read first) to 3 (0 clears it).
 
     Example: readinglist priority canvit2026 1

@@ -207,3 +207,16 @@ def test_reconcile_dry_run_then_for_real(store, tmp_path):
     assert after["title"] == "CanViT: Canvas Vision Transformers for Active Vision"
     assert after["authors"] == ["Doe, Jane", "Roe, Richard"] and after["doi"] == "10.5555/canvit"
     assert after["status"] == "read" and "title" not in after["generated"]
+
+
+def test_shell_completion_offers_keys_and_statuses(tmp_path, seed_paths):
+    store = tmp_path / "s"
+    assert script("--store", store, "import", seed_paths[0]).returncode == 0
+
+    def complete(words: str) -> list[str]:
+        env = {"_READINGLIST_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
+        return script(cwd=tmp_path, env=env).stdout.split()
+
+    assert complete(f"readinglist --store {store} show canv") == ["canvit2026"]
+    assert complete(f"readinglist --store {store} mark rea") == ["reading", "read"]
+    assert "canvit2026" in complete(f"readinglist --store {store} mark read c")
