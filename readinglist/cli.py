@@ -535,6 +535,8 @@ def build() -> None:
     _print_import_report(report.imported)
     for path in report.written:
         typer.echo(f"wrote {path}")
+    for path in report.unchanged:
+        typer.echo(f"up to date: {path}")
 
 
 @app.command()

@@ -106,7 +106,8 @@ def export_papers(
 @dataclass(frozen=True)
 class BuildReport:
     imported: ImportReport
-    written: tuple[str, ...]
+    written: tuple[str, ...]  # export files whose content changed
+    unchanged: tuple[str, ...] = ()  # export files already up to date
 
 
 def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
@@ -138,14 +139,16 @@ def build(store, *, config: Config, progress: Progress | None = None) -> BuildRe
         raise InputError(f"{config.seeds}: no abstract lists (*.txt) to build from")
     imported = import_files(store, seeds, config=config, format="abstracts", progress=progress)
     papers = list(store)
-    written = []
+    written, unchanged = [], []
     for name, (fmt, group) in export_plan(papers).items():
         title = "Reading list" if fmt == "markdown" else None
         text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title)
         target = Path(config.exports) / name
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
-            from .fileio import write_atomic
+        if target.exists() and target.read_text(encoding="utf-8") == text:
+            unchanged.append(str(target))
+            continue
+        from .fileio import write_atomic
 
-            write_atomic(target, text)
+        write_atomic(target, text)
         written.append(str(target))
-    return BuildReport(imported=imported, written=tuple(written))
+    return BuildReport(imported=imported, written=tuple(written), unchanged=tuple(unchanged))
