@@ -237,17 +237,26 @@ def import_(
 
 
 def _progress_bar(total: int):
-    """A rich progress bar on stderr for long imports on a terminal, else None."""
-    if total < 2 or not sys.stderr.isatty():
+    """A rich progress display on stderr (files read, then saving) when stderr is a terminal,
+    else None: a spinner keeps moving while one long list converts."""
+    if not sys.stderr.isatty():
         return None
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    bar = Progress(console=_console(stderr=True), transient=True)
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=_console(stderr=True),
+        transient=True,
+    )
     task = bar.add_task("importing", total=total)
     bar.start()
 
     def update(done: int, total: int, label: str) -> None:
-        bar.update(task, completed=done, description=label[-40:])
+        bar.update(task, completed=done, total=total, description=label[-40:])
 
     update.close = bar.stop  # type: ignore[attr-defined]
     return update
@@ -526,7 +535,7 @@ def build() -> None:
     from .jobs import build as run_build
 
     cfg = state.config
-    progress = _progress_bar(2)
+    progress = _progress_bar(1)
     try:
         report = run_build(state.store, config=cfg, progress=progress)
     finally:
