@@ -86,7 +86,8 @@ _AFTER_NP_APPOSITIVE = re.compile(
     rf"(?=\s*[,.;:(]|\s+(?:which|that|to|for)\b)"
 )
 _CALLED = re.compile(
-    rf"\b(?:called|termed|dubbed|named|coined|nicknamed|(?:which|that) we (?:call|term|dub|name)"
+    rf"\b(?:called|termed|dubbed|named|coined|nicknamed|(?:which|that) we (?:call|term|dub|name|refer to as)"
+    rf"|referred to as|we refer to (?:it|them|(?:this|our|the) \w+) as"
     rf"|namely|we (?:call|term|dub|name) (?:it|them|(?:this|our|the) \w+))\s+(?P<n>{_NAME})"
 )
 _OUR_KIND = re.compile(
@@ -111,7 +112,7 @@ _EMPHASIS = (
 # those patterns are only tried where a literal occurs instead of being scanned along the text.
 # (A space stands for any white space: other white space makes _finditer_at scan the whole text.)
 _CUE_STARTS = ("we ", "this ", "our ", "by ", "here", "introducing", "proposing", "presenting", "developing")
-_CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", "namely", "which we", "that we", "we ")
+_CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", "namely", "which we", "that we", "we ", "referred")
 _OUR_KIND_STARTS = ("our ",)
 _OTHER_SPACE = re.compile(r"[^\S ]")
 # Acronyms given in parentheses, as in "multi-agent reinforcement learning (MARL)".
@@ -369,8 +370,24 @@ def _sentence_at(sentences: list[tuple[int, str]], pos: int) -> str:
     return ""
 
 
+# Earlier items of a list the name ends: "compared with GraphGPS and | Exphormer".
+_LIST_BEFORE = re.compile(rf"(?:(?<![{_C}\-])[A-Z0-9\u0370-\u03ff][{_C}\-+.]*(?:\s*\([^()]{{0,40}}\))?(?:\s*,)?\s+(?:(?:and|or)\s+)?)+$")
+
+
 def _prior_context(plain: str, pos: int) -> bool:
-    return bool(_PRIOR_BEFORE.search(plain[max(0, pos - 30) : pos]))
+    """Is the mention at ``pos`` someone else's work ("unlike X", "such as A, B and X")?"""
+    before = plain[max(0, pos - 30) : pos]
+    if _PRIOR_BEFORE.search(before):
+        return True
+    window = plain[max(0, pos - 100) : pos]
+    if not re.search(r"(?:,|\band|\bor)\s*$", window):
+        return False
+    listed = _LIST_BEFORE.search(window)
+    if not listed:
+        return False
+    # The list may have swallowed a capitalised cue ("Unlike BernNet, ..."): try each item start.
+    starts = [listed.start()] + [listed.start() + m.end() for m in re.finditer(r"\s+", listed.group(0))]
+    return any(_PRIOR_BEFORE.search(window[max(0, i - 30) : i]) for i in starts)
 
 
 def _subject_after_cue(plain, sentences, cue_sentences, defined_in_background):

@@ -60,7 +60,7 @@ _FILLER = re.compile(
 _FILLER_WORDS = ("simple", "effective", "novel", "new", "general", "generic", "first")  # one is in every _FILLER match
 _HOW_WORDS = ("how", "whether", "why", "when")
 _LEADING = re.compile(r"^(?:(?:a|an|the|our|two|several|some)\s+)", re.IGNORECASE)
-_PAREN = re.compile(r"\s*\([^()]*\)|\s*\[[^\[\]]*\]")
+_PAREN = re.compile(r"\s*(?<![\w\-])\([^()]*\)(?![\w\-])|\s*\[[^\[\]]*\]")  # "SE(3)-equivariant" keeps its (3)
 _QUOTES = re.compile(r"[\"“”‘`]|(?<![A-Za-z])'|(?<!s)'(?![A-Za-z])|(?<=s)'(?!\s)|’(?![A-Za-z])")
 _MARKUP = re.compile(r"\\[A-Za-z]+|[\\$*{}^]|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _SUBSCRIPT = re.compile(r"(?<=[^\W_])_(?=[^\W_])")
@@ -75,7 +75,8 @@ _VERB_CUE = (
         r"(?:\s+and\s+(?:analy[sz]e|evaluate|study|validate|test)s?)?\b|\bby\s+(?:introducing|proposing|presenting)\b")),
     (1, re.compile(
         r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:(?:first|further|also|then|here|now|systematically|formally)\s+)?"
-        r"(?:stud(?:y|ies)|investigate|examine|explore|analy[sz]e|formali[sz]e|derive|establish|give|provide|characteri[sz]e|revisit|re-evaluate)s?\b")),
+        r"(?:stud(?:y|ies)|investigate|examine|explore|analy[sz]e|formali[sz]e|derive|establish|give|provide|characteri[sz]e|revisit|re-evaluate)s?\b"
+        r"|\b[Ww]e\s+(?:conduct|perform|carry\s+out)\s+(?=(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,4}?(?:study|analysis|investigation|audit|survey)\b)")),
     (2, re.compile(
         r"\b[Ww]e\s+(?:(?:first|further|also|then|here|now|systematically)\s+)?"
         r"(?P<v>extend|generali[sz]e|adapt|apply|re-?evaluate|evaluate|benchmark|collect|compile|audit|quantify|measure|probe)(?:s|d|ed)?\b")),
@@ -97,7 +98,8 @@ _KINDS = (
 _ARTEFACT_OBJECT = re.compile(rf"^(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){{0,3}}?(?:{_KINDS}|collection|set|database)\b", re.IGNORECASE)
 _NP_BEFORE = re.compile(
     r"\b(?:introduce|propose|present|develop|release|design|build|create|curate|construct|offer)[sd]?\s+"
-    r"((?:a|an)\s+[^,.;:()]{1,80}?)(?:,\s*(?:(?:called|named|termed|dubbed|namely)\s+)?|\s+(?:called|named|termed|dubbed)\s+)$"
+    r"((?:a|an)\s+[^,.;:()]{1,80}?)(?:,\s*(?:(?:called|named|termed|dubbed|namely|(?:which|that)\s+we\s+(?:call|name|term|dub|refer\s+to\s+as))\s+)?"
+    r"|\s+(?:called|named|termed|dubbed)\s+)$"
 )
 _AND_VERB = re.compile(
     r"\s+and\s+(?:then\s+|we\s+)?(?:show|find|demonstrate|prove|derive|propose|introduce|present|evaluate|use|apply"
@@ -110,7 +112,7 @@ _PROBLEM_AS = re.compile(r"^(?:the|this)\s+(?:problem|task|question|setting)\s+a
 _MATH_TOKEN = re.compile(r"^[\u0370-\u03ff\u1d00-\u1dbf\u2100-\u214f\u2200-\u22ff_^()·]+$")
 _BAD_OBJECT = re.compile(r"^(?:this|these|those|such|it|them|the question|whether|that)\b", re.IGNORECASE)
 _LIST_AFTER_COMMA = re.compile(r"^,\s*(?:[^,;:.]{1,40},\s*)*(?:and|or)\s+[^,;:.]+")
-_CLAUSE_END = re.compile(r"\s*(?:[;:!?](?=\s|$)|\.(?=\s|$)|\s[\u2014\u2013]\s|\s--\s|,(?!\d))")
+_CLAUSE_END = re.compile(r"\s*(?:[;:!?](?=\s|$)|\.(?=\s|$)|\s[\u2014\u2013]\s|\s-{2,3}\s|,(?!\d))")
 _KEEP_ACRONYMS = frozenset(
     "AI ML NLP RL LLM LM VLM MLLM CNN GNN RNN GPU QA VQA RAG ICL MoE KL SGD MLP API".split()
 )
@@ -208,6 +210,10 @@ def _describe(text: str, budget: int) -> list[str]:
         if i == 0 or not _MATH_TOKEN.match(w):
             words.append(w)
     words = _cut_anaphora(words)
+    for i in range(2, len(words) - 1):  # "ensembles | that cover 84% of ...": results are no title
+        if words[i].lower() in {"that", "which", "whose"} and any(re.search(r"\d[%×]", w) for w in words[i + 1 : i + 4]):
+            words = words[:i]
+            break
     return _fit(words, budget)
 
 
@@ -298,9 +304,12 @@ def _expand(words: list[str], plain: str, budget: int) -> list[str]:
     return out
 
 
+_NOT_GERUND = frozenset("is was has does its this thus plus us".split())
+
+
 def _gerund(verb: str) -> str | None:
     """"adapts" -> "adapting", "enhances" -> "enhancing", "applies" -> "applying"."""
-    if not re.fullmatch(r"[a-z]+s", verb) or verb.endswith("ss"):
+    if not re.fullmatch(r"[a-z]+s", verb) or verb.endswith("ss") or verb in _NOT_GERUND:
         return None
     stem = verb[:-1]
     if stem.endswith("ie"):
@@ -336,15 +345,16 @@ def _name_description(plain: str, name: str, budget: int, allow_subject: bool = 
         kind = re.match(rf"^\s+({_KINDS})\b", rest)
         if kind:
             rest = rest[kind.end() :]
-        appositive = re.match(r"^(?:,\s*|\s*\bis\s+)((?:a|an|the|our)\b.*)", rest)
+        appositive = re.match(r"^(?:,\s*(?:is\s+)?|\s*\bis\s+)((?:a|an|the|our)\b.*)", rest)
         which = re.match(r"^,?\s+(?:which|that)\s+([a-z]+)\b(.*)", rest)
         np_before = _NP_BEFORE.search(before)
         subject = re.match(r"^,?\s+([a-z]+s)\b(.*)", rest)
         desc: list[str] = []
+        says_what_it_does = False  # a "which ..." clause: the spelled-out name says more
         if np_before and not appositive:
             relative = re.match(r"^,?\s+((?:that|which|whose|to|for)\b.*)", rest)
             phrase = np_before.group(1) + (" " + relative.group(1) if relative else "")
-            desc = _article(_describe(phrase, budget))
+            desc = _bare_kind_for_topic(_article(_describe(phrase, budget)), plain, budget)
             if len([w for w in desc if w.lower() not in _NOT_CONTENT]) < 2:
                 desc = []
         if desc:
@@ -357,11 +367,12 @@ def _name_description(plain: str, name: str, budget: int, allow_subject: bool = 
             ger = _gerund(which.group(1))
             if ger:
                 desc = _describe(ger + which.group(2), budget)
+                says_what_it_does = True
         elif allow_subject and subject and (m.start() == 0 or _starts_subject(before)):
             ger = _gerund(subject.group(1))
             if ger:
                 desc = _describe(ger + subject.group(2), budget)
-        if desc and (len(desc) > 4 or not expansion):
+        if desc and (not expansion or (len(desc) > 4 and not says_what_it_does)):
             return desc
         if expansion:
             return _fit(_words(_sentence_case(_clean(expansion), plain)), budget)
@@ -378,8 +389,56 @@ _STOP_BEFORE_NAME = frozenset(
 
 
 def _starts_subject(before: str) -> bool:
-    """Is the name the subject here ("Our framework, Tandem, trains ...")?"""
-    return bool(re.search(r"(?:^|[.!?]\s+)(?:[Oo]ur\s+[\w-]+(?:\s+[\w-]+)?,\s*)?$", before))
+    """Is the name the subject here ("Our framework, Tandem, trains ...", "The resulting model,
+    which we refer to as X, generates ...")?"""
+    return bool(re.search(
+        r"(?:^|[.!?]\s+)(?:(?:[Oo]ur|[Tt]he|[Tt]his)\s+[\w-]+(?:\s+[\w-]+)?,\s*"
+        r"(?:(?:which|that)\s+we\s+(?:call|name|term|dub|refer\s+to\s+as)\s+)?)?$", before))
+
+
+_GENERIC_KIND = re.compile(
+    r"^(?:a|an)\s+(?:framework|method|approach|model|system|pipeline|algorithm|technique|scheme|procedure)"
+    r"\s+(?:that|which)\s+"
+)
+
+
+def _bare_kind_for_topic(desc: list[str], plain: str, budget: int) -> list[str]:
+    """"a framework that decomposes each layer" (a relative clause cut short) says less than
+    "a framework for personalized federated learning" (the topic of the first sentence)."""
+    m = _GENERIC_KIND.match(" ".join(desc))
+    if not m or len(desc) > 6:
+        return desc
+    topic = _topic(plain)
+    if not topic or len(desc[:2]) + 1 + len(topic.split()) > budget:
+        return desc
+    return desc[:2] + ["for"] + topic.split()
+
+
+# "We train LLMs to emit compact traces ..., a procedure we call TraceTrim."
+_WE_DID_AS_NAME = re.compile(
+    r"(?:^|[.!?]\s+)(?:(?:Here|In this (?:work|paper)|Specifically),?\s+)?[Ww]e\s+([a-z]+)\s+([^.;:!?]{10,400}?),\s*"
+    r"(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:(?:which|that)\s+)?we\s+(?:call|name|term|dub|refer\s+to\s+as)\s+$"
+)
+
+
+def _what_we_did(plain: str, name: str, budget: int) -> list[str]:
+    """The description of a name given after what the authors did ("We train LLMs to emit
+    compact reasoning traces ..., a procedure we call TraceTrim" -> "training LLMs to emit
+    compact reasoning traces")."""
+    at = plain.find(name)
+    if at <= 0:
+        return []
+    m = _WE_DID_AS_NAME.search(plain[max(0, at - 420) : at])
+    if not m:
+        return []
+    ger = _gerund(m.group(1) + "s")
+    if not ger:
+        return []
+    what = _BY_MEANS.split(m.group(2), 1)[0]  # "... by rewarding answers ..." is how, not what
+    return _describe(f"{ger} {what}", budget)
+
+
+_BY_MEANS = re.compile(r"\s+(?:by|via|through)\s+(?=[a-z]+ing\b)")
 
 
 def _spelled_out(candidate: str, acronym: str) -> str:
@@ -445,6 +504,17 @@ def _best_object(plain: str, low: str | None, budget: int, cues) -> _Found | Non
                 if not obj or _BAD_OBJECT.match(obj) or (obj[:1].isupper() and tier == 0 and not re.match(r"[A-Z][a-z]*[-\s]", obj)):
                     continue
                 gerund = None
+                if tier == 0 and obj.startswith("to "):
+                    verb = re.match(r"to\s+([a-z]+)\s+(?=\S)", obj)
+                    ger = _gerund(verb.group(1) + "s") if verb else None
+                    if not ger:
+                        continue
+                    obj = f"{ger} {obj[verb.end():]}"
+                    if re.match(r"[a-z]+\s+(?:these|this|those|such|it|them)\b", obj):
+                        means = _BY_MEANS.search(obj)  # "to recover these abilities by distilling ..."
+                        if not means:
+                            continue
+                        obj = obj[means.end() :]
                 if tier == 2 and not _ARTEFACT_OBJECT.match(obj):
                     gerund = _GERUNDS.get(m.group("v").lower())
                 words = _describe(obj, budget - (1 if gerund else 0))
@@ -746,9 +816,12 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
             desc = _contribution(text, budget, keep_article=True) if budget > 0 else []
         if not desc and budget > 0:
             desc = _name_description(text, name, budget, allow_subject=True)
-        if desc and len([w for w in desc if w.lower() not in _NOT_CONTENT]) <= 2 and "for" not in desc:
+        if not desc and budget > 0:
+            desc = _what_we_did(text, name, budget)
+        if desc and len([w for w in desc if w.lower() not in _NOT_CONTENT]) <= 3 and "for" not in desc:
             topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
-            if topic and name not in topic and len(desc) + 1 + len(topic.split()) <= budget:
+            if (topic and name not in topic and not _restates(desc, topic)
+                    and len(desc) + 1 + len(topic.split()) <= budget):
                 desc = desc + ["for"] + topic.split()
         if desc:
             desc = _strip_dangling(_expand(desc, text, budget))
@@ -767,6 +840,18 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
         words = _fallback(text, MAX_WORDS)
     title = _finish(_capitalise(" ".join(words)))
     return title or FALLBACK_TITLE
+
+
+def _restates(desc: list[str], topic: str) -> bool:
+    """Does the description already say the topic's core ("a distillation recipe" and
+    "knowledge distillation from large teachers")? The core is the topic before a preposition."""
+    said = {w.lower().strip(",;:") for w in desc}
+    for w in topic.lower().split():
+        if w in _CUT_ANY:
+            break
+        if len(w) >= 4 and w in said:
+            return True
+    return False
 
 
 def _finish(title: str) -> str:

@@ -14,7 +14,7 @@ from readinglist.naming import detect_name
 from readinglist.tagging import compile_taxonomy, stem
 from readinglist.text import to_plain
 from readinglist.titles import make_title
-from test_naming import HELDOUT, SEEDS, by_prefix
+from test_naming import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
 
 TAXONOMY = default_config().taxonomy
 TAGGER = compile_taxonomy(TAXONOMY)
@@ -100,6 +100,67 @@ HELDOUT_TAGS = {
     "Interpretability methods based on sparse": ({"interpretability"}, {"evaluation", "llm"}),
     "Graph neural networks (GNNs) are vulnerable": ({"graph-learning", "robustness"}, {"theory"}),
     "Wearable sensors enable continuous": ({"healthcare"}, {"dataset"}),
+    # the abstracts after the marker line (HELDOUT_MORE)
+    "Although code generation models": ({"benchmark"}, {"llm", "evaluation", "dataset"}),
+    "Existing theories of double descent": ({"theory"}, {"computer-vision", "optimization"}),
+    "Language models often state": ({"llm"}, {"nlp", "evaluation", "robustness"}),
+    "Many sequential decision problems": ({"reinforcement-learning", "theory"}, set()),
+    "Clinical notes frequently copy": ({"healthcare"}, {"nlp", "efficiency", "dataset"}),
+    "Automatic speech translation": ({"speech", "dataset"}, {"nlp"}),
+    "Deep ensembles are widely used": (set(), {"robustness", "efficiency", "optimization", "theory"}),
+    "Large language models are increasingly used as research": ({"llm"}, {"healthcare", "science", "dataset", "evaluation", "nlp", "retrieval"}),
+    "Retrieval-augmented generation systems": ({"retrieval", "evaluation"}, {"llm", "interpretability"}),
+    "Graph transformers are increasingly": ({"graph-learning", "efficiency"}, {"science"}),
+    "Mixture-of-experts language models": ({"llm", "theory"}, {"interpretability", "efficiency"}),
+    "We find that the gains": ({"llm"}, {"benchmark", "evaluation", "nlp"}),
+    "Offline reinforcement learning suffers": ({"reinforcement-learning"}, {"robustness", "theory"}),
+    "Point cloud segmentation networks": ({"computer-vision", "robustness"}, set()),
+    "Protein design models are typically": ({"benchmark", "science"}, {"evaluation", "dataset", "healthcare"}),
+    "Federated learning across hospitals": ({"federated-learning", "healthcare"}, {"robustness", "theory", "computer-vision"}),
+}
+
+# Written before the converter was run on tests/data/blind_abstracts.txt (see test_naming.BLIND).
+BLIND_TAGS = {
+    "End-to-end automatic speech recognition": ({"speech"}, {"nlp", "efficiency", "robustness"}),
+    "Self-supervised speech models like": ({"speech", "interpretability"}, {"evaluation"}),
+    "Chest X-ray interpretation": ({"healthcare", "multimodal"}, {"computer-vision", "llm", "generative-models"}),
+    "Deep segmentation networks for MRI": ({"healthcare", "robustness"}, {"computer-vision"}),
+    "Federated learning (FL) with partial": ({"federated-learning", "optimization", "theory"}, {"distributed-training"}),
+    "Personalized federated learning": ({"federated-learning", "efficiency"}, {"privacy", "distributed-training"}),
+    "Message-passing graph neural networks": ({"graph-learning"}, {"theory", "efficiency"}),
+    "Graph transformers combine": ({"graph-learning", "efficiency"}, {"theory"}),
+    "Text-to-image diffusion models generate": ({"diffusion", "efficiency"}, {"generative-models", "computer-vision"}),
+    "Video diffusion models often": ({"diffusion"}, {"generative-models", "computer-vision"}),
+    "Structure-based drug design": ({"science", "generative-models"}, {"diffusion", "healthcare", "efficiency"}),
+    "Learning dexterous manipulation": ({"reinforcement-learning"}, {"efficiency", "robustness"}),
+    "Offline reinforcement learning (RL) algorithms": ({"reinforcement-learning", "evaluation"}, {"benchmark", "healthcare"}),
+    "Large language models (LLMs) solve math": ({"llm", "efficiency"}, {"reinforcement-learning", "nlp"}),
+    "LLM-based agents are increasingly": ({"llm", "benchmark"}, {"evaluation", "multimodal", "dataset"}),
+    "Direct preference optimization (DPO)": ({"safety-alignment", "llm"}, {"theory", "optimization", "reinforcement-learning"}),
+    "Retrieval-augmented generation (RAG) grounds": ({"retrieval", "llm"}, {"dataset", "nlp", "robustness"}),
+    "Training language models with differential": ({"privacy", "llm"}, {"optimization"}),
+    "Membership inference attacks (MIAs)": ({"privacy", "llm"}, {"safety-alignment", "robustness"}),
+    "Variational quantum circuits are often": ({"quantum", "theory"}, {"optimization"}),
+    "Neural operators learn solution maps": ({"science"}, {"theory", "efficiency"}),
+    "Machine-learned interatomic potentials": ({"dataset", "science"}, {"llm", "benchmark", "graph-learning", "multimodal", "nlp"}),
+    "Proteins are dynamic molecules": ({"science", "diffusion"}, {"generative-models", "healthcare", "efficiency"}),
+    "We study the convergence of stochastic": ({"optimization", "theory"}, {"llm"}),
+    "Sparse autoencoders (SAEs) have become": ({"interpretability", "llm"}, {"evaluation"}),
+    "The key–value (KV) cache dominates": ({"efficiency", "llm"}, set()),
+    "Post-training pruning methods such as": ({"efficiency", "llm"}, set()),
+    "Class-incremental learning requires": ({"continual-learning"}, {"computer-vision"}),
+    "Audio-visual speech recognition improves": ({"multimodal", "speech"}, {"robustness"}),
+    "Adversarial training improves robustness": ({"robustness"}, {"computer-vision"}),
+}
+# Blind abstracts still tagged wrongly, left as known misses rather than fitted one by one:
+# "+tag" an extra tag from a word the paper only uses, "-tag" a required tag not reached.
+BLIND_TAG_MISSES = {
+    "Chest X-ray interpretation": {"+dataset"},  # "public datasets", "annotations"
+    "Video diffusion models often": {"+evaluation"},  # "consistency metrics", "human raters"
+    "Offline reinforcement learning (RL) algorithms": {"+dataset"},  # "42 datasets"
+    "Class-incremental learning requires": {"+llm"},  # "prompt tuning" of vision transformers
+    "Audio-visual speech recognition improves": {"+computer-vision"},  # "visual stream", "video"
+    "Proteins are dynamic molecules": {"-diffusion"},  # "a diffusion model" said once
 }
 
 
@@ -109,7 +170,8 @@ def test_default_taxonomy_has_exactly_the_requested_tags():
 
 
 def test_every_abstract_has_an_expectation():
-    assert len(SEED_TAGS) == len(SEEDS) and len(HELDOUT_TAGS) == len(HELDOUT)
+    assert len(SEED_TAGS) == len(SEEDS) and len(HELDOUT_TAGS) == len(HELDOUT) + len(HELDOUT_MORE)
+    assert len(BLIND_TAGS) == len(BLIND)
 
 
 @pytest.mark.parametrize(("prefix", "expected"), list(SEED_TAGS.items()), ids=list(SEED_TAGS))
@@ -125,10 +187,32 @@ def test_seed_tags(prefix, expected):
 @pytest.mark.parametrize(("prefix", "expected"), list(HELDOUT_TAGS.items()), ids=list(HELDOUT_TAGS))
 def test_heldout_tags(prefix, expected):
     required, fair = expected
-    tags = tags_of(by_prefix(HELDOUT, prefix))
+    tags = tags_of(by_prefix(HELDOUT + HELDOUT_MORE, prefix))
     assert len(tags) <= 4
     assert required <= set(tags), tags
     assert set(tags) <= required | fair, tags
+
+
+@pytest.mark.parametrize(("prefix", "expected"), list(BLIND_TAGS.items()), ids=list(BLIND_TAGS))
+def test_blind_tags(prefix, expected):
+    required, fair = expected
+    tags = tags_of(by_prefix(BLIND, prefix))
+    assert 1 <= len(tags) <= 4
+    misses = {f"-{t}" for t in required - set(tags)} | {f"+{t}" for t in set(tags) - required - fair}
+    assert misses == BLIND_TAG_MISSES.get(prefix, set()), tags
+
+
+def test_blind_tag_precision_and_recall():
+    """Summary figures over the blind set (what the report quotes): precision against the
+    tags judged fair, recall of the required ones."""
+    good = bad = hit = need = 0
+    for prefix, (required, fair) in BLIND_TAGS.items():
+        tags = set(tags_of(by_prefix(BLIND, prefix)))
+        good += len(tags & (required | fair))
+        bad += len(tags - required - fair)
+        hit += len(tags & required)
+        need += len(required)
+    assert good / (good + bad) >= 0.9 and hit / need >= 0.95, (good, bad, hit, need)
 
 
 def test_max_tags_and_order():
