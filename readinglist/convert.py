@@ -142,10 +142,6 @@ class Converter:
         for p, (name, title, tags) in zip(pending, fields):
             self._records.append(self._record(p, name, title, tags))
 
-    def make_record(self, abstract: str, *, source: Source, venue: str | None, year: int | None) -> Record:
-        """One record from one abstract: name, title, tags and a key not yet taken."""
-        return self._record(_Pending(abstract, venue, year, [source]), *generate(abstract, self._tagger, self.config.max_tags))
-
     def _record(self, p: _Pending, name: str | None, title: str, tags: tuple[str, ...]) -> Record:
         from .keys import KeyParts, make_key, unique_key
 
