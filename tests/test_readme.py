@@ -45,3 +45,16 @@ def test_runnable_blocks_run(tmp_path):
             out = subprocess.run([exe, *argv[1:]], cwd=tmp_path, capture_output=True, text=True, env=env)
             assert out.returncode == 0, f"{line}\n{out.stderr}"
     assert (tmp_path / "to-read.md").is_file() and (tmp_path / "neurips.bib").is_file()
+
+
+def test_library_api_example_runs(tmp_path, monkeypatch):
+    """The README's library example (the block that imports from readinglist) works as shown."""
+    shutil.copytree(ROOT / "seeds", tmp_path / "seeds")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("READINGLIST_CONFIG", raising=False)
+    monkeypatch.delenv("READINGLIST_STORE", raising=False)
+    (example,) = [b for b in re.findall(r"```python\n(.*?)```", README, re.S) if b.startswith("from readinglist import")]
+    namespace: dict = {}
+    exec(compile(example, "README.md", "exec"), namespace)
+    assert namespace["store"].get("canvit2026").status == "read"
+    assert namespace["unread_llm"] and all(p.status == "unread" and "llm" in p.tags for p in namespace["unread_llm"])
