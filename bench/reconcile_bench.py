@@ -103,7 +103,7 @@ def bench_matching(abstracts: list[str], queries: list[str]) -> dict:
 
 def bench_reconcile(official_abstracts: list[str], papers: int, rng: random.Random) -> dict:
     from readinglist.config import default_config
-    from readinglist.reconcile import load_official, reconcile
+    from readinglist.reconciler import load_official, reconcile
     from readinglist.record import Record, Source
     from readinglist.store import Store
     from readinglist.text import to_bibtex

@@ -18,16 +18,16 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "convert": "convert",
-    "ConvertResult": "convert",
-    "Converter": "convert",
+    "convert": "converter",
+    "ConvertResult": "converter",
+    "Converter": "converter",
     "Store": "store",
     "load_config": "config",
     "Config": "config",
     "import_files": "jobs",
     "export_papers": "jobs",
     "build": "jobs",
-    "reconcile": "reconcile",
+    "reconcile": "reconciler",
     "Record": "record",
     "Paper": "record",
     "Person": "record",

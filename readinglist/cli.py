@@ -560,8 +560,8 @@ def reconcile(
 
     Example: readinglist reconcile neurips2026-official.bib --dry-run
     """
-    from .reconcile import load_official
-    from .reconcile import reconcile as run
+    from .reconciler import load_official
+    from .reconciler import reconcile as run
 
     cfg = state.config
     official_records = load_official(official, config=cfg, format=format)

@@ -1,7 +1,7 @@
 """Deciding whether two abstracts are the same paper.
 
 Used for duplicate abstracts within and across lists (the converter), for matching an imported
-record to a paper already in the store, and by :mod:`readinglist.reconcile`.
+record to a paper already in the store, and by :mod:`readinglist.reconciler`.
 
 * :func:`normalize` is what gets compared: lowercase, LaTeX commands, math delimiters, Markdown
   markers and punctuation dropped, accents folded, whitespace collapsed. It is plain ``re`` and

@@ -90,7 +90,7 @@ class AbstractListParser(BaseParser):
         return self._parse_text(stream.read())
 
     def _parse_text(self, text: str):
-        from .convert import convert
+        from .converter import convert
 
         config = _config()
         try:

@@ -393,7 +393,7 @@ def _seed_bib() -> tuple[str, list[str]]:
     """The seed lists through the converter and the exporter: (bib text, keys)."""
     from pathlib import Path
 
-    from readinglist.convert import convert
+    from readinglist.converter import convert
 
     records = []
     for path in sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt")):

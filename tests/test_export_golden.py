@@ -24,7 +24,7 @@ CONFIG = default_config()
 
 def seed_papers() -> list[Paper]:
     """Every seed abstract as a paper, with a fixed, varied reading state."""
-    from readinglist.convert import convert
+    from readinglist.converter import convert
 
     records = []
     for path in sorted((ROOT / "seeds").glob("*.txt")):

@@ -115,7 +115,7 @@ def test_abstract_list_to_bibtex(tmp_path):
     import latexcodec  # noqa: F401  (registers the "ulatex" codec pybtex's writer uses)
     from pybtex.database import parse_file
 
-    from readinglist.convert import convert
+    from readinglist.converter import convert
 
     records = convert(SEED.read_text(encoding="utf-8"), source=SEED.name, config=CONFIG).records
     assert len(records) == 19

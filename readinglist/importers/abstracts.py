@@ -1,4 +1,4 @@
-"""Importer for plain-text abstract lists (the seed format), built on :mod:`readinglist.convert`."""
+"""Importer for plain-text abstract lists (the seed format), built on :mod:`readinglist.converter`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class AbstractListImporter:
     description = "conference abstract lists: a 'Venue Year' header, then one abstract per paragraph"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        from ..convert import convert
+        from ..converter import convert
 
         return convert(text, venue=options.venue, year=options.year, source=source, config=options.config).as_import_result()
 

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
-from readinglist.convert import Converter, convert
+from readinglist.converter import Converter, convert
 
 
 def test_seeds_become_19_records_each_with_venue_year_and_sources(seed_paths, seed_texts):
@@ -101,7 +101,7 @@ def test_arbitrary_text_never_crashes_and_keys_stay_unique(paragraphs, header):
 
 
 def test_large_batches_are_generated_in_parallel_with_the_same_result(seed_texts, monkeypatch):
-    import readinglist.convert as convert_module
+    import readinglist.converter as convert_module
     from readinglist.tagging import compile_taxonomy
 
     config = default_config()
@@ -113,3 +113,13 @@ def test_large_batches_are_generated_in_parallel_with_the_same_result(seed_texts
     assert convert(seed_texts[0] + "\n\n" + seed_texts[1].split("\n", 1)[1]).records == convert(
         seed_texts[0] + "\n\n" + seed_texts[1].split("\n", 1)[1]
     ).records
+
+
+def test_the_public_api_names_are_the_functions_not_modules():
+    import importlib
+
+    import readinglist
+
+    for name, module in (("convert", "converter"), ("reconcile", "reconciler"), ("build", "jobs"), ("Store", "store")):
+        importlib.import_module(f"readinglist.{module}")  # importing a submodule must not shadow the name
+        assert callable(getattr(readinglist, name)) and getattr(readinglist, name).__module__ == f"readinglist.{module}"

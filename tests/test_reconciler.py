@@ -1,4 +1,4 @@
-"""readinglist.reconcile against an official .bib / .json made from the seed abstracts.
+"""readinglist.reconciler against an official .bib / .json made from the seed abstracts.
 
 The official file holds perturbed copies of most seed abstracts (whitespace, LaTeX cleaned,
 typos, a few words edited) with invented titles, authors and DOIs, plus decoys: abstracts on
@@ -20,7 +20,7 @@ from readinglist.config import default_config
 from readinglist.importers.bibtex import importer as bibtex_importer
 from readinglist.importers.csljson import importer as csljson_importer
 from readinglist.plugins import ImportOptions
-from readinglist.reconcile import ReconcileReport, load_official, reconcile
+from readinglist.reconciler import ReconcileReport, load_official, reconcile
 from readinglist.record import Person, Record, Source
 
 from test_matching import ABSTRACTS, crlf, latex_cleaned, reflow, typos, word_edits
