@@ -202,6 +202,11 @@ def _macro(s: str, j: int, end: int):
                 return (MACRO, c, s[j : close + 1]), close + 1
         elif k < end and s[k].isalpha():
             return (MACRO, c, s[j : k + 1]), k + 1
+        elif s.startswith(("\\i", "\\j"), k) and not (k + 2 < end and s[k + 2].isalpha()):
+            p = k + 2  # \'\i: an accent on a dotless i (BibTeX names); \i eats the spaces after it
+            while p < end and s[p] == " ":
+                p += 1
+            return (MACRO, c, s[j:p]), p
         return (ESC, c), j + 2
     if c in _SPACE_ESC:
         return (ESC, _SPACE_ESC[c]), j + 2
@@ -270,7 +275,7 @@ def _special(s: str, j: int, end: int, start: int):
         if j > start and s[j - 1] != "`" and (j + 1 == end or not s[j + 1].isalnum()):
             # a closing single quote after an opening backtick earlier in this run
             b = s.rfind("`", start, j)
-            if b >= 0 and (b == start or s[b - 1] != "`") and "'" not in s[b + 1 : j]:
+            if b >= 0 and (b == start or s[b - 1] not in "`\\") and "'" not in s[b + 1 : j]:  # \`a is an accent
                 return (QUOTE, "\u2019"), j + 1
     return None, j + 1
 
@@ -327,11 +332,15 @@ def _math_letters(t: str) -> str:
     return t
 
 
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+
+
 @lru_cache(maxsize=4096)
 def _latex_plain(latex: str) -> str:
-    """pylatexenc's plain-text rendering of one LaTeX span (cached)."""
+    """pylatexenc's plain-text rendering of one LaTeX span (cached). A bare ``%`` is a percent
+    sign here (abstracts and .bib values are no TeX files), not a comment eating the rest."""
     try:
-        t = _latex2text().latex_to_text(latex)
+        t = _latex2text().latex_to_text(_BARE_PERCENT.sub(r"\\%", latex) if "%" in latex else latex)
     except Exception:  # pylatexenc is lenient, but never let a span break a whole abstract
         t = latex
     return _math_letters(t.translate(_PLAIN_FIX))
@@ -348,24 +357,35 @@ def _macro_plain(name: str, raw: str) -> str:
     return _latex_plain(raw)
 
 
-def _render_plain(tokens, parts: list) -> None:
+#: How TeX reads plain text: dashes from hyphens, a tie is a (non-breaking) space.
+_TEX_LIGATURES = (("---", "\u2014"), ("--", "\u2013"), ("~", " "))
+
+
+def _tex_text(text: str) -> str:
+    for ascii_form, char in _TEX_LIGATURES:
+        if ascii_form in text:
+            text = text.replace(ascii_form, char)
+    return text
+
+
+def _render_plain(tokens, parts: list, tex: bool = False) -> None:
     for t in tokens:
         kind = t[0]
         if kind is TEXT:
-            parts.append(t[1])
+            parts.append(_tex_text(t[1]) if tex else t[1])
         elif kind is MATH:
             parts.append(_math_plain(t[1]))
         elif kind is FMT or kind is EMPH:
-            _render_plain(t[2], parts)
+            _render_plain(t[2], parts, tex)
         elif kind is GROUP:
-            _render_plain(t[1], parts)
+            _render_plain(t[1], parts, tex)
         elif kind is ESC or kind is QUOTE or kind is CODE:
             parts.append(t[1])
         else:  # MACRO
             parts.append(_macro_plain(t[1], t[2]))
 
 
-def to_plain(s: str) -> str:
+def to_plain(s: str, *, tex: bool = False) -> str:
     """Clean Unicode plain text: math and LaTeX commands converted with pylatexenc
     (``$\\ell_1$`` -> ``ℓ_1``: sub- and superscripts keep ``_``/``^``, their braces dropped, so
     ``$T_{\\text{mem}}$`` -> ``T_mem``; ``\\sim`` -> ``~``; ``\\mathcal{O}`` -> ``O``),
@@ -373,11 +393,13 @@ def to_plain(s: str) -> str:
     code markers removed (``**L**anguage`` -> ``Language``), whitespace normalised.
 
     For titles, CSL-JSON, matching and tagging. Plain runs are not touched (``~``, ``--`` and
-    straight quotes stay as written). Never raises."""
+    straight quotes stay as written), unless ``tex``: then ``s`` is read as TeX reads a BibTeX
+    field value (``--`` -> ``–``, ``---`` -> ``—``, ``~`` -> space), as the BibTeX importer
+    wants for titles and names (``D{\\'\\i}az`` -> ``Díaz``). Never raises."""
     if not _SPECIAL.search(s):
-        return normalize_space(s)
+        return normalize_space(_tex_text(s) if tex else s)
     parts: list = []
-    _render_plain(tokenize(s), parts)
+    _render_plain(tokenize(s), parts, tex)
     return normalize_space("".join(parts))
 
 

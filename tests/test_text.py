@@ -397,3 +397,22 @@ def test_to_markdown_seed_emphasis_renders():
     for p in seed_paragraphs():
         kinds = [t.type for t in _list_item_tokens(text.to_markdown(p))]
         assert kinds.count("list_item_open") == 2
+
+
+@pytest.mark.parametrize(
+    "latex, plain",
+    [
+        (r"D{\'\i}az", "Díaz"),  # an accent on a dotless i, as BibTeX names write it
+        (r"Na\"\i ve", "Naïve"),  # \i eats the space after it
+        (r"reduces \emph{30% of} the cost", "reduces 30% of the cost"),  # % is no comment here
+        (r"Andr\`e's method", "Andrè's method"),  # the accent's backtick opens no quote
+    ],
+)
+def test_to_plain_reads_bibtex_style_latex(latex, plain):
+    assert to_plain(latex) == plain
+
+
+def test_to_plain_tex_mode_reads_dashes_and_ties_as_tex_does():
+    assert to_plain(r"Source--target---and~more", tex=True) == "Source–target—and more"
+    assert to_plain(r"scenes--an order of ${\sim}$8\%", tex=True) == "scenes–an order of ~8%"
+    assert to_plain("scenes--an order") == "scenes--an order"  # abstracts keep plain runs as written

@@ -8,8 +8,6 @@ Reader state (``ImportResult.states[key]``) uses the keys :meth:`Store.import_re
 from __future__ import annotations
 
 import re
-import unicodedata
-from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable
 
 from ..record import GENERATED_FIELDS, Source
@@ -26,44 +24,6 @@ _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _TAG_SPLIT = re.compile(r"[,;]")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _SOURCE = re.compile(r"^(?P<file>.*?)(?::(?P<line>\d+))?(?: \(paragraph (?P<paragraph>\d+)\))?$")
-# Accents and special letters, decoded without pylatexenc (most names and titles hold nothing else):
-# \"u, \"{u}, {\"u}, \'\i, \c{c}, \v S, \o, \ss ...
-_ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304", ".": "\u0307",
-            "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "k": "\u0328", "r": "\u030a"}
-_ACCENT = re.compile(
-    r"\\(?:(['`^\"~=.])\s*|([cvuHkr])(?:\s+|(?=\{)))"
-    r"(?:\{\s*(\\[ij](?![A-Za-z])|[A-Za-z])\s*\}|(\\[ij])(?![A-Za-z])\s*|([A-Za-z]))"  # \i eats the spaces after it
-)
-_LETTERS = {"i": "ı", "j": "ȷ", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ss": "ß", "ae": "æ", "AE": "Æ",
-            "aa": "å", "AA": "Å", "oe": "œ", "OE": "Œ"}
-_LETTER = re.compile(r"\\(ss|ae|AE|aa|AA|oe|OE|[ijoOlL])(?![A-Za-z])\s*(?:\{\})?")
-_BARE_PERCENT = re.compile(r"(?<!\\)%")
-_TEXT_LIGATURES = (("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d"), ("~", " "))
-
-
-def _accent(m: re.Match) -> str:
-    base = m.group(3) or m.group(4) or m.group(5)
-    base = {"\\i": "i", "\\j": "j"}.get(base, base)
-    return unicodedata.normalize("NFC", base + _ACCENTS[m.group(1) or m.group(2)])
-
-
-def _simple_latex(latex: str) -> str | None:
-    """``latex`` decoded when it holds only accents, special letters, braces, dashes and
-    quotes; None when it holds anything else (math, other commands)."""
-    text = _ACCENT.sub(_accent, latex) if "\\" in latex else latex
-    if "\\" in text:
-        text = _LETTER.sub(lambda m: _LETTERS[m.group(1)], text)
-        if "\\" in text:
-            return None
-    if "$" in text:
-        return None
-    text = text.replace("{", "").replace("}", "")
-    for ascii_form, char in _TEXT_LIGATURES:
-        if ascii_form in text:
-            text = text.replace(ascii_form, char)
-    return text
-
-
 def find_year(*values) -> int | None:
     """The first four-digit year in ``values`` (``2026``, ``"2026-05-01"``, ``"May 2026"``)."""
     for value in values:
@@ -135,29 +95,13 @@ def generated_names(names: Iterable[str]) -> frozenset[str]:
     return frozenset(n.strip() for n in names if n.strip() in GENERATED_FIELDS)
 
 
-@lru_cache(maxsize=1)
-def _latex2text():
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
-
-
-@lru_cache(maxsize=4096)
 def latex_to_unicode(latex: str) -> str:
-    """Clean Unicode for a BibTeX title or name: accents decoded (``M{\\"u}ller`` -> ``Müller``,
-    ``D{\\'\\i}az`` -> ``Díaz``), protective braces dropped (``{CanViT}`` -> ``CanViT``),
-    ``--`` -> ``–``, math read as text (``$\\ell_1$`` -> ``ℓ_1``), whitespace collapsed.
-    Accents, special letters (``\\o``, ``\\ss``), braces, dashes and quotes are decoded here;
-    pylatexenc reads anything else (math, other commands)."""
-    from ..text import normalize_space
+    """Clean Unicode for a BibTeX title or name: :func:`readinglist.text.to_plain` reading the
+    value as TeX does (``M{\\"u}ller`` -> ``Müller``, ``D{\\'\\i}az`` -> ``Díaz``, ``{CanViT}`` ->
+    ``CanViT``, ``--`` -> ``–``, ``$\\ell_1$`` -> ``ℓ_1``)."""
+    from ..text import to_plain
 
-    simple = _simple_latex(latex)
-    if simple is not None:
-        return normalize_space(simple)
-    try:  # a bare % is a percent sign in a .bib value, not a LaTeX comment
-        return normalize_space(_latex2text().latex_to_text(_BARE_PERCENT.sub(r"\\%", latex)))
-    except Exception:  # pragma: no cover - pylatexenc is tolerant; keep the text if not
-        return normalize_space(latex.replace("{", "").replace("}", ""))
+    return to_plain(latex, tex=True)
 
 
 class StateBuilder:
