@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from .errors import ConfigError
@@ -68,8 +67,10 @@ def _read(path: Path) -> dict:
 
 
 def default_data() -> dict:
-    text = resources.files("readinglist").joinpath("data/config.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    # read beside this module (package data is installed as files), which is cheaper on every
+    # command's start-up than importlib.resources
+    with open(Path(__file__).with_name("data") / "config.toml", "rb") as fh:
+        return tomllib.load(fh)
 
 
 def find_config(explicit: str | os.PathLike | None = None) -> Path | None:
