@@ -19,6 +19,7 @@ from typer.core import TyperGroup
 
 from . import __version__
 from .errors import ReadinglistError
+from .record import STATUSES
 
 class _Group(TyperGroup):
     """Library errors become one line on stderr and exit status 1, never a traceback."""
@@ -43,7 +44,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-STATUS_HELP = "unread | reading | read | skipped"
+STATUS_HELP = " | ".join(STATUSES)
 
 
 @dataclass
@@ -63,10 +64,14 @@ class State:
 
     @property
     def store(self):
+        """The store, which must exist (a mistyped --store is an error, not a new store)."""
+        return self.open_store(create=False)
+
+    def open_store(self, *, create: bool):
         if self._store is None:
             from .store import Store
 
-            self._store = Store.open(self.config.store, config=self.config)
+            self._store = Store.open(self.config.store, config=self.config, create=create)
         return self._store
 
 
@@ -206,7 +211,7 @@ def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
 
 
 _KEY = typer.Argument(..., help="The paper's citation key.", autocompletion=_complete_key)
-_STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in ("unread", "reading", "read", "skipped") if s.startswith(incomplete)])
+_STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in STATUSES if s.startswith(incomplete)])
 
 
 # --------------------------------------------------------------------------- commands
@@ -229,7 +234,7 @@ def import_(
 
     progress = _progress_bar(len(paths))
     try:
-        report = import_files(state.store, paths, config=state.config, format=format, venue=venue, year=year, progress=progress)
+        report = import_files(state.open_store(create=True), paths, config=state.config, format=format, venue=venue, year=year, progress=progress)
     finally:
         if progress:
             progress.close()
@@ -280,11 +285,6 @@ def _print_import_report(report) -> None:
 
 
 def _find(status, tag, venue, year, priority, rating, search, sort):
-    from .errors import ValidationError
-    from .record import STATUSES
-
-    if status and status not in STATUSES:
-        raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
     return state.store.find(
         status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort
     )
@@ -361,13 +361,8 @@ def mark(
 
     Example: readinglist mark read canvit2026 m2le2026
     """
-    from .errors import ValidationError
-    from .record import STATUSES
-
-    if status not in STATUSES:
-        raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
     store = state.store
-    with store.transaction():
+    with store.transaction():  # the store checks the status before it writes anything
         for key in keys:
             paper = store.set_status(key, status)
             typer.echo(f"{paper.key}: {paper.status}")
@@ -537,7 +532,7 @@ def build() -> None:
     cfg = state.config
     progress = _progress_bar(1)
     try:
-        report = run_build(state.store, config=cfg, progress=progress)
+        report = run_build(state.open_store(create=True), config=cfg, progress=progress)
     finally:
         if progress:
             progress.close()

@@ -248,7 +248,7 @@ class Store:
             raise StoreError(f"{root}: not a folder, so it cannot be a store")
         if not (root / "papers").is_dir():
             if not create:
-                raise StoreError(f"{root}: no store here (no papers/ folder)")
+                raise StoreError(f"{root}: no store here (no papers/ folder; `readinglist import` makes one)")
             try:
                 (root / "papers").mkdir(parents=True, exist_ok=True)
             except OSError as exc:

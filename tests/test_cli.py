@@ -220,3 +220,9 @@ def test_shell_completion_offers_keys_and_statuses(tmp_path, seed_paths):
     assert complete(f"readinglist --store {store} show canv") == ["canvit2026"]
     assert complete(f"readinglist --store {store} mark rea") == ["reading", "read"]
     assert "canvit2026" in complete(f"readinglist --store {store} mark read c")
+
+
+def test_a_mistyped_store_is_an_error_not_a_new_store(tmp_path):
+    out = script("--store", tmp_path / "libary", "list")
+    assert out.returncode == 1 and "no store here" in out.stderr and out.stderr.count("\n") == 1
+    assert not (tmp_path / "libary").exists()
