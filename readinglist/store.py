@@ -416,8 +416,11 @@ class Store:
 
         if self._index is not None and self._depth > 0 and self._index_locked:
             return self._index
-        previous = self._index if self._index is not None else cache.load_cache(self.cache_dir)
-        index, scan_ns = cache.scan(self.papers_dir, previous)
+        if self._index is not None:
+            index, scan_ns = cache.scan(self.papers_dir, self._index)
+        else:
+            previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir)
+            index, scan_ns = cache.scan(self.papers_dir, previous, stats)
         self._index = index
         self._index_locked = self._depth > 0
         for name, text in self._pending.items():  # a transaction's own changes

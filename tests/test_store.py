@@ -626,3 +626,26 @@ def test_a_blank_key_is_refused_before_anything_is_written(store):
     with pytest.raises(ValidationError, match="empty key"):
         store.import_records([good, good.evolve(key="  ", abstract="Another abstract entirely, about blank keys.")])
     assert len(store) == 0 and not list(store.papers_dir.glob("*.toml"))
+
+
+def test_the_forked_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
+    """Large stores stat their files in a forked child while the cache loads; the result (and
+    so every hand edit it notices) must be the plain pass's."""
+    list(filled)  # write the cache
+    path = path_of(filled, "paper1")
+    path.write_text(path.read_text().replace('status = "unread"', 'status = "read"'))
+    plain_cache, plain_stats = cache.load_cache(filled.cache_dir), cache.stat_files(filled.papers_dir)
+    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    forked_cache, forked_stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
+    assert forked_stats[:2] == plain_stats[:2] and forked_cache.sigs == plain_cache.sigs
+    assert Store.open(filled.root).get("paper1").status == "read"
+
+
+def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
+    list(filled)
+    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    real = cache.stat_files
+    parent = os.getpid()
+    monkeypatch.setattr(cache, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
+    _, stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
+    assert stats[0] == real(filled.papers_dir)[0]
