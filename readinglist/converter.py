@@ -13,6 +13,7 @@ Data flows one way through small stages, each a pure function in its own module:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -27,31 +28,57 @@ class ConvertResult:
     records: tuple[Record, ...]
     skipped: tuple[Skipped, ...] = ()
     duplicates: tuple[Duplicate, ...] = ()
+    warnings: tuple[str, ...] = ()  # abstracts whose generation failed (file:line: what happened)
 
     def as_import_result(self) -> ImportResult:
-        return ImportResult(records=self.records, skipped=self.skipped, duplicates=self.duplicates)
+        return ImportResult(records=self.records, skipped=self.skipped, duplicates=self.duplicates, warnings=self.warnings)
 
 
 #: Below this many new abstracts in one list, generating in one process is quicker than forking.
 PARALLEL_MIN = 1000
 
 
-def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tuple[str, ...]]:
-    """The generated fields of one abstract: (system name or None, title, topic tags)."""
+# An author's own macro for the system name, "\CFE{}" or "\MethodName": LaTeX would print the
+# name, and to_plain (not knowing the macro) would drop it; its own name is the best guess.
+_MACRO_NAME = re.compile(r"\\([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*)(?:\{\}|(?![A-Za-z{]))")
+_KNOWN_MACROS = frozenset("LaTeX TeX BibTeX LaTeXe XeTeX LuaTeX ConTeXt AmS AMS".split())
+
+
+def _macro_name(m: re.Match) -> str:
+    return m.group(0) if m.group(1) in _KNOWN_MACROS else m.group(1)
+
+
+def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tuple[str, ...], str | None]:
+    """The generated fields of one abstract: (system name or None, title, topic tags, error).
+
+    Generation never stops an import: if naming or titling fails on an abstract (a bug), the
+    record gets a plain title from the abstract's first words, no name, and ``error`` says what
+    went wrong so the import summary can report it (file:line)."""
     from .naming import detect_name
     from .text import to_plain
-    from .titles import make_title
+    from .titles import make_title, plain_title
 
-    plain = to_plain(abstract)
-    name = detect_name(abstract, plain)
-    title = make_title(abstract, plain, name)
-    return name, title, tuple(tagger.tags(plain, name=name, title=title, max_tags=max_tags))
+    error = None
+    try:
+        plain = to_plain(_MACRO_NAME.sub(_macro_name, abstract) if "\\" in abstract else abstract)
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        plain, error = " ".join(abstract.split()), f"{type(exc).__name__}: {exc}"
+    try:
+        name = detect_name(abstract, plain)
+        title = make_title(abstract, plain, name)
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        name, title, error = None, plain_title(plain), error or f"{type(exc).__name__}: {exc}"
+    try:
+        tags = tuple(tagger.tags(plain, name=name, title=title, max_tags=max_tags))
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        tags, error = (), error or f"{type(exc).__name__}: {exc}"
+    return name, title, tags, error
 
 
 _WORKER: dict = {}
 
 
-def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[str, ...]]]:
+def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[str, ...], str | None]]:
     tagger, max_tags = _WORKER["tagger"], _WORKER["max_tags"]
     return [generate(a, tagger, max_tags) for a in abstracts]
 
@@ -105,6 +132,7 @@ class Converter:
         self._records: list[Record] = []
         self._skipped: list[Skipped] = []
         self._duplicates: list[tuple[Source, int, float]] = []  # (where, record index, score)
+        self._warnings: list[str] = []
 
     def add_text(self, text: str, *, source: str = "<string>", venue: str | None = None, year: int | None = None) -> None:
         """Convert one list. ``venue``/``year`` override what its header says."""
@@ -139,7 +167,13 @@ class Converter:
             self._near.add(str(index), para.text)
             pending.append(_Pending(para.text, venue, year, [src]))
         fields = generate_all([p.abstract for p in pending], self._tagger, self.config.max_tags)
-        for p, (name, title, tags) in zip(pending, fields):
+        for p, (name, title, tags, error) in zip(pending, fields):
+            if error:
+                src = p.sources[0]
+                self._warnings.append(
+                    f"{src.file}:{src.line}: could not generate a name and title ({error[:200]}); "
+                    f"used the abstract's first words"
+                )
             self._records.append(self._record(p, name, title, tags))
 
     def _record(self, p: _Pending, name: str | None, title: str, tags: tuple[str, ...]) -> Record:
@@ -165,7 +199,7 @@ class Converter:
             Duplicate(source=src, key=self._records[i].key, similarity=score, exact=score >= 100.0)
             for src, i, score in self._duplicates
         )
-        return ConvertResult(tuple(self._records), tuple(self._skipped), duplicates)
+        return ConvertResult(tuple(self._records), tuple(self._skipped), duplicates, tuple(self._warnings))
 
 
 def convert(

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from .naming import _OTHER_SPACE, _finditer_at, split_sentences
 
-__all__ = ["make_title", "MAX_WORDS"]
+__all__ = ["make_title", "plain_title", "MAX_WORDS"]
 
 MAX_WORDS = 15
 _MAX_CHARS = 400  # a description is looked for in this much text after its cue
@@ -652,7 +652,7 @@ def _with_appositive(words: list[str], obj: str, budget: int) -> list[str]:
     m = _APPOSITIVE_OF.match(text, len(head))
     if not m or any(w.lower() in _CUT_ANY or w.lower() in _RELATIVE for w in _words(m.group(1))):
         return words
-    if _words(m.group(1))[-1:] != [words[-1].lower()]:
+    if not words or _words(m.group(1))[-1:] != [words[-1].lower()]:
         return words  # "competition, the tendency of ..." says what it does, not what it is of
     rest = _describe(text[m.end() :], 6)
     if len(rest) < 2 or len(words) + 1 + len(rest) > budget:
@@ -852,6 +852,16 @@ def _restates(desc: list[str], topic: str) -> bool:
         if len(w) >= 4 and w in said:
             return True
     return False
+
+
+def plain_title(plain: str) -> str:
+    """An honest stand-in when generation failed: the first sentence's first words, without
+    markup or a dangling last word (simple enough that it cannot fail on any text)."""
+    first = re.split(r"(?<=[.!?])\s", plain or "", maxsplit=1)[0]
+    words = [w for w in re.sub(r"[\\$*{}^_`]", " ", first).split() if re.search(r"\w", w)][:10]
+    while words and words[-1].lower().strip(",;:.") in DANGLING:
+        words.pop()
+    return _capitalise(" ".join(words).rstrip(",;:.")) or FALLBACK_TITLE
 
 
 def _finish(title: str) -> str:

@@ -123,3 +123,44 @@ def test_the_public_api_names_are_the_functions_not_modules():
     for name, module in (("convert", "converter"), ("reconcile", "reconciler"), ("build", "jobs"), ("Store", "store")):
         importlib.import_module(f"readinglist.{module}")  # importing a submodule must not shadow the name
         assert callable(getattr(readinglist, name)) and getattr(readinglist, name).__module__ == f"readinglist.{module}"
+
+
+# Pieces of the LaTeX and Markdown real abstracts are written in, to build hostile abstracts from.
+_FRAGMENTS = [
+    "We introduce", "we propose", "This paper provides", "called", ",", ".", "(", ")", "{", "}", "{}",
+    "\\CFE{}", "\\textbf{C}", "\\textsc{", "\\emph{}", "\\", "$", "$^2$", "D$^2$X", "_", "^", "**", "__",
+    "a new benchmark", "X++", "CLIP-Adapter", "(GraphNorm)", "which", "that", ":", "—", "ℓ1", "é", "\u00a0",
+    "https://x.y/z", "%", "&", "~", "\\\\", "\\url{", "the", "of", "LLM", "Digital Red Queen",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=12)), max_size=60))
+def test_generators_never_raise_on_any_text(pieces):
+    from readinglist.converter import generate
+    from readinglist.tagging import compile_taxonomy
+
+    raw = " ".join(pieces)
+    config = default_config()
+    name, title, tags, error = generate(raw, compile_taxonomy(config.taxonomy), config.max_tags)
+    assert error is None, error
+    assert title and len(title.split()) <= 15
+    assert name is None or name in title
+
+
+def test_a_failing_abstract_gets_a_plain_title_and_is_reported(monkeypatch):
+    import readinglist.titles as titles
+
+    def broken(raw, plain, name):
+        if "Broken" in raw:
+            raise IndexError("list index out of range")
+        return "Fine title"
+
+    monkeypatch.setattr(titles, "make_title", broken)
+    body = " We evaluate it on many tasks and find that it works well in every setting we tried."
+    text = f"NeurIPS 2026\n\nWe study fine things in depth here.{body}\n\nBroken abstract about graph models.{body}\n"
+    result = convert(text, source="list.txt")
+    assert [r.title for r in result.records] == ["Fine title", "Broken abstract about graph models"]
+    assert len(result.warnings) == 1 and result.warnings[0].startswith("list.txt:5: ")
+    assert "IndexError" in result.warnings[0]
+    assert result.as_import_result().warnings == result.warnings
