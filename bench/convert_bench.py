@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from readinglist.config import default_config  # noqa: E402
-from readinglist.reader import parse_list  # noqa: E402
+from readinglist.convert.reader import parse_list  # noqa: E402
 
 WORDS = (
     "adaptive sparse robust latent causal spectral graph token policy kernel manifold contrastive "
@@ -55,7 +55,7 @@ def make_list(n: int, rng: random.Random) -> str:
 
 
 def run(n: int) -> tuple[float, int]:
-    from readinglist.converter import convert
+    from readinglist.convert import convert
 
     text = make_list(n, random.Random(n))
     config = default_config()

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from readinglist.config import default_config  # noqa: E402
-from readinglist.plugins import ExportOptions, find_exporter  # noqa: E402
+from readinglist.formats.registry import ExportOptions, find_exporter  # noqa: E402
 from readinglist.record import Event, Paper, Record, Source  # noqa: E402
 
 BUDGET = 3.0
@@ -95,7 +95,7 @@ def main(n: int = 20_000) -> int:
 
     from pybtex.database import BibliographyData
 
-    from readinglist.pybtex_plugins import record_to_entry
+    from readinglist.formats.pybtex import record_to_entry
 
     data = BibliographyData({p.key: record_to_entry(p.record, config) for p in sample})
     pyb, _ = timed(lambda: data.to_string("bibtex"))
@@ -103,7 +103,7 @@ def main(n: int = 20_000) -> int:
     import bibtexparser
     from bibtexparser.middlewares import default_unparse_stack
 
-    from readinglist.exporters import bibtex as ours_mod
+    from readinglist.formats.bibtex import writer as ours_mod
     from bibtexparser.model import Entry, Field
 
     def copying():

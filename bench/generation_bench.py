@@ -28,12 +28,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 import convert_bench  # noqa: E402
 
 from readinglist.config import default_config  # noqa: E402
-from readinglist.keys import KeyParts, make_key  # noqa: E402
-from readinglist.naming import detect_name  # noqa: E402
-from readinglist.reader import parse_list  # noqa: E402
-from readinglist.tagging import compile_taxonomy  # noqa: E402
+from readinglist.convert.keys import KeyParts, make_key  # noqa: E402
+from readinglist.convert.naming import detect_name  # noqa: E402
+from readinglist.convert.reader import parse_list  # noqa: E402
+from readinglist.convert.tagging import compile_taxonomy  # noqa: E402
 from readinglist.text import to_plain  # noqa: E402
-from readinglist.titles import make_title  # noqa: E402
+from readinglist.convert.titles import make_title  # noqa: E402
 
 # Stages run over chunks of this many abstracts (small enough that per-text caches such as the
 # sentence split stay warm between stages, as in the converter, which runs them per abstract).

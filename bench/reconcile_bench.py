@@ -80,7 +80,7 @@ def timed(label: str, fn, figures: dict, repeat: int = 1):
 
 
 def bench_matching(abstracts: list[str], queries: list[str]) -> dict:
-    from readinglist.matching import NearIndex, normalize
+    from readinglist.convert.matching import NearIndex, normalize
 
     print(f"matching: index {len(abstracts):,} abstracts, query {len(queries):,}")
     figures: dict = {}
@@ -105,7 +105,7 @@ def bench_reconcile(official_abstracts: list[str], papers: int, rng: random.Rand
     from readinglist.config import default_config
     from readinglist.reconciler import load_official, reconcile
     from readinglist.record import Record, Source
-    from readinglist.store import Store
+    from readinglist.store.library import Store
     from readinglist.text import to_bibtex
 
     config = default_config()
@@ -140,7 +140,7 @@ def bench_reconcile(official_abstracts: list[str], papers: int, rng: random.Rand
         timed(f"(setup) import {papers:,} papers into a store", lambda: store.import_records(records), figures)
         official = timed("parse the official .bib (bibtex importer)", lambda: load_official(path, config=config).records, figures)
         dry = timed("reconcile --dry-run (index, match, diff)", lambda: reconcile(store, official, dry_run=True), figures)
-        from readinglist.matching import NearIndex
+        from readinglist.convert.matching import NearIndex
 
         def index_only():
             index = NearIndex()

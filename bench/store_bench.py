@@ -139,7 +139,7 @@ def main() -> None:
     if args.cli:
         COMMANDS.update(CLI_COMMANDS)
 
-    from readinglist.store import Store
+    from readinglist.store.library import Store
 
     # Measure what users run: byte-compiled modules (this environment may set
     # PYTHONDONTWRITEBYTECODE, which would make every process compile readinglist from source).

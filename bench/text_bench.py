@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from readinglist import reader, text  # noqa: E402
+from readinglist import text
+from readinglist.convert import reader  # noqa: E402
 
 
 def corpus(n: int) -> list[str]:

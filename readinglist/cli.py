@@ -69,7 +69,7 @@ class State:
 
     def open_store(self, *, create: bool):
         if self._store is None:
-            from .store import Store
+            from .store.library import Store
 
             self._store = Store.open(self.config.store, config=self.config, create=create)
         return self._store
@@ -205,7 +205,7 @@ def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion for citation keys, from the store the command line names."""
     try:
         from .config import load_config
-        from .store import Store
+        from .store.library import Store
 
         root = ctx.find_root().params
         config = load_config(root.get("config"), store=root.get("store"))
@@ -472,7 +472,7 @@ def export(
     Example: readinglist export -o to-read.md --status unread --group-by tag
     """
     from .errors import ValidationError
-    from .fileio import write_atomic
+    from .store.atomic import write_atomic
     from .jobs import export_papers
 
     if format is None and output is None:
@@ -587,7 +587,7 @@ def formats() -> None:
 
     Example: readinglist formats
     """
-    from .plugins import all_exporters, all_importers
+    from .formats.registry import all_exporters, all_importers
 
     for title, plugins in (("importers", all_importers()), ("exporters", all_exporters())):
         typer.echo(title + ":")

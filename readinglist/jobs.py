@@ -46,8 +46,8 @@ def import_files(
     All files are read and converted before the store is touched, so a bad file leaves the
     store as it was. Abstracts repeated across the files become one paper.
     """
-    from .plugins import ImportOptions, find_importer
-    from .reader import read_text
+    from .formats.registry import ImportOptions, find_importer
+    from .convert.reader import read_text
 
     options = ImportOptions(config=config, venue=venue, year=year)
     results = []
@@ -96,7 +96,7 @@ def export_papers(
     title: str | None = None,
 ) -> str:
     """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix)."""
-    from .plugins import ExportOptions, find_exporter
+    from .formats.registry import ExportOptions, find_exporter
 
     exporter = find_exporter(format, path)
     options = ExportOptions(config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title)
@@ -113,7 +113,7 @@ class BuildReport:
 def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
     """What ``build`` writes: file name -> (format, papers). A .bib and a CSL-JSON per venue-year
     (``neurips-2026.bib``), and one Markdown reading list of everything grouped by tag."""
-    from .keys import clean_key
+    from .convert.keys import clean_key
 
     papers = list(papers)
     groups: dict[str, list[Paper]] = {}
@@ -147,7 +147,7 @@ def build(store, *, config: Config, progress: Progress | None = None) -> BuildRe
         if target.exists() and target.read_text(encoding="utf-8") == text:
             unchanged.append(str(target))
             continue
-        from .fileio import write_atomic
+        from .store.atomic import write_atomic
 
         write_atomic(target, text)
         written.append(str(target))

@@ -37,7 +37,7 @@ from .record import Person, Record
 if TYPE_CHECKING:  # pragma: no cover
     from .config import Config
     from .record import ImportResult
-    from .store import Store
+    from .store.library import Store
 
 #: Record attributes a reconcile may change, in the order changes are reported.
 CHANGED_FIELDS = ("key", "title", "shorttitle", "authors", "venue", "year", "doi", "url", "pages")
@@ -73,7 +73,7 @@ class ReconcileReport:
 
 def load_official(path: str | os.PathLike, *, config: "Config", format: str | None = None) -> "ImportResult":
     """Read an official BibTeX or CSL-JSON file with the importer for its name or suffix."""
-    from .plugins import ImportOptions, find_importer
+    from .formats.registry import ImportOptions, find_importer
 
     importer = find_importer(format, path if format is None else None)
     try:
@@ -97,7 +97,7 @@ def _show(name: str, value) -> object:
 def official_key(record: Record, taken, config: "Config") -> str:
     """A key from official metadata: first author's family name + year + first salient title
     word (``mueller2026canvit``), else the config's key pattern; unique against ``taken``."""
-    from .keys import KeyParts, MAX_KEY_LENGTH, clean_key, make_key, salient_words, unique_key
+    from .convert.keys import KeyParts, MAX_KEY_LENGTH, clean_key, make_key, salient_words, unique_key
 
     first: Person | None = record.authors[0] if record.authors else None
     author = clean_key(first.family or first.literal) if first else ""
@@ -153,8 +153,8 @@ def reconcile(
     """Match every generated paper in ``store`` to its ``official`` record by abstract and
     take the official metadata (see the module docstring). ``threshold`` (0-100) and
     ``margin`` default to the config's ``duplicate_threshold`` and ``ambiguity_margin``."""
-    from .matching import NearIndex
-    from .store import merge_record
+    from .convert.matching import NearIndex
+    from .store.merge import merge_record
 
     config = config or store.config
     threshold = config.duplicate_threshold if threshold is None else float(threshold)

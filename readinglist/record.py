@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 STATUSES = ("unread", "reading", "read", "skipped")
+
+#: The history event a change to each status records ("added" is written once, on import).
+STATUS_EVENTS = {"reading": "started", "read": "finished", "skipped": "skipped", "unread": "reset"}
 #: Fields a generator may have made; ``Record.generated`` names the ones that still are.
 GENERATED_FIELDS = ("key", "title", "shorttitle", "tags")
 

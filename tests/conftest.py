@@ -28,3 +28,4 @@ def project(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "seeds", tmp_path / "seeds")
     shutil.copy(ROOT / "config.toml", tmp_path / "config.toml")
     return tmp_path
+

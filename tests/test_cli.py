@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from helpers import console_script
+
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -151,8 +152,7 @@ def test_build_uses_config_paths(project, monkeypatch):
 
 
 def script(*args, cwd=None, env=None):
-    exe = shutil.which("readinglist")
-    assert exe, "the readinglist console script is not installed (pip install -e .)"
+    exe = console_script()
     return subprocess.run([exe, *map(str, args)], capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})})
 
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from readinglist.config import default_config
 from readinglist.errors import ValidationError
-from readinglist.exporters.bibtex import exporter, protect_case
-from readinglist.plugins import ExportOptions
+from readinglist.formats.bibtex.writer import exporter, protect_case
+from readinglist.formats.registry import ExportOptions
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.text import to_bibtex, to_plain
 
@@ -388,7 +388,7 @@ def _seed_bib() -> tuple[str, list[str]]:
     """The seed lists through the converter and the exporter: (bib text, keys)."""
     from pathlib import Path
 
-    from readinglist.converter import convert
+    from readinglist.convert import convert
 
     records = []
     for path in sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt")):
@@ -429,7 +429,7 @@ def test_seed_lists_typeset_with_bibtex_and_biber(tmp_path):
 
 def test_reimported_by_readinglists_bibtex_importer():
     """What the export writes (fields, generated-comment, JabRef state) comes back in."""
-    from readinglist.plugins import ImportOptions, find_importer
+    from readinglist.formats.registry import ImportOptions, find_importer
 
     text = exporter.export(papers(), EVERYTHING)
     result = find_importer("bibtex").parse(text, source="refs.bib", options=ImportOptions(config=CONFIG))

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from readinglist.config import default_config
 from readinglist.errors import ValidationError
-from readinglist.exporters.csljson import exporter
-from readinglist.plugins import ExportOptions
+from readinglist.formats.csljson.writer import exporter
+from readinglist.formats.registry import ExportOptions
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.text import to_plain
 
@@ -194,7 +194,7 @@ def test_pandoc_citeproc_renders_the_titles(tmp_path):
 
 
 def test_reimported_by_readinglists_csljson_importer():
-    from readinglist.plugins import ImportOptions, find_importer
+    from readinglist.formats.registry import ImportOptions, find_importer
 
     text = exporter.export(papers(), EVERYTHING)
     result = find_importer("csljson").parse(text, source="refs.json", options=ImportOptions(config=CONFIG))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from readinglist.config import default_config
-from readinglist.plugins import ExportOptions, find_exporter
+from readinglist.formats.registry import ExportOptions, find_exporter
 from readinglist.record import Event, Paper
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ CONFIG = default_config()
 
 def seed_papers() -> list[Paper]:
     """Every seed abstract as a paper, with a fixed, varied reading state."""
-    from readinglist.converter import convert
+    from readinglist.convert import convert
 
     records = []
     for path in sorted((ROOT / "seeds").glob("*.txt")):

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from readinglist.config import default_config
 from readinglist.errors import ValidationError
-from readinglist.exporters.markdown import exporter, github_anchor
-from readinglist.plugins import ExportOptions
+from readinglist.formats.markdown.writer import exporter, github_anchor
+from readinglist.formats.registry import ExportOptions
 from readinglist.record import Paper, Record
 
 CONFIG = default_config()

@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from readinglist import fileio
+from readinglist.store import atomic as fileio
 
 
 def test_write_atomic_creates_folder_and_uses_the_usual_mode(tmp_path):

@@ -1,4 +1,4 @@
-"""readinglist.importers.bibtex: Zotero/JabRef-style input, errors, and the round trip
+"""readinglist.formats.bibtex.reader: Zotero/JabRef-style input, errors, and the round trip
 store -> BibTeX export -> import into an empty store -> export again."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 from readinglist.config import default_config
 from readinglist.errors import InputError
-from readinglist.importers.bibtex import importer, parse_names
-from readinglist.plugins import ExportOptions, ImportOptions, find_importer
+from readinglist.formats.bibtex.reader import importer, parse_names
+from readinglist.formats.registry import ExportOptions, ImportOptions, find_importer
 from readinglist.record import Person, Record, Source
 
 CONFIG = default_config()
@@ -257,8 +257,8 @@ FIXED_TIME = "2026-11-30T06:15:00Z"
 
 
 def round_trip(tmp_path: Path, exporter_name: str, importer_obj, suffix: str):
-    from readinglist.plugins import find_exporter
-    from readinglist.store import Store
+    from readinglist.formats.registry import find_exporter
+    from readinglist.store.library import Store
 
     records, states = library_records()
     first = Store.open(tmp_path / "first", config=CONFIG, clock=lambda: FIXED_TIME)
@@ -304,8 +304,8 @@ def test_round_trip_through_our_bibtex_export(tmp_path):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from readinglist.importers._common import latex_to_unicode  # noqa: E402
-from readinglist.text import _latex2text  # noqa: E402
+from readinglist.formats.importing import latex_to_unicode  # noqa: E402
+from readinglist.text.plain import _latex2text  # noqa: E402
 
 _PIECES = st.sampled_from(
     [

@@ -1,4 +1,4 @@
-"""readinglist.importers.csljson: Zotero-style input, errors, and the round trip
+"""readinglist.formats.csljson.reader: Zotero-style input, errors, and the round trip
 store -> CSL-JSON export -> import into an empty store -> export again."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from readinglist.config import default_config
 from readinglist.errors import InputError
-from readinglist.importers.csljson import importer
-from readinglist.plugins import ImportOptions, find_importer
+from readinglist.formats.csljson.reader import importer
+from readinglist.formats.registry import ImportOptions, find_importer
 from readinglist.record import Person, Source
 
 from test_import_bibtex import round_trip  # noqa: E402  (tests/ is on sys.path under pytest)

@@ -1,4 +1,4 @@
-"""readinglist.matching: normalize, fingerprint and NearIndex on the seed abstracts."""
+"""readinglist.convert.matching: normalize, fingerprint and NearIndex on the seed abstracts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
-from readinglist.matching import NearIndex, fingerprint, normalize
+from readinglist.convert.matching import NearIndex, fingerprint, normalize
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 THRESHOLD = default_config().duplicate_threshold

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.naming import detect_name, is_coined
+from readinglist.convert.naming import detect_name, is_coined
 from readinglist.text import normalize_space, to_plain
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,10 +6,10 @@ import textwrap
 
 import pytest
 
-from readinglist import plugins
+from readinglist.formats import registry as plugins
 from readinglist.config import default_config
 from readinglist.errors import UnknownFormatError
-from readinglist.plugins import ExportOptions, find_exporter
+from readinglist.formats.registry import ExportOptions, find_exporter
 from readinglist.record import Paper, Record
 
 BUILTINS = {"bibtex": ".bib", "csljson": ".json", "markdown": ".md"}

@@ -9,13 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from readinglist.config import default_config
-from readinglist.exporters.bibtex import exporter as bibtex_exporter
-from readinglist.exporters.bibtex import record_fields
-from readinglist.plugins import ExportOptions
-from readinglist.pybtex_plugins import (
+from readinglist.formats.bibtex.writer import exporter as bibtex_exporter
+from readinglist.formats.bibtex.writer import record_fields
+from readinglist.formats.registry import ExportOptions
+from readinglist.formats.pybtex import (
     AbstractListParser,
     CslJsonWriter,
     MarkdownWriter,
@@ -115,7 +114,7 @@ def test_abstract_list_to_bibtex(tmp_path):
     import latexcodec  # noqa: F401  (registers the "ulatex" codec pybtex's writer uses)
     from pybtex.database import parse_file
 
-    from readinglist.converter import convert
+    from readinglist.convert import convert
 
     records = convert(SEED.read_text(encoding="utf-8"), source=SEED.name, config=CONFIG).records
     assert len(records) == 19

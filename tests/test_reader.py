@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.errors import InputError
-from readinglist.reader import _NUMBERING, AbstractList, Paragraph, is_prose, parse_list, read_text
+from readinglist.convert.reader import _NUMBERING, AbstractList, Paragraph, is_prose, parse_list, read_text
 from readinglist.text import normalize_space
 
 SEEDS = sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt"))

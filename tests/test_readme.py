@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from helpers import console_script
+
+
 import os
 import re
 import shlex
@@ -33,8 +36,7 @@ def test_ci_runs_the_readme_test_command():
 
 def test_runnable_blocks_run(tmp_path):
     shutil.copytree(ROOT / "seeds", tmp_path / "seeds")
-    exe = shutil.which("readinglist")
-    assert exe, "the readinglist console script is not installed"
+    exe = console_script()
     runnable = [text for marked, text in blocks() if marked]
     assert runnable, "no README block is marked runnable"
     env = {**os.environ, "NO_COLOR": "1", "READINGLIST_CONFIG": "", "READINGLIST_STORE": ""}

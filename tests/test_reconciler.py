@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from readinglist.config import default_config
-from readinglist.importers.bibtex import importer as bibtex_importer
-from readinglist.importers.csljson import importer as csljson_importer
-from readinglist.plugins import ImportOptions
+from readinglist.formats.bibtex.reader import importer as bibtex_importer
+from readinglist.formats.csljson.reader import importer as csljson_importer
+from readinglist.formats.registry import ImportOptions
 from readinglist.reconciler import ReconcileReport, load_official, reconcile
 from readinglist.record import Person, Record, Source
 
@@ -138,7 +138,7 @@ def key_of(i: int) -> str:
 
 def make_store(path: Path):
     """A store with the 38 seed abstracts: generated records (36) and real ones (2), with state."""
-    from readinglist.store import Store
+    from readinglist.store.library import Store
 
     records, states = [], {}
     for i, abstract in enumerate(ABSTRACTS):
@@ -269,7 +269,7 @@ def test_threshold_and_margin_arguments(tmp_path, official):
 
 def test_duplicate_papers_in_the_store_do_not_share_an_official_entry(tmp_path, official):
     store = make_store(tmp_path / "store")
-    from readinglist.store import Store
+    from readinglist.store.library import Store
 
     extra = Record(key="dupe2026", title="Generated Dupe", abstract=reflow(ABSTRACTS[0]) + " Code released.", generated=frozenset({"title"}))
     # a second, slightly different copy of seed 0 under another key, added bypassing duplicate detection

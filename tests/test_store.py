@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from readinglist import cache, storefile
+from readinglist.store import cache
+from readinglist.store import paperfile as storefile
 from readinglist.errors import StoreError, UnknownKeyError, ValidationError
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.store import ImportSummary, Store, merge_record

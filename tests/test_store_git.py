@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from readinglist.record import Record, Source
-from readinglist.store import Store
+from readinglist.store.library import Store
 
 pytestmark = [
     pytest.mark.tools,

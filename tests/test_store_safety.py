@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from readinglist import storefile
+from readinglist.store import paperfile as storefile
 from readinglist.errors import StoreError
 from readinglist.record import Record
-from readinglist.store import Store
+from readinglist.store.library import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def store(tmp_path) -> Store:
 
 WRITER = """
 import sys
-from readinglist.store import Store
+from readinglist.store.library import Store
 s = Store.open(sys.argv[1])
 keys = s.keys()
 r = int(sys.argv[2])
@@ -125,7 +125,7 @@ def test_a_writer_killed_mid_save_leaves_every_file_old_or_new(store):
 def test_twenty_concurrent_writers_lose_no_update(store):
     code = """
         import sys
-        from readinglist.store import Store
+        from readinglist.store.library import Store
         root, i = sys.argv[1], int(sys.argv[2])
         s = Store.open(root)
         s.set_status(f"p{i:04d}", "read")

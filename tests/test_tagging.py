@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
-from readinglist.naming import detect_name
-from readinglist.tagging import compile_taxonomy, stem
+from readinglist.convert.naming import detect_name
+from readinglist.convert.tagging import compile_taxonomy, stem
 from readinglist.text import to_plain
-from readinglist.titles import make_title
+from readinglist.convert.titles import make_title
 from test_naming import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
 
 TAXONOMY = default_config().taxonomy

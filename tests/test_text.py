@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist import text
+from readinglist.text import bibtex as text_bibtex
+from readinglist.text import tokens as text_tokens
 from readinglist.text import ascii_fold, normalize_space, to_plain, tokenize
 
 SEEDS = sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt"))
@@ -123,7 +125,7 @@ def test_tokens_cover_every_text_run(s):
     tokens = tokenize(s)
     assert isinstance(tokens, list)
     if s and not any(c in s for c in "\\${}*_`'"):
-        assert tokens == [(text.TEXT, s)]
+        assert tokens == [(text_tokens.TEXT, s)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,7 +247,7 @@ def test_to_bibtex_seed_abstracts_are_safe():
 def test_math_commands_are_known_to_a_plain_article_list():
     # the whitelist must not contain amsmath/latexsym names (checked against LaTeX in the tools test)
     for name in ("mathbb", "text", "operatorname", "lesssim", "Box", "leadsto", "sqsubset"):
-        assert name not in text.MATH_COMMANDS
+        assert name not in text_bibtex.MATH_COMMANDS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,8 +331,8 @@ def test_math_commands_typeset_in_a_plain_article(tmp_path):
 
     if shutil.which("pdflatex") is None:
         pytest.skip("needs pdflatex (TeX Live)")
-    body = [f"$a \\{name} b$\\par" for name in sorted(text.MATH_COMMANDS)]
-    body += [f"$\\{name}{'{x}' * n}$\\par" for name, n in sorted(text.MATH_ARG_COMMANDS.items())]
+    body = [f"$a \\{name} b$\\par" for name in sorted(text_bibtex.MATH_COMMANDS)]
+    body += [f"$\\{name}{'{x}' * n}$\\par" for name, n in sorted(text_bibtex.MATH_ARG_COMMANDS.items())]
     (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + "\n".join(body) + "\n\\end{document}\n")
     _run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], tmp_path)
     assert _problems((tmp_path / "m.log").read_text(errors="replace")) == []

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.naming import detect_name
+from readinglist.convert.naming import detect_name
 from readinglist.text import to_plain
-from readinglist.titles import DANGLING, MAX_WORDS, make_title
+from readinglist.convert.titles import DANGLING, MAX_WORDS, make_title
 from test_naming import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
 
 ALL = SEEDS + HELDOUT + HELDOUT_MORE + BLIND
@@ -136,7 +136,7 @@ def test_titles_read_like_titles(raw):
     words = [w.lower().strip(",;:") for w in title.split()]
     assert not {"this", "these", "such", "our", "we"} & set(words), title
     if name is None:
-        from readinglist.keys import salient_words
+        from readinglist.convert.keys import salient_words
 
         assert salient_words(title)[0] not in BAD_OPENERS, title
         if CONTRIBUTION.search(plain):

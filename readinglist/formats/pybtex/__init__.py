@@ -8,7 +8,7 @@
   and reuse readinglist's own exporters, so ``pybtex-convert refs.bib refs.json`` works.
 
 Entries are built from the same field list as readinglist's BibTeX export
-(:func:`readinglist.exporters.bibtex.record_fields`). What pybtex's data model has no room
+(:func:`readinglist.formats.bibtex.writer.record_fields`). What pybtex's data model has no room
 for is not carried: the "generated" comment, reading status and notes (the writers export
 bibliographic data only, as with the CLI's defaults).
 """
@@ -20,11 +20,11 @@ from pybtex.database.input import BaseParser
 from pybtex.database.output import BaseWriter
 from pybtex.exceptions import PybtexError
 
-from .config import Config, load_config
-from .errors import ReadinglistError
-from .exporters.bibtex import OWN_FIELDS, record_fields
-from .plugins import ExportOptions
-from .record import Paper, Person, Record
+from ...config import Config, load_config
+from ...errors import ReadinglistError
+from ..bibtex.writer import OWN_FIELDS, record_fields
+from ..registry import ExportOptions
+from ...record import Paper, Person, Record
 
 
 def _config() -> Config:
@@ -59,7 +59,7 @@ def _authors(key: str, persons, config: Config) -> tuple[Person, ...]:
 
 
 def _pybtex_person(person: Person) -> PybtexPerson:
-    from .text import to_bibtex
+    from ...text import to_bibtex
 
     if person.literal:
         return PybtexPerson(last="{" + to_bibtex(person.literal) + "}")
@@ -75,7 +75,7 @@ class AbstractListParser(BaseParser):
 
     def parse_file(self, filename, file_suffix=None):
         """Read the file as readinglist does (encodings, BOMs, binary detection), then parse."""
-        from .reader import read_text
+        from ...convert.reader import read_text
 
         if file_suffix is not None:
             filename = filename + file_suffix
@@ -90,7 +90,7 @@ class AbstractListParser(BaseParser):
         return self._parse_text(stream.read())
 
     def _parse_text(self, text: str):
-        from .converter import convert
+        from ...convert import convert
 
         config = _config()
         try:
@@ -106,7 +106,7 @@ class AbstractListParser(BaseParser):
 
 
 def _person(person: PybtexPerson) -> Person:
-    from .text import to_plain
+    from ...text import to_plain
 
     family = " ".join(person.prelast_names + person.last_names + person.lineage_names)
     given = " ".join(person.first_names + person.middle_names)
@@ -119,8 +119,8 @@ def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
     """A Record from a pybtex entry, read the way readinglist's BibTeX importer reads a .bib
     (its venue lookup, tag splitting and DOI cleaning; LaTeX decoded where Record wants
     Unicode, the abstract kept as LaTeX)."""
-    from .importers import _common
-    from .text import to_plain
+    from .. import importing
+    from ...text import to_plain
 
     f = {name.lower(): str(value) for name, value in entry.fields.items()}
     entry_type = entry.type.lower()
@@ -131,12 +131,12 @@ def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
         title=to_plain(f.get("title", "")),
         abstract=f.get("abstract", ""),
         entry_type=entry_type,
-        venue=_common.find_venue(config, full_name and to_plain(full_name), f.get("eventtitle")),
-        year=_common.find_year(f.get("year"), f.get("date"), f.get("eventtitle")),
+        venue=importing.find_venue(config, full_name and to_plain(full_name), f.get("eventtitle")),
+        year=importing.find_year(f.get("year"), f.get("date"), f.get("eventtitle")),
         shorttitle=to_plain(f["shorttitle"]) if f.get("shorttitle") else None,
-        tags=_common.split_tags(to_plain(f["keywords"]) if f.get("keywords") else None),
+        tags=importing.split_tags(to_plain(f["keywords"]) if f.get("keywords") else None),
         authors=_authors(key, entry.persons.get("author", ()), config),
-        doi=_common.clean_doi(f.get("doi")),
+        doi=importing.clean_doi(f.get("doi")),
         url=f.get("url") or None,
         pages=f.get("pages") or None,
         fields=extra,
@@ -164,10 +164,10 @@ class _ExporterWriter(BaseWriter):
 class CslJsonWriter(_ExporterWriter):
     """pybtex output plugin: CSL-JSON (readinglist's exporter)."""
 
-    exporter_module = "readinglist.exporters.csljson"
+    exporter_module = "readinglist.formats.csljson.writer"
 
 
 class MarkdownWriter(_ExporterWriter):
     """pybtex output plugin: a Markdown reading list (readinglist's exporter)."""
 
-    exporter_module = "readinglist.exporters.markdown"
+    exporter_module = "readinglist.formats.markdown.writer"

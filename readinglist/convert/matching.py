@@ -23,18 +23,14 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 from hashlib import blake2b
+from ..text.symbols import GREEK_LETTERS, GREEK_VARIANTS
 
 __all__ = ["normalize", "fingerprint", "NearIndex"]
 
 # LaTeX command names that stand for a letter: kept as that letter so a LaTeX abstract and a
 # Unicode copy of it normalise alike (``$\ell_1$`` and ``ℓ1`` both become ``l1``: NFKD folds ℓ
 # to l). Every other command name is dropped, its braced argument kept (``\emph{x}`` -> ``x``).
-_GREEK = (
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
-    "sigma tau upsilon phi chi psi omega"
-).split()
-_LETTERS = {name: chr(0x3B1 + i + (1 if i >= 17 else 0)) for i, name in enumerate(_GREEK)}
-_LETTERS.update({"varepsilon": "ε", "vartheta": "θ", "varphi": "φ", "varrho": "ρ", "varsigma": "ς", "varpi": "π"})
+_LETTERS = {**GREEK_LETTERS, **GREEK_VARIANTS}
 _LETTERS.update({"ell": "l", "i": "i", "j": "j", "o": "o", "ss": "ss", "ae": "ae", "oe": "oe", "aa": "a", "l": "l"})
 
 # ``\name`` (with an optional star), or a backslash and one non-letter (``\%``, ``\'``, ``\\``).

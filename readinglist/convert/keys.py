@@ -33,14 +33,14 @@ _NOT_KEY = re.compile(r"[^a-z0-9]+")
 
 def clean_key(text: str) -> str:
     """Fold to ASCII, lowercase, keep letters and digits only (BibTeX-, biber- and URL-safe)."""
-    from .text import ascii_fold
+    from ..text import ascii_fold
 
     return _NOT_KEY.sub("", ascii_fold(text).lower())
 
 
 def salient_words(title: str, *, skip: str | None = None) -> list[str]:
     """Title words that carry meaning, in order: ASCII-folded, without stopwords or ``skip``."""
-    from .text import ascii_fold
+    from ..text import ascii_fold
 
     skipped = clean_key(skip) if skip else ""
     words = []

@@ -32,14 +32,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
-from .errors import StoreError, UnknownKeyError, ValidationError
-from .record import STATUSES, Duplicate, Event, Paper, Record, Source
-from . import storefile
-from .storefile import MAX_HISTORY, PRIORITIES, RATINGS
+from ..errors import StoreError, UnknownKeyError, ValidationError
+from ..record import STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, Source
+from . import paperfile
+from .merge import merge_record
+from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 #: The history event a change to each status records.
-STATUS_EVENTS = {"reading": "started", "read": "finished", "skipped": "skipped", "unread": "reset"}
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
 SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "relevance")
 #: The index is written back to the cache after this many files were parsed again.
@@ -78,40 +78,6 @@ def _stamp(value) -> str:
 
 
 # --------------------------------------------------------------------------- pure helpers
-
-
-def merge_record(old: Record, new: Record, *, official: bool = False) -> Record:
-    """``old`` updated from ``new`` (an incoming version of the same paper); the key stays.
-
-    * ``title``, ``shorttitle``, ``tags``: taken from ``new`` only while ``old``'s value is still
-      generated (or empty); with ``official=True`` (reconcile) ``new``'s value always wins.
-      A value a person edited is kept.
-    * every other bibliographic field: ``new``'s value where it has one.
-    * sources: ``new``'s, plus ``old``'s from other files.
-    """
-    changes: dict = {}
-    generated = set(old.generated)
-    for name in ("title", "shorttitle", "tags"):
-        value = getattr(new, name)
-        if not value:
-            continue
-        if official or name in old.generated or not getattr(old, name):
-            changes[name] = value
-            if name in new.generated:
-                generated.add(name)
-            else:
-                generated.discard(name)
-    for name in ("abstract", "entry_type", "venue", "year", "authors", "doi", "url", "pages"):
-        value = getattr(new, name)
-        if value not in (None, "", ()):
-            changes[name] = value
-    if new.fields:
-        changes["fields"] = tuple(sorted({**dict(old.fields), **dict(new.fields)}.items()))
-    if new.sources:
-        files = {s.file for s in new.sources}
-        changes["sources"] = tuple(s for s in old.sources if s.file not in files) + tuple(dict.fromkeys(new.sources))
-    changes["generated"] = frozenset(generated)
-    return old.evolve(**changes)
 
 
 def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
@@ -264,7 +230,7 @@ class Store:
     @property
     def config(self):
         if self._config is None:
-            from .config import default_config
+            from ..config import default_config
 
             self._config = default_config()
         return self._config
@@ -325,7 +291,7 @@ class Store:
         pending, self._pending = self._pending, {}
         if not pending:
             return
-        from .fileio import replace_files
+        from .atomic import replace_files
 
         papers = self.papers_dir
         try:
@@ -352,7 +318,7 @@ class Store:
         if name in self._pending:
             return self._pending[name]
         try:
-            return storefile.read_text(self.papers_dir / name)
+            return paperfile.read_text(self.papers_dir / name)
         except FileNotFoundError:
             return None
         except IsADirectoryError:
@@ -363,10 +329,10 @@ class Store:
         then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
         if not isinstance(key, str) or not key:
             raise UnknownKeyError(str(key))
-        name = storefile.file_stem(key) + ".toml"
+        name = paperfile.file_stem(key) + ".toml"
         text = self._read(name)
         if text is not None:
-            paper = storefile.parse(text, self.papers_dir / name)
+            paper = paperfile.parse(text, self.papers_dir / name)
             if paper.key == key:
                 return name, text, paper
         index = self._load_index()
@@ -374,7 +340,7 @@ class Store:
         if name is not None:
             text = self._read(name)
             if text is not None:
-                paper = storefile.parse(text, self.papers_dir / name)
+                paper = paperfile.parse(text, self.papers_dir / name)
                 if paper.key == key:
                     return name, text, paper
         raise UnknownKeyError(key, suggestions=self._suggest(key, index.by_key))
@@ -424,7 +390,7 @@ class Store:
         self._index = index
         self._index_locked = self._depth > 0
         for name, text in self._pending.items():  # a transaction's own changes
-            index.put(name, None if text is None else storefile.parse(text, self.papers_dir / name))
+            index.put(name, None if text is None else paperfile.parse(text, self.papers_dir / name))
         if index.temp_files and self._depth > 0:
             self._remove_temp_files(index.temp_files)
         if index.changes >= CACHE_SAVE_AFTER and not self._pending:
@@ -538,13 +504,13 @@ class Store:
     def _save(self, name: str, text: str | None, old: Paper | None, new: Paper) -> Paper:
         """Stage ``new`` into papers/<name> (whose current text is ``text``, parsing to ``old``)."""
         path = self.papers_dir / name
-        new = storefile.canonical(new)
-        if text is None or (old is not None and text == storefile.render(old)):
+        new = paperfile.canonical(new)
+        if text is None or (old is not None and text == paperfile.render(old)):
             # a new file, or one nobody edited by hand: render it afresh (0.1 ms) instead of a
             # tomlkit round trip (1.5 ms and a 15 ms import); the result is the same text
-            new_text = storefile.render(new)
+            new_text = paperfile.render(new)
         else:  # keep the person's comments, layout and edits
-            new_text = storefile.edit(text, old, new, path)
+            new_text = paperfile.edit(text, old, new, path)
         if new_text != text:
             self._stage(name, new_text)
             if self._index is not None:
@@ -624,7 +590,7 @@ class Store:
     def _new_file_name(self, key: str, taken: set[str]) -> str:
         """A free file name for a new paper: ``<key>.toml``, else ``<key>-2.toml``, ...
         ``taken`` holds the casefolded names in use (names differing in case clash on macOS)."""
-        stem = storefile.file_stem(key)
+        stem = paperfile.file_stem(key)
         name, n = f"{stem}.toml", 1
         while name.casefold() in taken or (self.papers_dir / name).exists():
             n += 1
@@ -662,8 +628,8 @@ class Store:
         for its incoming key (status, priority, rating, notes, tags), else ``unread``.
         All of it is written in one transaction.
         """
-        from .keys import unique_key
-        from .matching import NearIndex
+        from ..convert.keys import unique_key
+        from ..convert.matching import NearIndex
 
         states = states or {}
         added: list[str] = []
@@ -750,7 +716,7 @@ class Store:
             if record.key in index.by_key and index.by_key[record.key] != name:
                 raise StoreError(f"cannot give {key} the key {record.key!r}: {self.papers_dir / index.by_key[record.key]} has it")
             new = old.evolve(record=merged.evolve(key=record.key, generated=merged.generated - {"key"}))
-            new_name = storefile.file_stem(record.key) + ".toml"
+            new_name = paperfile.file_stem(record.key) + ".toml"
             if new_name != name:
                 new_name = self._new_file_name(record.key, {n.casefold() for n in index.papers})
                 self._stage(name, None)

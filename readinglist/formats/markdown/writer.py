@@ -37,10 +37,10 @@ import re
 from collections import Counter
 from typing import Callable, Sequence
 
-from ..errors import ValidationError
-from ..plugins import ExportOptions
-from ..record import Paper
-from .common import event_title, gc_paused, unique
+from ...errors import ValidationError
+from ..registry import ExportOptions
+from ...record import Paper
+from ..exporting import event_title, gc_paused, unique
 
 GROUPINGS = ("tag", "status", "venue", "priority")
 STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", "skipped": "Skipped"}
@@ -54,8 +54,8 @@ def literal(s: str) -> str:
 
     :func:`readinglist.text.to_markdown` reads its input as source text, interpreting LaTeX and
     Markdown markup; titles are clean Unicode and must not be interpreted, only escaped. That
-    escaping is text.py's (``escape_markdown``, the same one to_markdown applies to plain runs)."""
-    from ..text import escape_markdown, normalize_space
+    escaping is readinglist.text's (``escape_markdown``, the same one to_markdown applies to plain runs)."""
+    from ...text import escape_markdown, normalize_space
 
     return escape_markdown(normalize_space(s))
 
@@ -175,7 +175,7 @@ class MarkdownExporter:
             return self._export(papers, options)
 
     def _export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
-        from ..text import to_markdown
+        from ...text import to_markdown
 
         group_by = options.group_by
         if group_by is not None and group_by not in GROUPINGS:

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .config import Config, default_config
-from .record import Duplicate, ImportResult, Record, Skipped, Source
+from ..config import Config, default_config
+from ..record import Duplicate, ImportResult, Record, Skipped, Source
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
     record gets a plain title from the abstract's first words, no name, and ``error`` says what
     went wrong so the import summary can report it (file:line)."""
     from .naming import detect_name
-    from .text import to_plain
+    from ..text import to_plain
     from .titles import make_title, plain_title
 
     error = None

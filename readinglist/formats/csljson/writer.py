@@ -26,10 +26,10 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from ..errors import ValidationError
-from ..plugins import ExportOptions
-from ..record import GENERATED_FIELDS, Paper, Person, Record
-from .common import event_title, gc_paused, join_tags, status_date, unique
+from ...errors import ValidationError
+from ..registry import ExportOptions
+from ...record import GENERATED_FIELDS, Paper, Person, Record
+from ..exporting import event_title, gc_paused, join_tags, status_date, unique
 
 READ_STATUS = {"unread": "To Read", "reading": "In Progress", "read": "Read", "skipped": "Not Reading"}
 
@@ -63,7 +63,7 @@ def _name(person: Person) -> dict:
 
 def record_item(record: Record, options: ExportOptions) -> dict:
     """The CSL-JSON item of one record (bibliographic data only), keys in writing order."""
-    from ..text import to_plain
+    from ...text import to_plain
 
     item: dict = {
         "id": record.key,

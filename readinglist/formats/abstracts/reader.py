@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..plugins import ImportOptions
-from ..record import ImportResult
+from ..registry import ImportOptions
+from ...record import ImportResult
 
 
 class AbstractListImporter:
@@ -12,7 +12,7 @@ class AbstractListImporter:
     description = "conference abstract lists: a 'Venue Year' header, then one abstract per paragraph"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        from ..converter import convert
+        from ...convert import convert
 
         return convert(text, venue=options.venue, year=options.year, source=source, config=options.config).as_import_result()
 

@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from .record import Event, Paper, Person, Record, Source
-from .storefile import parse, read_text
+from ..record import Event, Paper, Person, Record, Source
+from .paperfile import parse, read_text
 
 #: The field names of the dataclasses a row holds, in order: part of the cache's identity, so a
 #: cache written for other fields is never read (rows are positional, for speed).
@@ -301,7 +301,7 @@ def _scan(papers_dir: Path, previous: Index, stats: Stats) -> tuple[Index, int]:
 
 def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> None:
     """Add ``papers`` to ``index.by_key``; StoreError if a key is already another file's."""
-    from .errors import StoreError
+    from ..errors import StoreError
 
     by_key = index.by_key
     for name, paper in papers.items():

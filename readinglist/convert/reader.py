@@ -39,9 +39,9 @@ import os
 import re
 from dataclasses import dataclass
 
-from .errors import InputError
-from .record import Skipped, Source
-from .text import normalize_space
+from ..errors import InputError
+from ..record import Skipped, Source
+from ..text import normalize_space
 
 __all__ = ["Paragraph", "AbstractList", "read_text", "parse_list", "is_prose"]
 

@@ -34,9 +34,9 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from ..plugins import ExportOptions
-from ..record import Paper, Person, Record
-from .common import event_title, gc_paused, generated_note, join_tags, unique
+from ..registry import ExportOptions
+from ...record import Paper, Person, Record
+from ..exporting import event_title, gc_paused, generated_note, join_tags, unique
 
 READSTATUS = {"read": "read", "reading": "skimmed"}
 #: Entry types whose venue is a journal rather than a book title.
@@ -93,7 +93,7 @@ def protect_case(latex: str) -> str:
 @lru_cache(maxsize=8192)
 def _short(s: str) -> str:
     """to_bibtex for the short values that repeat across entries (venues, tags, names)."""
-    from ..text import to_bibtex
+    from ...text import to_bibtex
 
     return to_bibtex(s)
 
@@ -115,7 +115,7 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
 
     Shared with the pybtex input plugin, which builds pybtex entries from the same pairs.
     """
-    from ..text import to_bibtex
+    from ...text import to_bibtex
 
     fields: list[tuple[str, str]] = []
     title = to_bibtex(record.title)
@@ -162,7 +162,7 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
 
 def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
     """Fields of ``paper``'s record plus, as asked, its reading state and notes."""
-    from ..text import to_bibtex
+    from ...text import to_bibtex
 
     fields = record_fields(paper.record if not paper.user_tags else paper.record.evolve(tags=paper.tags), options)
     if options.with_status:
@@ -179,7 +179,7 @@ def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
 
 def _placeholder_author(record: Record, options: ExportOptions) -> str | None:
     """The BibTeX value standing in for a missing author list (``{Authors of canvit2026}``)."""
-    from ..text import to_bibtex
+    from ...text import to_bibtex
 
     pattern = options.config.anonymous_author
     if not pattern or record.authors:

@@ -31,10 +31,10 @@ from __future__ import annotations
 import json
 import re
 
-from ..errors import InputError
-from ..plugins import ImportOptions
-from ..record import ImportResult, Person, Record, Skipped, Source
-from . import _common
+from ...errors import InputError
+from ..registry import ImportOptions
+from ...record import ImportResult, Person, Record, Skipped, Source
+from .. import importing
 
 #: CSL item type -> BibTeX entry type.
 ENTRY_TYPES = {
@@ -148,7 +148,7 @@ class CslJsonImporter:
     description = "CSL-JSON (Zotero, Better BibTeX, pandoc); Zotero Reading List status in note becomes reader state"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        from ..keys import KeyParts, make_key, unique_key
+        from ...convert.keys import KeyParts, make_key, unique_key
 
         config = options.config
         records: list[Record] = []
@@ -171,11 +171,11 @@ class CslJsonImporter:
             authors = tuple(_person(n, where) for n in item.get("author") or ())
             event = item.get("event-title") or (item.get("event") if isinstance(item.get("event"), str) else None)
             issued = _date(item.get("issued")) if item.get("issued") else None
-            year = options.year or _common.find_year(issued, _text(event) or None)
-            venue = options.venue or _common.find_venue(config, _text(item.get("container-title")) or None, _text(event) or None)
+            year = options.year or importing.find_year(issued, _text(event) or None)
+            venue = options.venue or importing.find_venue(config, _text(item.get("container-title")) or None, _text(event) or None)
             custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
-            generated = set(_common.generated_names(x for x in custom.get("generated", ()) if isinstance(x, str)))
-            sources = tuple(_common.parse_source(s) for s in custom.get("sources", ()) if isinstance(s, str) and s.strip())
+            generated = set(importing.generated_names(x for x in custom.get("generated", ()) if isinstance(x, str)))
+            sources = tuple(importing.parse_source(s) for s in custom.get("sources", ()) if isinstance(s, str) and s.strip())
 
             key = _text(item.get("citation-key")) or _text(item["id"])
             if not _USABLE_KEY.fullmatch(key):
@@ -203,10 +203,10 @@ class CslJsonImporter:
                     venue=venue,
                     year=year,
                     shorttitle=_text(item.get("title-short")) or None,
-                    tags=_common.split_tags(item.get("keyword") if isinstance(item.get("keyword"), str) else None,
+                    tags=importing.split_tags(item.get("keyword") if isinstance(item.get("keyword"), str) else None,
                                             item.get("categories") if isinstance(item.get("categories"), list) else None),
                     authors=authors,
-                    doi=_common.clean_doi(_text(item.get("DOI"))),
+                    doi=importing.clean_doi(_text(item.get("DOI"))),
                     url=_text(item.get("URL")) or None,
                     pages=_text(item.get("page")) or None,
                     fields=tuple(sorted(fields.items())),
@@ -215,12 +215,12 @@ class CslJsonImporter:
                 )
             )
 
-            state = _common.StateBuilder(where)
+            state = importing.StateBuilder(where)
             note_lines = []
             for line in str(item.get("note") or "").splitlines():
                 m = _STATUS_LINE.match(line)
                 if m:
-                    state.status(m.group(1), _common.ZOTERO_STATUS, "Read_Status")
+                    state.status(m.group(1), importing.ZOTERO_STATUS, "Read_Status")
                 elif not _STATUS_DATE_LINE.match(line):
                     note_lines.append(line)
             state.notes("\n".join(note_lines))

@@ -30,8 +30,8 @@ import re
 import tomllib
 from pathlib import Path
 
-from .errors import StoreError
-from .record import GENERATED_FIELDS, STATUSES, Event, Paper, Person, Record, Source
+from ..errors import StoreError
+from ..record import GENERATED_FIELDS, STATUSES, Event, Paper, Person, Record, Source
 
 HEADER = (
     "readinglist paper — edit freely. A field you change above [generated] is kept;",

@@ -1,0 +1,134 @@
+"""Importer and exporter plugins, found through entry points.
+
+Built-in formats are registered in ``pyproject.toml`` exactly like third-party ones, under the
+entry-point groups ``readinglist.importers`` and ``readinglist.exporters``. Each entry point
+names an object with ``name``, ``suffixes`` and ``description`` attributes and
+
+* for an exporter: ``export(papers, options) -> str`` (the caller writes the file);
+* for an importer: ``parse(text, *, source, options) -> ImportResult``.
+
+A format is looked up by name first, then by a file's suffix; a miss raises
+:class:`~readinglist.errors.UnknownFormatError` listing the known names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Protocol, Sequence
+
+from ..errors import UnknownFormatError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..config import Config
+    from ..record import ImportResult, Paper
+
+IMPORTERS = "readinglist.importers"
+EXPORTERS = "readinglist.exporters"
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    config: "Config"
+    with_status: bool = False  # reading status, priority, rating (JabRef fields / Zotero Extra)
+    with_notes: bool = False  # the reader's notes (BibTeX annote, CSL note)
+    group_by: str | None = None  # Markdown: tag | status | venue | priority
+    title: str | None = None  # Markdown: the list's heading
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    config: "Config"
+    venue: str | None = None  # overrides the venue found in the input
+    year: int | None = None  # overrides the year found in the input
+
+
+class Exporter(Protocol):
+    name: str
+    suffixes: tuple[str, ...]
+    description: str
+
+    def export(self, papers: Sequence["Paper"], options: ExportOptions) -> str: ...
+
+
+class Importer(Protocol):
+    name: str
+    suffixes: tuple[str, ...]
+    description: str
+
+    def parse(self, text: str, *, source: str, options: ImportOptions) -> "ImportResult": ...
+
+
+@lru_cache(maxsize=None)
+def _load(group: str) -> dict:
+    from importlib.metadata import entry_points
+
+    found = {}
+    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
+        if ep.name not in found:  # first distribution wins; names are unique in practice
+            found[ep.name] = ep
+    return found
+
+
+def _plugin(group: str, name: str):
+    return _load(group)[name].load()
+
+
+def names(group: str) -> tuple[str, ...]:
+    return tuple(_load(group))
+
+
+def _find(group: str, kind: str, name: str | None, path: str | PurePath | None):
+    known = _load(group)
+    if name:
+        wanted = name.lower()
+        if wanted in known:
+            return _plugin(group, wanted)
+        # a suffix given as a name ("bib", ".json") is fine too
+        suffix = wanted if wanted.startswith(".") else "." + wanted
+        for ep_name in known:
+            if suffix in _plugin(group, ep_name).suffixes:
+                return _plugin(group, ep_name)
+        raise UnknownFormatError(kind, name, tuple(known))
+    if path is not None:
+        suffix = PurePath(path).suffix.lower()
+        for ep_name in known:
+            plugin = _plugin(group, ep_name)
+            if suffix in plugin.suffixes:
+                return plugin
+        raise UnknownFormatError(kind, suffix or str(path), tuple(known))
+    raise UnknownFormatError(kind, "", tuple(known))
+
+
+def find_exporter(name: str | None = None, path: str | PurePath | None = None) -> "Exporter":
+    """The exporter called ``name``, else the one for ``path``'s suffix."""
+    return _find(EXPORTERS, "export", name, path)
+
+
+def find_importer(name: str | None = None, path: str | PurePath | None = None) -> "Importer":
+    """The importer called ``name``, else the one for ``path``'s suffix."""
+    return _find(IMPORTERS, "import", name, path)
+
+
+def all_exporters() -> list["Exporter"]:
+    """Every exporter plugin, loaded, by name."""
+    return [_plugin(EXPORTERS, n) for n in _load(EXPORTERS)]
+
+
+def all_importers() -> list["Importer"]:
+    """Every importer plugin, loaded, by name."""
+    return [_plugin(IMPORTERS, n) for n in _load(IMPORTERS)]
+
+
+def exporter_names() -> tuple[str, ...]:
+    return names(EXPORTERS)
+
+
+def importer_names() -> tuple[str, ...]:
+    return names(IMPORTERS)
+
+
+def clear_cache() -> None:
+    """Forget discovered plugins (after installing one at run time, or in tests)."""
+    _load.cache_clear()

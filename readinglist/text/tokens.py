@@ -1,0 +1,270 @@
+"""The one tokenizer for LaTeX/Markdown-bearing text, and white-space normalisation (see the package docstring for the recognition rules)."""
+
+from __future__ import annotations
+
+import re
+
+# ---------------------------------------------------------------------------------------------
+# whitespace
+
+#: Invisible characters that are deleted outright (zero-width spaces/joiners, BOM, soft hyphen).
+_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+
+def normalize_space(s: str) -> str:
+    """Collapse every run of whitespace (tabs, newlines, NBSP, thin and other Unicode spaces)
+    into one ASCII space, strip both ends, and delete zero-width characters, BOMs and soft
+    hyphens. Idempotent."""
+    if s.isprintable() and "  " not in s and s[:1] != " " and s[-1:] != " ":
+        return s  # already normal (tabs, newlines, NBSP, zero-width chars are not printable)
+    if not s.isascii() and _INVISIBLE_RE.search(s):
+        s = _INVISIBLE_RE.sub("", s)
+    return " ".join(s.split())
+
+
+# ---------------------------------------------------------------------------------------------
+# tokenizer
+
+# Token kinds. A token is a tuple whose first item is one of these.
+TEXT = "text"  # (TEXT, str)            plain run, passed through (renderers escape it)
+MATH = "math"  # (MATH, latex)          inline or display math, delimiters removed
+FMT = "fmt"  # (FMT, name, tokens)    \emph{..}, \textbf{..}, ... with a parsed argument
+MACRO = "macro"  # (MACRO, name, raw)   any other control sequence with its arguments
+ESC = "esc"  # (ESC, char)            \% \& \_ ... (a literal character); "\\ " and "\\," -> " "
+QUOTE = "quote"  # (QUOTE, char)        `` '' ` as curly quotes
+GROUP = "group"  # (GROUP, tokens)      a balanced {...}
+EMPH = "emph"  # (EMPH, level, tokens)  Markdown emphasis, level 1 (*x*) or 2 (**x**)
+CODE = "code"  # (CODE, str)            Markdown `code` span
+
+#: Text-formatting commands whose single braced argument is parsed as text.
+_FORMAT_COMMANDS = frozenset(
+    "emph textit textbf textsc texttt textsf textrm textsl textup textmd textnormal underline "
+    "text mbox uline".split()
+)
+_ITALIC = frozenset(("emph", "textit", "textsl"))
+_BOLD = frozenset(("textbf",))
+_MONO = frozenset(("texttt",))
+#: Accent commands made of one punctuation character: take the next character or group.
+_ACCENT_PUNCT = frozenset("'`^\"~=.")
+#: Accent commands with a letter name: take the next group, or a letter after optional spaces.
+_ACCENT_LETTER = frozenset("c v u H r d b t k".split())
+#: Spacing commands that become a plain space / nothing.
+_SPACE_ESC = {" ": " ", ",": " ", ";": " ", ":": " ", "!": "", "-": "", "/": "", "\\": " ", "@": ""}
+
+_SPECIAL = re.compile(r"[\\${}*_`']")
+_NAME = re.compile(r"[A-Za-z]+")
+_BRACE_SCAN = re.compile(r"\\.|[{}]", re.S)
+_DOLLAR_SCAN = re.compile(r"\\.|\$", re.S)
+_STAR_RUN = re.compile(r"\*+")
+_UNDER_RUN = re.compile(r"_+")
+_CLOSE_QUOTE = re.compile(r"'(?![A-Za-z0-9'])")
+
+
+def _match_brace(s: str, i: int, end: int) -> int:
+    """Index of the ``}`` closing the ``{`` at ``i`` (escaped braces skipped), or -1."""
+    depth = 0
+    for m in _BRACE_SCAN.finditer(s, i, end):
+        c = m.group()
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return -1
+
+
+def _find_unescaped(s: str, target: str, i: int, end: int) -> int:
+    """Index of the next ``target`` (``\\)``-style two-char string) at or after ``i``, skipping
+    other escapes; -1 when there is none."""
+    while True:
+        k = s.find(target, i, end)
+        if k < 0:
+            return -1
+        # count the backslashes in front of it: an odd run means target[0] is escaped
+        if target[0] == "\\":
+            return k
+        n = 0
+        while k - n - 1 >= i and s[k - n - 1] == "\\":
+            n += 1
+        if n % 2 == 0:
+            return k
+        i = k + 1
+
+
+def _dollar_math(s: str, j: int, end: int):
+    """``(content, next_index)`` if the ``$`` at ``j`` opens math, else None."""
+    if s.startswith("$$", j, end):
+        k = _find_unescaped(s, "$$", j + 2, end)
+        if k > j + 2 and s[j + 2 : k].strip():
+            return s[j + 2 : k].strip(), k + 2
+        return None
+    if j + 1 >= end or s[j + 1].isspace():
+        return None
+    for m in _DOLLAR_SCAN.finditer(s, j + 1, end):
+        if m.group() == "$":
+            k = m.start()
+            if s[k - 1].isspace():
+                return None
+            return s[j + 1 : k], k + 1
+    return None
+
+
+def _flanks(s: str, j: int, n: int, end: int, start: int, char: str) -> bool:
+    """Can the delimiter run s[j:j+n] open emphasis?"""
+    after = s[j + n] if j + n < end else " "
+    if after.isspace():
+        return False
+    if char == "_":
+        before = s[j - 1] if j > start else " "
+        if before.isalnum():
+            return False
+    return True
+
+
+def _emphasis(s: str, j: int, end: int, start: int, char: str):
+    """``(token, next_index)`` for Markdown emphasis opening at ``j``, else ``(None, run_end)``."""
+    run = _STAR_RUN if char == "*" else _UNDER_RUN
+    m = run.match(s, j, end)
+    n = m.end() - j
+    if n > 2 or not _flanks(s, j, n, end, start, char):
+        return None, m.end()
+    for c in run.finditer(s, m.end(), end):
+        if c.end() - c.start() != n:
+            continue
+        k = c.start()
+        if s[k - 1].isspace():
+            continue
+        if char == "_" and c.end() < end and s[c.end()].isalnum():
+            continue
+        if k == m.end():
+            break
+        return (EMPH, n, _parse(s, m.end(), k)), c.end()
+    return None, m.end()
+
+
+def _macro(s: str, j: int, end: int):
+    """Token for the control sequence at ``j`` (``s[j] == '\\'``) and the index after it, or
+    ``(None, j + 1)`` when the backslash is a literal character."""
+    if j + 1 >= end:
+        return None, j + 1
+    c = s[j + 1]
+    if c == "(" or c == "[":
+        close = "\\)" if c == "(" else "\\]"
+        k = s.find(close, j + 2, end)
+        if k >= 0 and s[j + 2 : k].strip():
+            return (MATH, s[j + 2 : k].strip()), k + 2
+        return (ESC, c), j + 2
+    if c in _ACCENT_PUNCT:
+        k = j + 2
+        if k < end and s[k] == "{":
+            close = _match_brace(s, k, end)
+            if close > 0:
+                return (MACRO, c, s[j : close + 1]), close + 1
+        elif k < end and s[k].isalpha():
+            return (MACRO, c, s[j : k + 1]), k + 1
+        elif s.startswith(("\\i", "\\j"), k) and not (k + 2 < end and s[k + 2].isalpha()):
+            p = k + 2  # \'\i: an accent on a dotless i (BibTeX names); \i eats the spaces after it
+            while p < end and s[p] == " ":
+                p += 1
+            return (MACRO, c, s[j:p]), p
+        return (ESC, c), j + 2
+    if c in _SPACE_ESC:
+        return (ESC, _SPACE_ESC[c]), j + 2
+    if c.isascii() and not c.isalnum() and not c.isspace():
+        return (ESC, c), j + 2
+    m = _NAME.match(s, j + 1, end)
+    if not m:
+        return None, j + 1
+    name = m.group()
+    k = m.end()
+    if name in _FORMAT_COMMANDS:
+        if k < end and s[k] == "{":
+            close = _match_brace(s, k, end)
+            if close > 0:
+                return (FMT, name, _parse(s, k + 1, close)), close + 1
+        return (MACRO, name, s[j:k]), k
+    if name in _ACCENT_LETTER:
+        p = k
+        while p < end and s[p] == " ":
+            p += 1
+        if p < end and s[p] == "{":
+            close = _match_brace(s, p, end)
+            if close > 0:
+                return (MACRO, name, s[j : close + 1]), close + 1
+        elif p > k and p < end and s[p].isalpha():
+            return (MACRO, name, s[j : p + 1]), p + 1
+        return (MACRO, name, s[j:k]), k
+    # generic: take directly adjacent brace groups as arguments
+    while k < end and s[k] == "{":
+        close = _match_brace(s, k, end)
+        if close < 0:
+            break
+        k = close + 1
+    return (MACRO, name, s[j:k]), k
+
+
+def _special(s: str, j: int, end: int, start: int):
+    c = s[j]
+    if c == "\\":
+        return _macro(s, j, end)
+    if c == "$":
+        found = _dollar_math(s, j, end)
+        if found:
+            return (MATH, found[0]), found[1]
+        return None, j + 1
+    if c == "{":
+        close = _match_brace(s, j, end)
+        if close > 0:
+            return (GROUP, _parse(s, j + 1, close)), close + 1
+        return None, j + 1
+    if c == "*" or c == "_":
+        return _emphasis(s, j, end, start, c)
+    if c == "`":
+        if s.startswith("``", j, end):
+            return (QUOTE, "\u201c"), j + 2
+        k = s.find("`", j + 1, end)
+        q = _CLOSE_QUOTE.search(s, j + 1, end)
+        if q and (k < 0 or q.start() < k):  # `quoted' in LaTeX style
+            return (QUOTE, "\u2018"), j + 1
+        if k > j + 1:
+            return (CODE, s[j + 1 : k]), k + 1
+        return (QUOTE, "\u2018"), j + 1
+    if c == "'":
+        if s.startswith("''", j, end):
+            return (QUOTE, "\u201d"), j + 2
+        if j > start and s[j - 1] != "`" and (j + 1 == end or not s[j + 1].isalnum()):
+            # a closing single quote after an opening backtick earlier in this run
+            b = s.rfind("`", start, j)
+            if b >= 0 and (b == start or s[b - 1] not in "`\\") and "'" not in s[b + 1 : j]:  # \`a is an accent
+                return (QUOTE, "\u2019"), j + 1
+    return None, j + 1
+
+
+def _parse(s: str, start: int, end: int) -> list:
+    out: list = []
+    i = text_start = start
+    search = _SPECIAL.search
+    while True:
+        m = search(s, i, end)
+        if m is None:
+            break
+        j = m.start()
+        tok, nxt = _special(s, j, end, start)
+        if tok is None:
+            i = nxt
+            continue
+        if j > text_start:
+            out.append((TEXT, s[text_start:j]))
+        out.append(tok)
+        i = text_start = nxt
+    if text_start < end:
+        out.append((TEXT, s[text_start:end]))
+    return out
+
+
+def tokenize(s: str) -> list:
+    """Split ``s`` into tokens: tuples whose first item is one of ``TEXT``, ``MATH``, ``FMT``,
+    ``MACRO``, ``ESC``, ``QUOTE``, ``GROUP``, ``EMPH``, ``CODE`` (see the module docstring for
+    the recognition rules). Every character of ``s`` ends up in exactly one token; never raises."""
+    return _parse(s, 0, len(s))
