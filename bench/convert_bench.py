@@ -1,6 +1,6 @@
 """Converter budget: 5,000 abstracts in <= 2 s, and 20,000 in <= 4x that (linear).
 
-Builds inputs from the seed abstracts' sentences (so no two inputs are duplicates), converts them through ``readinglist.converter`` in this process, and prints seconds,
+Builds inputs from the seed abstracts' sentences (so no two inputs are duplicates), converts them through ``readinglist.convert`` in this process, and prints seconds,
 per-abstract cost and the 20k/5k ratio. Run: python bench/convert_bench.py
 """
 

@@ -3,7 +3,7 @@
 When a conference publishes its proceedings (BibTeX or CSL-JSON), each generated paper in the
 store is matched to its official entry by abstract. The official abstracts differ from the
 list's in whitespace, LaTeX and small edits, so matching goes through
-:class:`readinglist.matching.NearIndex` (rapidfuzz ratio on normalised text).
+:class:`readinglist.convert.matching.NearIndex` (rapidfuzz ratio on normalised text).
 
 A generated paper is
 

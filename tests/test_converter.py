@@ -148,8 +148,8 @@ _FRAGMENTS = [
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=12)), max_size=60))
 def test_generators_never_raise_on_any_text(pieces):
-    from readinglist.converter import generate
-    from readinglist.tagging import compile_taxonomy
+    from readinglist.convert import generate
+    from readinglist.convert.tagging import compile_taxonomy
 
     raw = " ".join(pieces)
     config = default_config()
@@ -160,7 +160,7 @@ def test_generators_never_raise_on_any_text(pieces):
 
 
 def test_a_failing_abstract_gets_a_plain_title_and_is_reported(monkeypatch):
-    import readinglist.titles as titles
+    from readinglist.convert import titles
 
     def broken(raw, plain, name):
         if "Broken" in raw:

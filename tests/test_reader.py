@@ -1,4 +1,4 @@
-"""Tests for readinglist.reader: abstract lists as people really get them."""
+"""Tests for readinglist.convert.reader: abstract lists as people really get them."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 Layout of a store folder::
 
-    papers/<key>.toml   one paper each (see :mod:`readinglist.storefile`); the source of truth
-    .cache/             a derived index (see :mod:`readinglist.cache`); may be deleted any time
+    papers/<key>.toml   one paper each (see :mod:`readinglist.store.paperfile`); the source of truth
+    .cache/             a derived index (see :mod:`readinglist.store.cache`); may be deleted any time
     .lock               taken by every writer (filelock), so concurrent writers lose nothing
     .gitignore          ".cache/", ".lock" and temporary files
 
@@ -621,7 +621,7 @@ class Store:
 
         An incoming record with an abstract matches the paper whose abstract is the same once
         normalised (similarity 100, ``exact``), else the most similar one scoring at least
-        ``config.duplicate_threshold`` (:class:`~readinglist.matching.NearIndex`); one without
+        ``config.duplicate_threshold`` (:class:`~readinglist.convert.matching.NearIndex`); one without
         an abstract matches by key, then by DOI.
         A matched paper keeps its key and state and is updated by :func:`merge_record`. A new
         record gets its key, or the next free one (``renamed``), and the state ``states`` gives

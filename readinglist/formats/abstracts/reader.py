@@ -1,4 +1,4 @@
-"""Importer for plain-text abstract lists (the seed format), built on :mod:`readinglist.converter`."""
+"""Importer for plain-text abstract lists (the seed format), built on :mod:`readinglist.convert`."""
 
 from __future__ import annotations
 
