@@ -6,15 +6,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
+from helpers import ROOT, SEED_FILES
 
 
 @pytest.fixture(scope="session")
 def seed_paths() -> list[Path]:
-    assert len(SEEDS) == 2, "the two bundled seed lists are missing"
-    return SEEDS
+    assert len(SEED_FILES) == 2, "the two bundled seed lists are missing"
+    return SEED_FILES
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from helpers import console_script
-
 import json
 import os
 import subprocess
 import sys
 
 import pytest
+from helpers import console_script
 from typer.testing import CliRunner
 
 from readinglist.cli import app

@@ -5,13 +5,10 @@ Regenerate with: readinglist build   (with a fresh store: rm -rf library first)
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from helpers import ROOT
 from typer.testing import CliRunner
 
 from readinglist.cli import app
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_exports_are_current(project, monkeypatch):

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from helpers import console_script
-
-
 import os
 import re
 import shlex
 import shutil
 import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, console_script
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCK = re.compile(r"(<!-- runnable[^>]*-->\n)?```sh\n(.*?)```", re.S)
 

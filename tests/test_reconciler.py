@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import ABSTRACTS, crlf, latex_cleaned, reflow, typos, word_edits
 
 from readinglist.config import default_config
 from readinglist.formats.bibtex.reader import importer as bibtex_importer
@@ -22,8 +23,6 @@ from readinglist.formats.csljson.reader import importer as csljson_importer
 from readinglist.formats.registry import ImportOptions
 from readinglist.reconciler import ReconcileReport, load_official, reconcile
 from readinglist.record import Person, Record, Source
-
-from test_matching import ABSTRACTS, crlf, latex_cleaned, reflow, typos, word_edits
 
 CONFIG = default_config()
 MATCHED = range(0, 30)  # seeds with one official entry each

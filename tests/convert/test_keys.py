@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from readinglist.convert.keys import KeyParts, clean_key, compile_pattern, make_key, salient_words, unique_key
+from readinglist.convert.keys import (
+    KeyParts,
+    clean_key,
+    compile_pattern,
+    make_key,
+    salient_words,
+    unique_key,
+)
 
 DEFAULT = "[name|title:2][year]"
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import tomllib
 
 import pytest
+from helpers import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
 from readinglist.convert.naming import detect_name
 from readinglist.convert.tagging import compile_taxonomy, stem
-from readinglist.text import to_plain
 from readinglist.convert.titles import make_title
-from test_naming import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
+from readinglist.text import to_plain
 
 TAXONOMY = default_config().taxonomy
 TAGGER = compile_taxonomy(TAXONOMY)

@@ -8,16 +8,15 @@ After a deliberate change (converter, titles, tags, exporters), regenerate and r
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from readinglist.config import default_config
 from readinglist.formats.registry import ExportOptions, find_exporter
 from readinglist.record import Event, Paper
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = ROOT / "tests" / "golden"
 REGEN = os.environ.get("READINGLIST_REGEN") == "1"
 CONFIG = default_config()
 

@@ -9,16 +9,15 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from readinglist.store import cache
-from readinglist.store import paperfile as storefile
 from readinglist.errors import StoreError, UnknownKeyError, ValidationError
 from readinglist.record import Event, Paper, Person, Record, Source
-from readinglist.store import ImportSummary, Store, merge_record
+from readinglist.store import ImportSummary, Store, cache, merge_record
+from readinglist.store import paperfile as storefile
 
-ROOT = Path(__file__).resolve().parent.parent
 GEN = frozenset({"key", "title", "shorttitle", "tags"})
 
 

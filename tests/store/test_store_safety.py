@@ -10,16 +10,14 @@ import sys
 import textwrap
 import time
 import tomllib
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
-from readinglist.store import paperfile as storefile
 from readinglist.errors import StoreError
 from readinglist.record import Record
+from readinglist.store import paperfile as storefile
 from readinglist.store.library import Store
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _word(n: int) -> str:

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from readinglist.formats import registry as plugins
 from readinglist.config import default_config
 from readinglist.errors import UnknownFormatError
+from readinglist.formats import registry as plugins
 from readinglist.formats.registry import ExportOptions, find_exporter
 from readinglist.record import Paper, Record
 

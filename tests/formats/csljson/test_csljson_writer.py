@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +18,7 @@ from readinglist.formats.registry import ExportOptions
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.text import to_plain
 
-SCHEMA = json.loads((Path(__file__).parent / "data" / "csl-data.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "tests" / "data" / "csl-data.json").read_text(encoding="utf-8"))
 CONFIG = default_config()
 PLAIN = ExportOptions(config=CONFIG)
 EVERYTHING = ExportOptions(config=CONFIG, with_status=True, with_notes=True)

@@ -7,13 +7,12 @@ import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
+from helpers import ROOT
 
 from readinglist.config import default_config
 from readinglist.formats.bibtex.writer import exporter as bibtex_exporter
 from readinglist.formats.bibtex.writer import record_fields
-from readinglist.formats.registry import ExportOptions
 from readinglist.formats.pybtex import (
     AbstractListParser,
     CslJsonWriter,
@@ -21,9 +20,9 @@ from readinglist.formats.pybtex import (
     entry_to_record,
     record_to_entry,
 )
+from readinglist.formats.registry import ExportOptions
 from readinglist.record import Paper, Person, Record
 
-ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "seeds" / "000_9fdd52dbfd5434f6.txt"
 SCHEMA = json.loads((ROOT / "tests" / "data" / "csl-data.json").read_text(encoding="utf-8"))
 CONFIG = default_config()

@@ -2,93 +2,18 @@
 
 from __future__ import annotations
 
-import random
 import re
-from pathlib import Path
 
 import pytest
+from helpers import ABSTRACTS, PERTURBATIONS, latex_cleaned, reflow, typos, word_edits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
 from readinglist.convert.matching import NearIndex, fingerprint, normalize
 
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 THRESHOLD = default_config().duplicate_threshold
 
-
-def seed_abstracts() -> list[str]:
-    out = []
-    for path in sorted(SEEDS.glob("*.txt")):
-        paragraphs = re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))
-        out += [p.strip() for p in paragraphs[1:] if p.strip()]  # paragraph 0 is the header
-    return out
-
-
-ABSTRACTS = seed_abstracts()
-
-
-# -- perturbations a copy of an abstract goes through in the wild ----------------------------
-
-
-def reflow(text: str, width: int = 60) -> str:
-    import textwrap
-
-    return textwrap.fill(text, width)
-
-
-def crlf(text: str) -> str:
-    return reflow(text, 72).replace("\n", "\r\n") + "\r\n"
-
-
-def extra_spaces(text: str) -> str:
-    return "  " + text.replace(" ", "   ").replace(". ", ".\n\n\t") + " \n"
-
-
-def latex_cleaned(text: str) -> str:
-    """What a LaTeX-to-Unicode converter (pylatexenc, as Zotero or a publisher does) makes."""
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    # the lists write a percent sign as plain text ("30%"); to LaTeX it starts a comment
-    return LatexNodes2Text(math_mode="text").latex_to_text(re.sub(r"(?<!\\)%", r"\\%", text))
-
-
-def emph_removed(text: str) -> str:
-    return re.sub(r"\\(?:emph|textbf|textit)\{([^}]*)\}", r"\1", text)
-
-
-def typos(text: str, n: int, seed: int) -> str:
-    """``n`` words misspelt (two letters swapped, or one dropped)."""
-    rng = random.Random(seed)
-    words = text.split(" ")
-    long_words = [i for i, w in enumerate(words) if len(w) >= 6 and w.isalpha()]
-    for i in rng.sample(long_words, n):
-        w = words[i]
-        j = rng.choice([k for k in range(1, len(w) - 1) if w[k] != w[k + 1]])
-        words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2 :] if rng.random() < 0.5 else w[:j] + w[j + 1 :]
-    return " ".join(words)
-
-
-def word_edits(text: str, n: int, seed: int) -> str:
-    """``n`` words replaced by other words (an author's late edits)."""
-    rng = random.Random(seed)
-    words = text.split(" ")
-    for i in rng.sample(range(len(words)), n):
-        words[i] = rng.choice(["novel", "robust", "several", "improved", "simple"])
-    return " ".join(words)
-
-
-PERTURBATIONS = {
-    "reflow": reflow,
-    "crlf": crlf,
-    "extra_spaces": extra_spaces,
-    "latex_cleaned": latex_cleaned,
-    "emph_removed": emph_removed,
-    "one_typo": lambda t: typos(t, 1, 1),
-    "three_typos": lambda t: typos(t, 3, 2),
-    "three_words_edited": lambda t: word_edits(t, 3, 3),
-    "reflowed_typos_crlf": lambda t: crlf(typos(latex_cleaned(t), 2, 4)),
-}
 
 
 def test_seeds_are_loaded():

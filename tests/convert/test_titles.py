@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.convert.naming import detect_name
-from readinglist.text import to_plain
 from readinglist.convert.titles import DANGLING, MAX_WORDS, make_title
-from test_naming import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
+from readinglist.text import to_plain
 
 ALL = SEEDS + HELDOUT + HELDOUT_MORE + BLIND
 

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from readinglist.convert.reader import (
+    _NUMBERING,
+    AbstractList,
+    Paragraph,
+    is_prose,
+    parse_list,
+    read_text,
+)
 from readinglist.errors import InputError
-from readinglist.convert.reader import _NUMBERING, AbstractList, Paragraph, is_prose, parse_list, read_text
 from readinglist.text import normalize_space
 
-SEEDS = sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt"))
+SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
 
 A1 = (
     "We study how large language models forget facts after fine-tuning. We propose a simple "

@@ -5,15 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist import text
+from readinglist.text import ascii_fold, normalize_space, to_plain, tokenize
 from readinglist.text import bibtex as text_bibtex
 from readinglist.text import tokens as text_tokens
-from readinglist.text import ascii_fold, normalize_space, to_plain, tokenize
 
-SEEDS = sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt"))
+SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
 
 #: Text that looks like abstracts: LaTeX, Markdown and Unicode pieces mixed with words.
 _PIECES = [

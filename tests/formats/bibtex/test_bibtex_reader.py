@@ -3,20 +3,18 @@ store -> BibTeX export -> import into an empty store -> export again."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
+from helpers import ROOT, round_trip
 
 from readinglist.config import default_config
 from readinglist.errors import InputError
 from readinglist.formats.bibtex.reader import importer, parse_names
-from readinglist.formats.registry import ExportOptions, ImportOptions, find_importer
-from readinglist.record import Person, Record, Source
+from readinglist.formats.registry import ImportOptions, find_importer
+from readinglist.record import Person, Source
 
 CONFIG = default_config()
 OPTIONS = ImportOptions(CONFIG)
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+SEEDS = ROOT / "seeds"
 
 JABREF = r"""% This file was created with JabRef 5.12.
 % Encoding: UTF-8
@@ -190,89 +188,6 @@ def test_options_override_venue_and_year():
 def test_found_as_a_plugin():
     assert find_importer("bibtex") is importer
     assert find_importer(path="library.bib") is importer
-
-
-# -- round trip through readinglist's own export ---------------------------------------------
-
-
-def seed_abstracts() -> list[str]:
-    out = []
-    for path in sorted(SEEDS.glob("*.txt")):
-        out += [p.strip() for p in re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))[1:] if p.strip()]
-    return out
-
-
-def library_records() -> tuple[list[Record], dict[str, dict]]:
-    """Generated records for the seed abstracts (as the converter makes them) plus records
-    with real metadata, and varied reader state."""
-    records = []
-    states: dict[str, dict] = {}
-    statuses = ["unread", "reading", "read", "skipped"]
-    for i, abstract in enumerate(seed_abstracts()):
-        key = f"seed{i:02d}2026"
-        records.append(
-            Record(
-                key=key,
-                title=f"Generated Title {i}: On {abstract.split()[0]} {abstract.split()[1]}",
-                abstract=abstract,
-                venue="NeurIPS",
-                year=2026,
-                shorttitle=f"Sys{i}" if i % 3 == 0 else None,
-                tags=("llm", "evaluation") if i % 2 else ("vision",),
-                generated=frozenset({"key", "title", "tags"} | ({"shorttitle"} if i % 3 == 0 else set())),
-                sources=(Source(f"seeds/list{i % 2}.txt", paragraph=i + 2, line=3 + 2 * i),),
-            )
-        )
-        state: dict = {"status": statuses[i % 4]}
-        if i % 5 == 0:
-            state["priority"] = 1 + i % 3
-        if i % 7 == 0:
-            state["rating"] = 1 + i % 5
-        if i % 4 == 1:
-            state["notes"] = f"Re-read section {i}; 30% better?"
-        if i % 6 == 0:
-            state["tags"] = ["to-discuss"]
-        states[key] = state
-    records.append(
-        Record(
-            key="schrodinger2024",
-            title="Schrödinger's Cats: A Study of Superposition – Part 2",
-            abstract=r"We study $\ell_1$ cats in 30\% of boxes.",
-            venue="ICML",
-            year=2024,
-            authors=(Person("Schrödinger", "Erwin"), Person("van der Berg", "Anna"), Person(literal="Google DeepMind")),
-            doi="10.1234/cats.2024",
-            url="https://example.org/cats",
-            pages="100--110",
-            tags=("physics",),
-            fields=(("publisher", "Curran Associates"),),
-            sources=(Source("zotero.bib", line=1),),
-        )
-    )
-    states["schrodinger2024"] = {"status": "read", "rating": 5, "notes": "Classic."}
-    return records, states
-
-
-FIXED_TIME = "2026-11-30T06:15:00Z"
-
-
-def round_trip(tmp_path: Path, exporter_name: str, importer_obj, suffix: str):
-    from readinglist.formats.registry import find_exporter
-    from readinglist.store.library import Store
-
-    records, states = library_records()
-    first = Store.open(tmp_path / "first", config=CONFIG, clock=lambda: FIXED_TIME)
-    first.import_records(records, states=states)
-    options = ExportOptions(CONFIG, with_status=True, with_notes=True)
-    exporter = find_exporter(exporter_name)
-    text1 = exporter.export(list(first), options)
-    result = importer_obj.parse(text1, source=f"export{suffix}", options=OPTIONS)
-    assert not result.warnings and not result.skipped
-    second = Store.open(tmp_path / "second", config=CONFIG, clock=lambda: FIXED_TIME)
-    summary = second.import_records(result.records, states=result.states)
-    assert len(summary.added) == len(records) and not summary.renamed
-    text2 = exporter.export(list(second), options)
-    return first, second, text1, text2
 
 
 def test_round_trip_through_our_bibtex_export(tmp_path):

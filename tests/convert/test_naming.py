@@ -3,38 +3,13 @@ held-out abstracts written to exercise other ways of introducing (or merely ment
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from helpers import BLIND, HELDOUT, HELDOUT_MORE, SEEDS, by_prefix
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.convert.naming import detect_name, is_coined
-from readinglist.text import normalize_space, to_plain
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def load_abstracts(path: Path) -> list[str]:
-    """Abstract paragraphs of a list file (the first paragraph is the header)."""
-    paras = [normalize_space(p) for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()]
-    return paras[1:]
-
-
-def by_prefix(abstracts: list[str], prefix: str) -> str:
-    hits = [a for a in abstracts if a.startswith(prefix)]
-    assert len(hits) == 1, f"{prefix!r} matches {len(hits)} abstracts"
-    return hits[0]
-
-
-SEEDS = [a for f in sorted((ROOT / "seeds").glob("*.txt")) for a in load_abstracts(f)]
-_HELDOUT_ALL = load_abstracts(ROOT / "tests" / "data" / "heldout_abstracts.txt")
-_MORE_AT = next(i for i, p in enumerate(_HELDOUT_ALL) if p.startswith("== More held-out abstracts"))
-HELDOUT = _HELDOUT_ALL[:_MORE_AT]  # with name, title and tag expectations
-HELDOUT_MORE = _HELDOUT_ALL[_MORE_AT + 1 :]  # added for the title rules: name and title expectations
-# Written blind (expectations fixed before the converter was run on them), to measure how the
-# rules generalise; see BLIND_NAMES here, BLIND_TAGS in test_tagging, BLIND_EXACT in test_titles.
-BLIND = load_abstracts(ROOT / "tests" / "data" / "blind_abstracts.txt")
+from readinglist.text import to_plain
 
 # Decided by reading each abstract: the name is what *this* paper introduces.
 SEED_NAMES = {

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import ROOT, round_trip
 
 from readinglist.config import default_config
 from readinglist.errors import InputError
 from readinglist.formats.csljson.reader import importer
 from readinglist.formats.registry import ImportOptions, find_importer
 from readinglist.record import Person, Source
-
-from test_import_bibtex import round_trip  # noqa: E402  (tests/ is on sys.path under pytest)
 
 CONFIG = default_config()
 OPTIONS = ImportOptions(CONFIG)
@@ -141,8 +140,8 @@ def test_round_trip_through_our_csljson_export(tmp_path):
 
 def test_the_zotero_fixture_is_valid_csl_json():
     """The hand-written input above is real CSL-JSON (official schema), not a made-up shape."""
-    import jsonschema
-    from pathlib import Path
 
-    schema = json.loads((Path(__file__).parent / "data" / "csl-data.json").read_text(encoding="utf-8"))
+    import jsonschema
+
+    schema = json.loads((ROOT / "tests" / "data" / "csl-data.json").read_text(encoding="utf-8"))
     jsonschema.validate(ZOTERO, schema)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 import shutil
 import subprocess
+from dataclasses import replace
 
 import pytest
+from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -386,12 +387,11 @@ def test_biber_validates_the_datamodel(tmp_path):
 
 def _seed_bib() -> tuple[str, list[str]]:
     """The seed lists through the converter and the exporter: (bib text, keys)."""
-    from pathlib import Path
 
     from readinglist.convert import convert
 
     records = []
-    for path in sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt")):
+    for path in sorted((ROOT / "seeds").glob("*.txt")):
         text = path.read_text(encoding="utf-8")
         records += convert(text, source=f"seeds/{path.name}", config=CONFIG, taken=[r.key for r in records]).records
     return exporter.export([Paper(r) for r in records], PLAIN), sorted(r.key for r in records)
