@@ -47,3 +47,22 @@ class UnknownFormatError(ReadinglistError):
 
 class ValidationError(ReadinglistError, ValueError):
     """A value given by the user is out of range (status, rating, priority, ...)."""
+
+
+class ListError(StoreError):
+    """A curated list (``lists/<name>.toml``) cannot be read, written or changed as asked."""
+
+
+class UnknownListError(ListError, KeyError):
+    """No curated list has this name. ``suggestions`` holds the closest list names."""
+
+    def __init__(self, name: str, suggestions: tuple[str, ...] = ()):
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        super().__init__(name)
+
+    def __str__(self) -> str:
+        msg = f"no list called {self.name!r}"
+        if self.suggestions:
+            msg += "; did you mean " + " or ".join(self.suggestions) + "?"
+        return msg + " (readinglist lists shows them all)"

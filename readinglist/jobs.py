@@ -94,12 +94,19 @@ def export_papers(
     with_notes: bool = False,
     group_by: str | None = None,
     title: str | None = None,
+    reading_list=None,
 ) -> str:
-    """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix)."""
+    """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix).
+
+    ``reading_list`` (a :class:`~readinglist.store.lists.Resolved`) is handed to the exporter in
+    its options; ``papers`` should then be the list's papers in order."""
     from .formats.registry import ExportOptions, find_exporter
 
     exporter = find_exporter(format, path)
-    options = ExportOptions(config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title)
+    options = ExportOptions(
+        config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title,
+        reading_list=reading_list,
+    )
     return exporter.export(list(papers), options)
 
 

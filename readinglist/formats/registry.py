@@ -35,6 +35,10 @@ class ExportOptions:
     with_notes: bool = False  # the reader's notes (BibTeX annote, CSL note)
     group_by: str | None = None  # Markdown: tag | status | venue | priority
     title: str | None = None  # Markdown: the list's heading
+    #: A curated list (:class:`readinglist.store.lists.Resolved`) when exporting one: the papers
+    #: come in its order; exporters that know lists (Markdown, HTML) also show its title,
+    #: introduction, sections and comments. Exporters that do not know it simply ignore it.
+    reading_list: object | None = None
 
 
 @dataclass(frozen=True)

@@ -721,4 +721,8 @@ class Store:
                 new_name = self._new_file_name(record.key, {n.casefold() for n in index.papers})
                 self._stage(name, None)
                 index.put(name, None)
-            return self._save(new_name, text if new_name == name else None, old, new)
+            saved = self._save(new_name, text if new_name == name else None, old, new)
+            from . import lists
+
+            lists.follow_rename(self, old.key, record.key)  # curated lists follow the new key
+            return saved

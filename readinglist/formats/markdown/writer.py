@@ -165,6 +165,53 @@ def _entries(papers: list[Paper], options: ExportOptions, md) -> list[str]:
     return out
 
 
+def _curated(papers: list[Paper], options: ExportOptions, md) -> str:
+    """A curated list (``export --list``): its title, introduction (the curator's Markdown, as
+    written), sections in order with a table of contents, and each paper's comment in italics
+    under it. Only ``papers`` (the selection) are shown, in the list's order."""
+    resolved = options.reading_list
+    lst = resolved.list  # type: ignore[attr-defined]
+    wanted = {p.key: p for p in papers}
+    title = options.title or lst.heading
+    seen: Counter = Counter()
+    github_anchor(title, seen)
+    lines = [f"# {literal(title)}", ""]
+    if lst.introduction.strip():
+        lines += [lst.introduction.strip(), ""]
+    lines.append(_summary(papers))
+    groups: list[tuple[str, list[tuple[Paper, str]]]] = []
+    shown: set[str] = set()
+    for item in resolved.items:  # type: ignore[attr-defined]
+        paper = wanted.get(item.paper.key)
+        if paper is None or paper.key in shown:
+            continue
+        shown.add(paper.key)
+        if not groups or groups[-1][0] != item.section:
+            groups.append((item.section, []))
+        groups[-1][1].append((paper, item.entry.comment))
+    headed = [g for g in groups if g[0]]
+    if len(headed) > 1:
+        github_anchor("Contents", seen)
+        anchors = [github_anchor(h, seen) for h, _ in headed]
+        lines += ["", "## Contents", ""]
+        lines += [f"- [{literal(h)}](#{a}) ({len(ms)})" for (h, ms), a in zip(headed, anchors)]
+    for heading, members in groups:
+        if heading:
+            lines += ["", f"## {literal(heading)}"]
+        for paper, comment in members:
+            item_lines = _item(paper, options, md)
+            if comment.strip():
+                note = "  *" + literal(comment.strip()) + "*"
+                if item_lines[0].endswith("\\"):
+                    item_lines.insert(2, note)
+                    item_lines[1] += "\\"
+                else:
+                    item_lines[0] += "\\"
+                    item_lines.insert(1, note)
+            lines += [""] + item_lines
+    return "\n".join(lines) + "\n"
+
+
 class MarkdownExporter:
     name = "markdown"
     suffixes = (".md", ".markdown")
@@ -181,6 +228,8 @@ class MarkdownExporter:
         if group_by is not None and group_by not in GROUPINGS:
             raise ValidationError(f"cannot group a reading list by {group_by!r}; choose one of {', '.join(GROUPINGS)}")
         papers = unique(papers)
+        if options.reading_list is not None:
+            return _curated(papers, options, to_markdown)
         title = options.title or "Reading list"
         seen: Counter = Counter()
         github_anchor(title, seen)
