@@ -83,7 +83,7 @@ def main(n: int = 20_000) -> int:
     ):
         exporter = find_exporter(name)
         exporter.export(papers[:50], options)  # warm imports and caches
-        seconds, text = timed(lambda: exporter.export(papers, options))
+        seconds, text = timed(lambda exporter=exporter, options=options: exporter.export(papers, options))
         worst = max(worst, seconds)
         label = name + (" +status+notes" if options.with_status else "")
         print(f"  {label:<24} {seconds:6.2f} s  {len(text) / 1e6:6.1f} MB  ({'ok' if seconds <= BUDGET else 'OVER'} <= {BUDGET} s)")

@@ -169,7 +169,7 @@ def main() -> None:
 
     # import: a fresh copy of the base store each run (its cache warmed untimed first)
     full = work / "full"
-    for i in range(args.import_runs):
+    for _run in range(args.import_runs):
         shutil.rmtree(full, ignore_errors=True)
         shutil.copytree(base, full, symlinks=True)
         run("list", store=str(full))  # the copy has new inodes: rebuild its cache, untimed

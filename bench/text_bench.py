@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from readinglist import text
+from readinglist import text  # noqa: E402
 from readinglist.convert import reader  # noqa: E402
 
 

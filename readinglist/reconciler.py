@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from .errors import InputError
 from .record import Person, Record
@@ -68,10 +69,10 @@ class ReconcileReport:
     @property
     def rekeyed(self) -> tuple[tuple[str, str], ...]:
         """``(old key, new key)`` pairs."""
-        return tuple((key, new) for key, field, _, new in self.changes if field == "key")
+        return tuple((key, str(new)) for key, field, _, new in self.changes if field == "key")
 
 
-def load_official(path: str | os.PathLike, *, config: "Config", format: str | None = None) -> "ImportResult":
+def load_official(path: str | os.PathLike, *, config: Config, format: str | None = None) -> ImportResult:
     """Read an official BibTeX or CSL-JSON file with the importer for its name or suffix."""
     from .formats.registry import ImportOptions, find_importer
 
@@ -94,7 +95,7 @@ def _show(name: str, value) -> object:
     return value
 
 
-def official_key(record: Record, taken, config: "Config") -> str:
+def official_key(record: Record, taken, config: Config) -> str:
     """A key from official metadata: first author's family name + year + first salient title
     word (``mueller2026canvit``), else the config's key pattern; unique against ``taken``."""
     from .convert.keys import KeyParts, MAX_KEY_LENGTH, clean_key, make_key, salient_words, unique_key
@@ -141,14 +142,14 @@ def _official_update(old: Record, official: Record, key: str) -> Record:
 
 
 def reconcile(
-    store: "Store",
+    store: Store,
     official: Sequence[Record],
     *,
     rekey: bool = False,
     dry_run: bool = False,
     threshold: float | None = None,
     margin: float | None = None,
-    config: "Config | None" = None,
+    config: Config | None = None,
 ) -> ReconcileReport:
     """Match every generated paper in ``store`` to its ``official`` record by abstract and
     take the official metadata (see the module docstring). ``threshold`` (0-100) and
@@ -202,20 +203,20 @@ def reconcile(
     changes: list[tuple[str, str, object, object]] = []
     matched: list[tuple[str, str, float]] = []
     for key in sorted(chosen):
-        i, score = chosen[key]
+        at, score = chosen[key]
         old = by_key[key].record
         new_key = key
         if rekey:
             # a key freed in this run is not given again in it (the store renames one by one)
-            new_key = official_key(official[int(i)], _TakenBut(taken, key), config)
+            new_key = official_key(official[int(at)], _TakenBut(taken, key), config)
             taken.add(new_key)
-        update = _official_update(old, official[int(i)], new_key)
+        update = _official_update(old, official[int(at)], new_key)
         result = merge_record(old, update, official=True).evolve(key=new_key)
         for name in CHANGED_FIELDS:
             before, after = getattr(old, name), getattr(result, name)
             if before != after:
                 changes.append((key, name, _show(name, before), _show(name, after)))
-        matched.append((key, official[int(i)].key, score))
+        matched.append((key, official[int(at)].key, score))
         updates.append((key, update))
 
     if not dry_run and updates:

@@ -74,7 +74,7 @@ class Record:
     generated: frozenset[str] = frozenset()
     sources: tuple[Source, ...] = ()
 
-    def evolve(self, **changes) -> "Record":
+    def evolve(self, **changes) -> Record:
         return replace(self, **changes)
 
     @property
@@ -112,7 +112,7 @@ class Paper:
         """Topic tags followed by the user's own tags, without repeats."""
         return tuple(dict.fromkeys(self.record.tags + self.user_tags))
 
-    def evolve(self, **changes) -> "Paper":
+    def evolve(self, **changes) -> Paper:
         return replace(self, **changes)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..config import Config, default_config
 from ..record import Duplicate, ImportResult, Record, Skipped, Source

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import count, product
 from string import ascii_lowercase
-from typing import Container
+from collections.abc import Container
 
 MAX_KEY_LENGTH = 40
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 __all__ = ["Tagger", "compile_taxonomy", "stem", "MIN_SCORE"]
 

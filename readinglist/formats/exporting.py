@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import ValidationError
 from ..record import STATUS_EVENTS, Paper, Record

@@ -8,7 +8,8 @@ Reader state (``ImportResult.states[key]``) uses the keys :meth:`Store.import_re
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from ..record import GENERATED_FIELDS, Source
 
@@ -37,7 +38,7 @@ def find_year(*values) -> int | None:
     return None
 
 
-def find_venue(config: "Config", full_name: str | None, event: str | None) -> str | None:
+def find_venue(config: Config, full_name: str | None, event: str | None) -> str | None:
     """The venue's short name: a known full name (``booktitle``, ``container-title``) or a
     known short name starting the event (``NeurIPS 2026``); else the full name as written,
     else the event without its year."""

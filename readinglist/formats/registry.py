@@ -13,10 +13,12 @@ A format is looked up by name first, then by a file's suffix; a miss raises
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol
+from collections.abc import Sequence
 
 from ..errors import UnknownFormatError
 
@@ -30,7 +32,7 @@ EXPORTERS = "readinglist.exporters"
 
 @dataclass(frozen=True)
 class ExportOptions:
-    config: "Config"
+    config: Config
     with_status: bool = False  # reading status, priority, rating (JabRef fields / Zotero Extra)
     with_notes: bool = False  # the reader's notes (BibTeX annote, CSL note)
     group_by: str | None = None  # Markdown: tag | status | venue | priority
@@ -43,7 +45,7 @@ class ExportOptions:
 
 @dataclass(frozen=True)
 class ImportOptions:
-    config: "Config"
+    config: Config
     venue: str | None = None  # overrides the venue found in the input
     year: int | None = None  # overrides the year found in the input
 
@@ -53,7 +55,7 @@ class Exporter(Protocol):
     suffixes: tuple[str, ...]
     description: str
 
-    def export(self, papers: Sequence["Paper"], options: ExportOptions) -> str: ...
+    def export(self, papers: Sequence[Paper], options: ExportOptions) -> str: ...
 
 
 class Importer(Protocol):
@@ -61,10 +63,10 @@ class Importer(Protocol):
     suffixes: tuple[str, ...]
     description: str
 
-    def parse(self, text: str, *, source: str, options: ImportOptions) -> "ImportResult": ...
+    def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult: ...
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(group: str) -> dict:
     from importlib.metadata import entry_points
 
@@ -83,7 +85,7 @@ def names(group: str) -> tuple[str, ...]:
     return tuple(_load(group))
 
 
-def _find(group: str, kind: str, name: str | None, path: str | PurePath | None):
+def _find(group: str, kind: str, name: str | None, path: str | os.PathLike[str] | None):
     known = _load(group)
     if name:
         wanted = name.lower()
@@ -105,22 +107,22 @@ def _find(group: str, kind: str, name: str | None, path: str | PurePath | None):
     raise UnknownFormatError(kind, "", tuple(known))
 
 
-def find_exporter(name: str | None = None, path: str | PurePath | None = None) -> "Exporter":
+def find_exporter(name: str | None = None, path: str | os.PathLike[str] | None = None) -> Exporter:
     """The exporter called ``name``, else the one for ``path``'s suffix."""
     return _find(EXPORTERS, "export", name, path)
 
 
-def find_importer(name: str | None = None, path: str | PurePath | None = None) -> "Importer":
+def find_importer(name: str | None = None, path: str | os.PathLike[str] | None = None) -> Importer:
     """The importer called ``name``, else the one for ``path``'s suffix."""
     return _find(IMPORTERS, "import", name, path)
 
 
-def all_exporters() -> list["Exporter"]:
+def all_exporters() -> list[Exporter]:
     """Every exporter plugin, loaded, by name."""
     return [_plugin(EXPORTERS, n) for n in _load(EXPORTERS)]
 
 
-def all_importers() -> list["Importer"]:
+def all_importers() -> list[Importer]:
     """Every importer plugin, loaded, by name."""
     return [_plugin(IMPORTERS, n) for n in _load(IMPORTERS)]
 

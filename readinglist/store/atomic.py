@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 #: Above this many files, one ``os.sync()`` replaces an fsync per file (same guarantee, faster).
 SYNC_EACH_MAX = 64

@@ -167,7 +167,7 @@ def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
         pass
 
 
-def scan(papers_dir: Path, previous: Index, stats: "Stats | None" = None) -> tuple[Index, int]:
+def scan(papers_dir: Path, previous: Index, stats: Stats | None = None) -> tuple[Index, int]:
     """Stat every paper file and build the index, re-parsing files whose signature changed.
 
     ``stats`` is :func:`stat_files`'s result when the caller has it already (see

@@ -28,9 +28,9 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import StoreError, UnknownKeyError, ValidationError
 from ..record import STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, Source
@@ -66,14 +66,14 @@ class ImportSummary:
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _stamp(value) -> str:
     if isinstance(value, str):
         return value
     if value.tzinfo is not None:
-        value = value.astimezone(timezone.utc)
+        value = value.astimezone(UTC)
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -202,7 +202,7 @@ class Store:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0) -> "Store":
+    def open(cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0) -> Store:
         """Open the store in folder ``path``, creating it (and its ``.gitignore``) if ``create``.
 
         ``config`` (a :class:`~readinglist.config.Config`) supplies the near-duplicate

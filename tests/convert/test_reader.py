@@ -299,11 +299,11 @@ def test_parse_list_never_raises_and_loses_nothing(raw):
     # every blank-line separated block (header line excluded) starts an item
     header_line = None
     if result.header is not None:
-        header_line = next(i + 1 for i, l in enumerate(lines) if normalize_space(l))
+        header_line = next(i + 1 for i, line in enumerate(lines) if normalize_space(line))
     block_starts = []
     previous_blank = True
-    for i, l in enumerate(lines):
-        blank = not normalize_space(l)
+    for i, line in enumerate(lines):
+        blank = not normalize_space(line)
         if not blank and previous_blank and i + 1 != header_line:
             block_starts.append(i + 1)
         previous_blank = blank or i + 1 == header_line

@@ -314,7 +314,7 @@ def test_marking_a_paper_changes_a_few_lines(filled):
     before = path_of(filled, "paper4").read_text(encoding="utf-8").splitlines()
     filled.set_status("paper4", "read")
     after = path_of(filled, "paper4").read_text(encoding="utf-8").splitlines()
-    changed = [l for l in difflib.unified_diff(before, after, lineterm="", n=0) if l[:1] in "+-" and l[:3] not in ("+++", "---")]
+    changed = [d for d in difflib.unified_diff(before, after, lineterm="", n=0) if d[:1] in "+-" and d[:3] not in ("+++", "---")]
     assert changed == ['-status = "unread"', '+status = "read"', '+    {event = "finished", date = "2026-11-30T06:01:00Z"},']
 
 

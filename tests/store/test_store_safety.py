@@ -91,7 +91,7 @@ def _kill_while_saving(store: Store, start: int) -> tuple[int, bool]:
 
 def test_a_writer_killed_mid_save_leaves_every_file_old_or_new(store):
     rounds = 0
-    for attempt in range(5):
+    for _attempt in range(5):
         rounds, left_temp_files = _kill_while_saving(store, rounds)
         notes = []
         for path in sorted(store.papers_dir.glob("*.toml")):

@@ -187,7 +187,7 @@ class BibtexImporter:
             where = f"{source}:{line}"
             values = {f.key.lower(): resolve(str(f.value), strings) for f in entry.fields}
 
-            def get(name: str) -> str | None:
+            def get(name: str, values: dict = values) -> str | None:
                 value = values.get(name)
                 return normalize_space(value) if value is not None and value.strip() else None
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..registry import ExportOptions
 from ...record import Paper, Person, Record

@@ -24,7 +24,7 @@ Choices:
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...errors import ValidationError
 from ..registry import ExportOptions

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ...errors import ValidationError
 from ..registry import ExportOptions
