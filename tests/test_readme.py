@@ -57,3 +57,36 @@ def test_library_api_example_runs(tmp_path, monkeypatch):
     exec(compile(example, "README.md", "exec"), namespace)
     assert namespace["store"].get("canvit2026").status == "read"
     assert namespace["unread_llm"] and all(p.status == "unread" and "llm" in p.tags for p in namespace["unread_llm"])
+
+
+def _commands(group, path=()):
+    """(command path, click command) for every command below ``group``, depth first."""
+    for name, command in sorted(getattr(group, "commands", {}).items()):
+        yield (*path, name), command
+        yield from _commands(command, (*path, name))
+
+
+def test_every_command_and_option_is_documented():
+    """Each CLI command is named in the README (`readinglist CMD` or `CMD ...` in code), and each
+    long option of each command, and each global option, appears there (as sqlite-utils checks)."""
+    import typer.main
+
+    from readinglist.cli import app
+
+    group = typer.main.get_command(app)
+
+    def mentioned(option: str) -> bool:
+        return re.search(re.escape(option) + r"(?![\w-])", README) is not None
+
+    missing = [f"global option {o}" for p in group.params for o in p.opts + p.secondary_opts if o.startswith("--") and o != "--help" and not mentioned(o)]
+    commands = list(_commands(group))
+    assert len(commands) >= 10
+    for path, command in commands:
+        name = " ".join(path)
+        if not re.search(r"(?:`|^)(?:readinglist (?:--\S+ \S+ )*)?" + re.escape(name) + r"(?![\w-])", README, re.M):
+            missing.append(f"command {name}")
+        for param in command.params:
+            for option in param.opts + param.secondary_opts:
+                if option.startswith("--") and option != "--help" and not mentioned(option):
+                    missing.append(f"{name} {option}")
+    assert not missing, "not documented in README.md: " + ", ".join(missing)

@@ -178,15 +178,20 @@ def test_bad_values_and_bad_bytes_name_file_and_line(store):
 
 
 def test_a_held_lock_makes_writers_wait_then_give_up_clearly(store):
+    """Another process holds the lock until told to let go (a line on its stdin): an impatient
+    writer gives up with a clear error and changes nothing; a patient one waits, then writes."""
+    import threading
+
     holder = _python(
         """
-        import sys, time
+        import sys
         from filelock import FileLock
         with FileLock(sys.argv[1]):
             print("locked", flush=True)
-            time.sleep(3)
+            sys.stdin.readline()
         """,
         str(store.lock_path),
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -199,9 +204,15 @@ def test_a_held_lock_makes_writers_wait_then_give_up_clearly(store):
         assert (store.papers_dir / "p0001.toml").read_bytes() == before
         assert impatient.get("p0001").status == "unread"  # reading needs no lock
         patient = Store.open(store.root, lock_timeout=30)
-        started = time.monotonic()
-        assert patient.set_status("p0001", "read").status == "read"  # waits for the holder
-        assert time.monotonic() - started > 0.5
+        results: list = []
+        writer = threading.Thread(target=lambda: results.append(patient.set_status("p0001", "read")))
+        writer.start()
+        writer.join(0.5)
+        assert writer.is_alive() and not results  # waiting for the holder
+        holder.stdin.write("release\n")
+        holder.stdin.flush()
+        writer.join(30)
+        assert [p.status for p in results] == ["read"]
     finally:
         holder.kill()
         holder.wait()
