@@ -31,7 +31,8 @@ import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 
 from ..errors import ListError, UnknownKeyError, UnknownListError, ValidationError
 
@@ -85,7 +86,7 @@ class Item:
 
     section: str
     entry: Entry
-    paper: "Paper"
+    paper: Paper
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ class Resolved:
     renamed: tuple[tuple[str, str], ...] = ()  # (key in the list, the paper's key now)
 
     @property
-    def papers(self) -> list["Paper"]:
+    def papers(self) -> list[Paper]:
         """The papers in reading order (a paper listed twice appears once, first place wins)."""
         seen: set[str] = set()
         out = []
@@ -136,15 +137,15 @@ def check_name(name: str) -> str:
     return name
 
 
-def folder(store: "Store") -> Path:
+def folder(store: Store) -> Path:
     return store.root / "lists"
 
 
-def path_of(store: "Store", name: str) -> Path:
+def path_of(store: Store, name: str) -> Path:
     return folder(store) / f"{check_name(name)}.toml"
 
 
-def names(store: "Store") -> list[str]:
+def names(store: Store) -> list[str]:
     """The names of every list in the store, sorted."""
     d = folder(store)
     if not d.is_dir():
@@ -227,7 +228,7 @@ def render(lst: ReadingList) -> str:
     return "".join(out)
 
 
-def load(store: "Store", name: str) -> ReadingList:
+def load(store: Store, name: str) -> ReadingList:
     """The list ``name``; UnknownListError (with the closest names) when there is none."""
     path = path_of(store, name)
     try:
@@ -247,7 +248,7 @@ def _suggest(word: str, candidates: Sequence[str]) -> tuple[str, ...]:
     return tuple(difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.5))
 
 
-def save(store: "Store", lst: ReadingList) -> Path:
+def save(store: Store, lst: ReadingList) -> Path:
     """Write ``lst`` atomically (the caller holds the store's lock)."""
     from .atomic import write_atomic
 
@@ -262,7 +263,7 @@ def save(store: "Store", lst: ReadingList) -> Path:
 # --------------------------------------------------------------------------- resolving keys
 
 
-def _renamed_by_file(store: "Store") -> dict[str, "Paper"]:
+def _renamed_by_file(store: Store) -> dict[str, Paper]:
     """Papers whose file name is no longer their key (renamed by hand): old stem -> paper."""
     index = store._load_index()
     out = {}
@@ -273,7 +274,7 @@ def _renamed_by_file(store: "Store") -> dict[str, "Paper"]:
     return out
 
 
-def resolve(store: "Store", lst: ReadingList) -> Resolved:
+def resolve(store: Store, lst: ReadingList) -> Resolved:
     """The list's papers in order, following renamed keys; missing keys with suggestions."""
     from .paperfile import file_stem
 
@@ -311,7 +312,7 @@ def _current_keys(lst: ReadingList, resolved: Resolved) -> ReadingList:
 # --------------------------------------------------------------------------- operations
 
 
-def create(store: "Store", name: str, *, title: str = "", introduction: str = "") -> ReadingList:
+def create(store: Store, name: str, *, title: str = "", introduction: str = "") -> ReadingList:
     """A new, empty list; ListError if one with that name exists."""
     path = path_of(store, name)
     with store.transaction():
@@ -339,7 +340,7 @@ class AddReport:
 
 
 def add(
-    store: "Store", name: str, keys: Iterable[str], *, section: str | None = None, comment: str | None = None
+    store: Store, name: str, keys: Iterable[str], *, section: str | None = None, comment: str | None = None
 ) -> AddReport:
     """Append papers to a section (made when new; default: the last one). Every key is checked
     first (UnknownKeyError with suggestions), so a typo adds nothing."""
@@ -374,7 +375,7 @@ def add(
     return AddReport(lst, tuple(added), tuple(already))
 
 
-def _locate_entry(lst: ReadingList, key: str, store: "Store") -> tuple[int, int]:
+def _locate_entry(lst: ReadingList, key: str, store: Store) -> tuple[int, int]:
     for i, s in enumerate(lst.sections):
         for j, e in enumerate(s.entries):
             if e.key == key:
@@ -386,7 +387,7 @@ def _locate_entry(lst: ReadingList, key: str, store: "Store") -> tuple[int, int]
     )
 
 
-def remove(store: "Store", name: str, keys: Iterable[str]) -> ReadingList:
+def remove(store: Store, name: str, keys: Iterable[str]) -> ReadingList:
     """Take papers out of a list (all or none: an absent key changes nothing)."""
     keys = list(dict.fromkeys(keys))
     with store.transaction():
@@ -403,7 +404,7 @@ def remove(store: "Store", name: str, keys: Iterable[str]) -> ReadingList:
 
 
 def move(
-    store: "Store",
+    store: Store,
     name: str,
     key: str,
     *,
@@ -449,7 +450,7 @@ def move(
     return lst
 
 
-def set_comment(store: "Store", name: str, key: str, comment: str) -> ReadingList:
+def set_comment(store: Store, name: str, key: str, comment: str) -> ReadingList:
     with store.transaction():
         lst = load(store, name)
         lst = _current_keys(lst, resolve(store, lst))
@@ -461,7 +462,7 @@ def set_comment(store: "Store", name: str, key: str, comment: str) -> ReadingLis
     return lst
 
 
-def follow_rename(store: "Store", old: str, new: str) -> list[str]:
+def follow_rename(store: Store, old: str, new: str) -> list[str]:
     """Rewrite every list that names ``old`` to name ``new`` (called when a paper is rekeyed);
     the names of the lists changed. A list that does not parse is left alone."""
     changed = []
