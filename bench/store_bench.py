@@ -12,7 +12,10 @@ the COMMANDS table below: each is an argv with ``{python}``, ``{store}``, ``{key
 filled in, so switching to the CLI is a matter of editing the table, e.g.
 ``"mark": ["readinglist", "--store", "{store}", "mark", "read", "{key}"]``.
 
-Usage: python bench/store_bench.py [--papers 20000] [--new 5000] [--runs 7] [--workdir DIR] [--cli]
+Usage: python bench/store_bench.py [--papers 20000] [--new 5000] [--runs 7] [--import-runs 3] [--workdir DIR] [--cli]
+
+``--cli`` also times ``readinglist --help``; ``--import-runs 0`` skips the import (the other
+commands then run on the base store of papers - new records).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ _CLI = ["{python}", "-m", "readinglist", "--store", "{store}"]
 #: The same jobs through the CLI (``--cli``); "import" then includes converting the list.
 CLI_COMMANDS: dict[str, list[str]] = {
     "bare": ["{python}", "-c", "pass"],
+    "help": ["{python}", "-m", "readinglist", "--help"],
     "show": [*_CLI, "show", "{key}"],
     "mark": [*_CLI, "mark", "read", "{key}"],
     "note": [*_CLI, "note", "{key}", "-m", "Read again, section {n}.", "--append"],
@@ -62,7 +66,7 @@ CLI_COMMANDS: dict[str, list[str]] = {
     "search": [*_CLI, "search", "sparse attention"],
     "import": [*_CLI, "import", "{list}", "--venue", "NeurIPS", "--year", "2026"],
 }
-BUDGETS_MS = {"show": 150, "mark": 150, "note": 150, "list": 300, "filter": 300, "import": 5000}
+BUDGETS_MS = {"help": 150, "show": 150, "mark": 150, "note": 150, "list": 300, "filter": 300, "import": 5000}
 TAGS = ("llm", "computer-vision", "reinforcement-learning", "efficiency", "theory", "robotics", "graphs",
         "diffusion", "optimization", "fairness", "speech", "retrieval", "agents", "benchmark")  # fmt: skip
 
@@ -174,23 +178,28 @@ def main() -> None:
         shutil.copytree(base, full, symlinks=True)
         run("list", store=str(full))  # the copy has new inodes: rebuild its cache, untimed
         measure("import", 1, store=str(full), records=str(jsonl), list=str(listing))
+    if not args.import_runs:  # no import measured: time the commands on a copy of the base store
+        shutil.rmtree(full, ignore_errors=True)
+        shutil.copytree(base, full, symlinks=True)
     store = str(full)
     keys = Store.open(full).keys()
-    assert len(keys) == args.papers, len(keys)
+    assert len(keys) == (args.papers if args.import_runs else base_n), len(keys)
     run("list", store=store)  # warm the cache after the import
     pick = random.Random(1)
     sample = pick.sample(keys, 3 * args.runs)
     for name, offset in (("show", 0), ("mark", args.runs), ("note", 2 * args.runs)):
         measure(name, args.runs, store=store, key=lambda i, o=offset: sample[o + i])
-    for name in ("list", "filter", "search"):
+    for name in ("list", "filter", "search") + (("help",) if args.cli else ()):
         measure(name, args.runs, store=store)
 
     bare = statistics.median(results["bare"])
     via = "the CLI" if args.cli else "the library (python -c)"
-    print(f"store: {args.papers} papers ({work}); medians of {args.runs} runs ({args.import_runs} for import), through {via}")
+    print(f"store: {len(keys)} papers ({work}); medians of {args.runs} runs ({args.import_runs} for import), through {via}")
     print(f"{'command':8} {'median ms':>10} {'x bare':>7} {'budget ms':>10}  verdict")
     print(f"{'bare':8} {bare:10.1f} {1.0:7.2f} {'':>10}")
-    for name in ("show", "mark", "note", "list", "filter", "search", "import"):
+    for name in ("help", "show", "mark", "note", "list", "filter", "search", "import"):
+        if name not in results:  # help without --cli, import with --import-runs 0
+            continue
         med = statistics.median(results[name])
         budget = BUDGETS_MS.get(name)
         verdict = "" if budget is None else ("ok" if med <= budget else "OVER")

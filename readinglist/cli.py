@@ -51,6 +51,8 @@ STATUS_HELP = " | ".join(STATUSES)
 class State:
     config_path: Optional[str] = None
     store_path: Optional[str] = None
+    color: str = "auto"
+    pager: bool = True
     _config: object = None
     _store: object = None
 
@@ -92,10 +94,15 @@ def _main(
     config: Optional[str] = typer.Option(
         None, "--config", envvar="READINGLIST_CONFIG", metavar="FILE", help="The config file (else ./config.toml, else the user's config dir)."
     ),
+    color: str = typer.Option("auto", "--color", metavar="WHEN", help="auto | always | never: colour on a terminal (auto: unless NO_COLOR is set)."),
+    no_pager: bool = typer.Option(False, "--no-pager", help="Never page long output through $PAGER."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
 ) -> None:
+    if color not in ("auto", "always", "never"):
+        raise typer.BadParameter(f"{color!r} is not one of auto, always, never", param_hint="--color")
     state.config_path = config
     state.store_path = store
+    state.color, state.pager = color, not no_pager
     state._config = state._store = None
 
 
@@ -103,13 +110,30 @@ def _main(
 
 
 def _plain_output() -> bool:
-    return not sys.stdout.isatty() or bool(os.environ.get("NO_COLOR"))
+    """Plain text for pipes and files (tab-separated lines, ASCII bars); NO_COLOR only drops colour."""
+    return not sys.stdout.isatty()
+
+
+def _color(stream=None) -> bool:
+    from .terminal import use_color
+
+    return use_color(state.color, stream)
 
 
 def _console(stderr: bool = False):
     from rich.console import Console
 
-    return Console(stderr=stderr, no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
+    return Console(stderr=stderr, no_color=not _color(sys.stderr if stderr else sys.stdout), highlight=False)
+
+
+def _out(text: str) -> None:
+    """Long output goes through $PAGER on a terminal (as git does) unless --no-pager."""
+    if state.pager:
+        from .terminal import page
+
+        page(text)
+    else:
+        sys.stdout.write(text)
 
 
 def _paper_json(paper) -> dict:
@@ -150,26 +174,16 @@ def _print_papers(papers, *, as_json: bool) -> None:
             )
         )
         return
-    from rich.table import Table
+    from .terminal import paper_table, width
 
-    table = Table(show_lines=False, header_style="bold", expand=True)
-    for col in ("key", "status", "venue", "pri", "rating"):
-        table.add_column(col, no_wrap=True)
-    table.add_column("tags", max_width=28, overflow="fold")
-    table.add_column("title", ratio=1, min_width=30, overflow="fold")
-    for p in papers:
-        rec = p.record
-        table.add_row(
-            rec.key,
-            p.status,
-            f"{rec.venue or ''} {rec.year or ''}".strip(),
-            str(p.priority or ""),
-            "★" * (p.rating or 0),
-            ", ".join(p.tags),
-            rec.title,
-        )
-    _console().print(table)
-    _console(stderr=True).print(f"{len(papers)} papers")
+    if papers:
+        _out("\n".join(paper_table(papers, total_width=width(), color=_color())) + "\n")
+    print(_count(len(papers), "paper"), file=sys.stderr)
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 paper", "2 papers" """
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def _echo_paper(paper) -> None:
@@ -195,10 +209,11 @@ def _echo_paper(paper) -> None:
     if paper.notes:
         lines += ["", "notes:", paper.notes.rstrip()]
     if rec.abstract:
+        from .terminal import wrap, width
         from .text import to_plain
 
-        lines += ["", to_plain(rec.abstract)]
-    typer.echo("\n".join(lines))
+        lines += ["", wrap(to_plain(rec.abstract), min(width(), 100))]
+    _out("\n".join(lines) + "\n")
 
 
 def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -312,14 +327,20 @@ def list_(
     priority: Optional[int] = _PRIORITY_OPT,
     rating: Optional[int] = _RATING_OPT,
     search: Optional[str] = _SEARCH_OPT,
-    sort: str = typer.Option("key", help="key | title | year | venue | status | priority | rating | added"),
+    sort: str = typer.Option("key", help="key | title | year | venue | status | priority (1 first) | rating (best first) | added | changed"),
+    reverse: bool = typer.Option(False, "--reverse", "-r", help="Reverse the order."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, metavar="N", help="At most N papers."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per line, for scripts."),
 ) -> None:
-    """List papers: a table on a terminal, tab-separated lines when piped, JSON lines with --json.
+    """List papers: a table on a terminal (one line per paper, paged when long), tab-separated
+    lines when piped, JSON lines with --json.
 
-    Example: readinglist list --status unread --tag llm --sort priority
+    Example: readinglist list --status unread --tag llm --sort priority --limit 10
     """
-    _print_papers(_find(status, tag, venue, year, priority, rating, search, sort), as_json=as_json)
+    papers = _find(status, tag, venue, year, priority, rating, search, sort)
+    if reverse:
+        papers.reverse()
+    _print_papers(papers[:limit] if limit is not None else papers, as_json=as_json)
 
 
 @app.command()
@@ -337,11 +358,13 @@ def show(key: str = _KEY, as_json: bool = typer.Option(False, "--json", help="Pr
 
 @app.command()
 def search(
-    text: str,
-    limit: int = typer.Option(20, help="At most this many results."),
-    as_json: bool = typer.Option(False, "--json", help="JSON lines with a score field."),
+    text: str = typer.Argument(..., help="Words that must all occur (whole words; a plural -s/-es also matches)."),
+    limit: int = typer.Option(20, "--limit", "-n", metavar="N", help="At most N results."),
+    as_json: bool = typer.Option(False, "--json", help="JSON lines with a score field (0-100)."),
 ) -> None:
-    """Full-text search over titles, abstracts and notes, best matches first.
+    """Full-text search over titles, notes and abstracts, best matches first: every word must
+    occur as a whole word; a word in the title ranks above one in the notes, above one in the
+    abstract. Prints the same table as list (tab-separated lines when piped).
 
     Example: readinglist search "knowledge editing"
     """
@@ -350,10 +373,10 @@ def search(
         for paper, score in hits:
             sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
         return
-    for paper, score in hits:
-        typer.echo(f"{paper.key}\t{score:.1f}\t{paper.status}\t{paper.record.title}")
     if not hits:
         print(f"no paper matches {text!r}", file=sys.stderr)
+        return
+    _print_papers([paper for paper, _ in hits], as_json=False)
 
 
 @app.command()

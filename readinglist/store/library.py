@@ -122,30 +122,37 @@ _WORDS = re.compile(r"\w+")
 
 
 def _matcher(text: str):
-    """A scorer for :meth:`Store.search`: every word of ``text`` must occur (as a substring,
-    case-insensitive) in the title, notes or abstract. A word in the title counts 3, in the
-    notes 2, in the abstract 1; the whole phrase adds 3 in the title, 1 elsewhere. Scores are
-    0-100 (100: every word and the phrase in the title)."""
+    """A scorer for :meth:`Store.search`: every word of ``text`` must occur as a whole word
+    (case-insensitive; a plural ``-s``/``-es`` also matches: "vision" finds "Vision-language"
+    and "visions", never "provision") in the title, notes or abstract. A word in the title
+    counts 3, in the notes 2, in the abstract 1; the whole phrase adds 3 in the title, 1
+    elsewhere. Scores are 0-100 (100: every word and the phrase in the title)."""
     words = list(dict.fromkeys(_WORDS.findall(text.lower())))
+    # a cheap substring test first; the word-boundary regex only runs on texts that contain it
+    patterns = [(w, re.compile(rf"(?<!\w){re.escape(w)}(?:e?s)?(?!\w)").search) for w in words]
     phrase = " ".join(text.lower().split())
+    phrase_re = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)").search if phrase else None
     best = 3 * len(words) + 3
+
+    def has(w, found, text: str) -> bool:
+        return w in text and found(text) is not None
 
     def score(paper: Paper) -> float:
         title = paper.record.title.lower()
         notes = paper.notes.lower()
         abstract = paper.record.abstract.lower()
         total = 0
-        for w in words:
-            if w in title:
+        for w, found in patterns:
+            if has(w, found, title):
                 total += 3
-            elif w in notes:
+            elif has(w, found, notes):
                 total += 2
-            elif w in abstract:
+            elif has(w, found, abstract):
                 total += 1
             else:
                 return 0.0
-        if phrase and len(words) > 1:
-            total += 3 if phrase in title else 1 if (phrase in notes or phrase in abstract) else 0
+        if phrase_re and len(words) > 1:
+            total += 3 if has(phrase, phrase_re, title) else 1 if (has(phrase, phrase_re, notes) or has(phrase, phrase_re, abstract)) else 0
         return 100.0 * total / best if words else 0.0
 
     return score
@@ -167,7 +174,7 @@ def _sort_key(name: str):
         "venue": lambda p: ((p.record.venue or "\uffff").casefold(), p.key),
         "status": lambda p: (STATUSES.index(p.status), p.key),
         "priority": lambda p: (none_last(p.priority), p.key),
-        "rating": lambda p: (none_last(p.rating), p.key),
+        "rating": lambda p: (p.rating is None, -(p.rating or 0), p.key),  # best first
         "added": lambda p: (event_date(p, True), p.key),
         "changed": lambda p: (event_date(p, False), p.key),
     }
@@ -437,7 +444,8 @@ class Store:
         ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
         case-insensitive); ``venue``: case-insensitive; ``search``: words that must all occur in
         the title, abstract or notes (see :meth:`search`). ``sort`` is one of SORTS, ``-`` in
-        front reverses; "relevance" (best search match first) needs ``search``.
+        front reverses; "priority" puts 1 first, "rating" the best first (unset ones last);
+        "relevance" (best search match first) needs ``search``.
         """
         reverse = sort.startswith("-")
         order = sort.lstrip("-")
