@@ -13,7 +13,7 @@ import shutil
 import sys
 import unicodedata
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 ELLIPSIS = "…"
 SEP = "  "
