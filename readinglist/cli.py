@@ -475,7 +475,7 @@ def priority(key: str = _KEY, n: int = typer.Argument(..., min=0, max=3, help="1
 
 @app.command()
 def export(
-    format: Optional[str] = typer.Option(None, "--format", "-f", help="bibtex | csljson | markdown | html (else from -o's suffix)."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="bibtex | csljson | markdown | html | zotero (else from -o's suffix)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here (else stdout)."),
     status: Optional[str] = _STATUS_OPT,
     tag: Optional[List[str]] = _TAG_OPT,
@@ -488,7 +488,7 @@ def export(
     group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag | status | venue | priority."),
     with_status: bool = typer.Option(False, "--with-status", help="Include reading status, priority and rating."),
     with_notes: bool = typer.Option(False, "--with-notes", help="Include your notes (BibTeX annote, CSL note)."),
-    title: Optional[str] = typer.Option(None, "--title", help="Markdown/HTML: the list's heading."),
+    title: Optional[str] = typer.Option(None, "--title", help="Markdown/HTML: the list's heading; Zotero RDF: the collection's name."),
     list_name: Optional[str] = typer.Option(
         None, "--list", "-l", metavar="NAME", help="Export this curated list, in its order (filters narrow it)."
     ),
@@ -502,7 +502,7 @@ def export(
     from .jobs import export_papers
 
     if format is None and output is None:
-        raise ValidationError("say which format: -f bibtex|csljson|markdown, or -o FILE with a known suffix")
+        raise ValidationError("say which format: -f bibtex|csljson|markdown|zotero, or -o FILE with a known suffix")
     if group_by and group_by not in ("tag", "status", "venue", "priority"):
         raise ValidationError(f"unknown --group-by {group_by!r}; use tag, status, venue or priority")
     papers = _find(status, tag, venue, year, priority, rating, search, sort)
@@ -515,6 +515,14 @@ def export(
             typer.echo(f"warning: {message}", err=True)
         selected = {p.key for p in papers}
         papers = [p for p in resolved.papers if p.key in selected]
+    # Zotero RDF: a curated list, a filtered export or one with a --title becomes a Zotero collection
+    chosen = [("status", status), ("tag", ", ".join(tag or ())), ("venue", venue), ("year", year),
+              ("priority", priority), ("rating", rating), ("search", search)]
+    filters = "; ".join(f"{name} {value}" for name, value in chosen if value)
+    if resolved is not None:
+        collection = title or resolved.list.title or resolved.list.name
+    else:
+        collection = title or filters or None
     text = export_papers(
         papers,
         config=state.config,
@@ -525,6 +533,7 @@ def export(
         group_by=group_by,
         title=title,
         reading_list=resolved,
+        collection=collection,
     )
     if output is None:
         sys.stdout.write(text)

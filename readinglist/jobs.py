@@ -95,6 +95,7 @@ def export_papers(
     group_by: str | None = None,
     title: str | None = None,
     reading_list=None,
+    collection: str | None = None,
 ) -> str:
     """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix).
 
@@ -105,7 +106,7 @@ def export_papers(
     exporter = find_exporter(format, path)
     options = ExportOptions(
         config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title,
-        reading_list=reading_list,
+        reading_list=reading_list, collection=collection,
     )
     return exporter.export(list(papers), options)
 
@@ -118,8 +119,8 @@ class BuildReport:
 
 
 def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
-    """What ``build`` writes: file name -> (format, papers). A .bib and a CSL-JSON per venue-year
-    (``neurips-2026.bib``), and one Markdown reading list of everything grouped by tag."""
+    """What ``build`` writes: file name -> (format, papers). A .bib, a CSL-JSON and a Zotero RDF per
+    venue-year (``neurips-2026.bib``), and one Markdown reading list of everything grouped by tag."""
     from .convert.keys import clean_key
 
     papers = list(papers)
@@ -132,13 +133,14 @@ def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
     for stem, group in sorted(groups.items()):
         plan[f"{stem}.bib"] = ("bibtex", group)
         plan[f"{stem}.json"] = ("csljson", group)
+        plan[f"{stem}.rdf"] = ("zotero", group)
     plan["reading-list.md"] = ("markdown", papers)
     return plan
 
 
 def build(store, *, config: Config, progress: Progress | None = None) -> BuildReport:
     """The main job: import every ``*.txt`` list in ``config.seeds`` into ``store`` and write
-    ``config.exports`` (a .bib and a CSL-JSON per venue-year, and a Markdown reading list)."""
+    ``config.exports`` (a .bib, a CSL-JSON and a Zotero RDF per venue-year, and a Markdown reading list)."""
     from .errors import InputError
 
     seeds = sorted(Path(config.seeds).glob("*.txt"))

@@ -14,7 +14,7 @@ What becomes what:
 * ``keyword`` (split on ``,`` or ``;``) and ``categories`` become ``Record.tags``.
 * ``note`` (Zotero's Extra): the Zotero Reading List plugin's ``Read_Status:`` line gives the
   reading status (New / To Read -> unread, In Progress -> reading, Read -> read, Not Reading ->
-  skipped); its ``Read_Status_Date:`` line is dropped (see ``status_date`` below); the rest of
+  skipped); ``Priority: N`` and ``Rating: N`` lines give priority and rating; its ``Read_Status_Date:`` line is dropped (see ``status_date`` below); the rest of
   the note becomes the reader's notes.
 * ``custom``: readinglist's own export declares ``{"generated": [...], "sources": [...]}``
   there; they become ``Record.generated`` and ``Record.sources``.
@@ -81,6 +81,8 @@ _CONSUMED = frozenset(
 )
 _STATUS_LINE = re.compile(r"^\s*Read_Status\s*:\s*(.*?)\s*$", re.I)
 _STATUS_DATE_LINE = re.compile(r"^\s*Read_Status_Date\s*:\s*(.*?)\s*$", re.I)
+#: readinglist's own Extra lines (the CSL-JSON and Zotero RDF exports write them with --with-status)
+_STATE_LINE = re.compile(r"^\s*(Priority|Rating)\s*:\s*(\d+)\s*$", re.I)
 _USABLE_KEY = re.compile(r"[^\s{}(),\\#%~\"'=/]+")
 
 
@@ -219,8 +221,12 @@ class CslJsonImporter:
             note_lines = []
             for line in str(item.get("note") or "").splitlines():
                 m = _STATUS_LINE.match(line)
+                extra = _STATE_LINE.match(line)
                 if m:
                     state.status(m.group(1), importing.ZOTERO_STATUS, "Read_Status")
+                elif extra:
+                    name = extra.group(1).lower()
+                    state.number(name, extra.group(2), "", range(1, 4) if name == "priority" else range(1, 6))
                 elif not _STATUS_DATE_LINE.match(line):
                     note_lines.append(line)
             state.notes("\n".join(note_lines))

@@ -18,7 +18,9 @@ Choices:
   unread -> ``To Read`` (every paper in the store was put on the list to be read; ``New``
   would only say "not yet triaged"), reading -> ``In Progress``, read -> ``Read``,
   skipped -> ``Not Reading``. The date is the last status change in the paper's history
-  (omitted when it never changed). With ``with_notes`` the reader's notes follow in ``note``.
+  (omitted when it never changed). Then readinglist's own ``Priority: N`` (1-3) and
+  ``Rating: N`` (1-5) lines, when set: Zotero keeps them in Extra (neither is a Zotero field or
+  CSL variable) and readinglist's CSL-JSON importer reads them back. With ``with_notes`` the reader's notes follow in ``note``.
 """
 
 from __future__ import annotations
@@ -116,6 +118,10 @@ def paper_item(paper: Paper, options: ExportOptions) -> dict:
         changed = status_date(paper)
         if changed:
             lines.append(f"Read_Status_Date: {changed}")
+        if paper.priority is not None:
+            lines.append(f"Priority: {paper.priority}")
+        if paper.rating is not None:
+            lines.append(f"Rating: {paper.rating}")
     if options.with_notes and paper.notes.strip():
         lines.append(paper.notes.strip())
     if lines:

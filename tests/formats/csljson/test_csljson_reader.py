@@ -128,8 +128,8 @@ def test_round_trip_through_our_csljson_export(tmp_path):
     for key, old in before.items():
         new = after[key]
         assert (new.status, new.notes) == (old.status, old.notes), key
-        # CSL-JSON (and Zotero's Reading List plugin) have no place for priority and rating
-        assert new.priority is None and new.rating is None
+        # priority and rating travel as readinglist's own Priority: / Rating: lines in note
+        assert (new.priority, new.rating) == (old.priority, old.rating), key
         assert new.tags == old.tags, key
         assert new.record.title == old.record.title and new.record.shorttitle == old.record.shorttitle, key
         assert new.record.generated == old.record.generated, key

@@ -119,6 +119,14 @@ def test_read_status_for_zotero_reading_list():
         assert item["note"].splitlines()[0] == f"Read_Status: {word}"
 
 
+def test_priority_and_rating_lines_with_status():
+    paper = Paper(DOE, status="reading", priority=2, rating=5)
+    (item,) = validate(exporter.export([paper], ExportOptions(config=CONFIG, with_status=True)))
+    assert item["note"] == "Read_Status: In Progress\nPriority: 2\nRating: 5"
+    (item,) = json.loads(exporter.export([paper], PLAIN))
+    assert "note" not in item  # never without --with-status
+
+
 def test_status_date_is_last_status_change():
     history = (
         Event("added", "2026-11-01T09:00:00Z"),
@@ -207,3 +215,7 @@ def test_reimported_by_readinglists_csljson_importer():
     assert (doe.authors, doe.doi, doe.url, doe.pages) == (DOE.authors, DOE.doi, DOE.url, DOE.pages)
     assert result.states["canvit2026"] == {"status": "read", "notes": "Great results.\n\nCite in chapter 2."}
     assert result.states["doe2026editing"] == {"status": "unread"}
+    # priority and rating travel too (as Priority: / Rating: lines in note, Zotero's Extra)
+    text = exporter.export([Paper(DOE, priority=1, rating=3, notes="Rating: the notes stay notes")], EVERYTHING)
+    result = find_importer("csljson").parse(text, source="refs.json", options=ImportOptions(config=CONFIG))
+    assert result.states["doe2026editing"] == {"status": "unread", "priority": 1, "rating": 3, "notes": "Rating: the notes stay notes"}
