@@ -520,7 +520,7 @@ def export(
               ("priority", priority), ("rating", rating), ("search", search)]
     filters = "; ".join(f"{name} {value}" for name, value in chosen if value)
     if resolved is not None:
-        collection = title or resolved.list.title or resolved.list.name
+        collection: str | None = title or resolved.list.title or resolved.list.name
     else:
         collection = title or filters or None
     text = export_papers(

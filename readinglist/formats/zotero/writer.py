@@ -34,7 +34,7 @@ and prefixes, same shapes), so that Zotero's RDF import reads each piece back::
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 from urllib.parse import quote
 from xml.sax.saxutils import escape, quoteattr
 
