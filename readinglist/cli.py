@@ -253,7 +253,8 @@ def import_(
 
     progress = _progress_bar(len(paths))
     try:
-        report = import_files(state.open_store(create=True), paths, config=state.config, format=format, venue=venue, year=year, progress=progress)
+        # the store is opened (and made) only once every file was read and converted
+        report = import_files(lambda: state.open_store(create=True), paths, config=state.config, format=format, venue=venue, year=year, progress=progress)
     finally:
         if progress:
             progress.close()
@@ -405,37 +406,70 @@ def note(
 
     Example: readinglist note canvit2026 -m "Compare with our glimpse policy." --append
     """
+    from .errors import ConflictError
+
     store = state.store
+    expect = None
     if message is None:
         current = store.get(key).notes
-        edited = _edit(current or "", name=f"{key}-notes.md")
+        edited = _edit(current or "")
         if edited == current:
             typer.echo("notes unchanged", err=True)
             return
-        message, append = edited, False
-    paper = store.set_note(key, message, append=append)
+        message, append, expect = edited, False, current
+    try:
+        paper = store.set_note(key, message, append=append, expect=expect)
+    except ConflictError as exc:  # the edited text is the user's: keep it where they can find it
+        raise ConflictError(f"{exc}; your text is in {_keep(message)}") from None
     typer.echo(f"{paper.key}: notes saved ({len(paper.notes.splitlines())} lines)")
 
 
-def _edit(text: str, *, name: str) -> str:
-    """Open $VISUAL / $EDITOR (else vi) on ``text`` in a temporary file, as git does."""
+def _keep(text: str | bytes) -> str:
+    """Save ``text`` in a new private temporary file that is not removed; its path."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="readinglist-note-", suffix=".md")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(text.encode("utf-8") if isinstance(text, str) else text)
+    return path
+
+
+def _edit(text: str) -> str:
+    """Open $VISUAL / $EDITOR (else vi) on ``text`` in a temporary file, as git does.
+
+    The file lives in a new private folder under a fixed name (never one made from a key).
+    An editor that fails, removes the file or saves something other than UTF-8 text is a
+    one-line error; what it saved is then kept in a file the message names."""
     import shlex
     import subprocess
     import tempfile
 
     from .errors import ValidationError
+    from .store.atomic import describe, read_bounded
 
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     with tempfile.TemporaryDirectory(prefix="readinglist-") as tmp:
-        path = Path(tmp) / name
+        path = Path(tmp) / "NOTES.md"
         path.write_text(text, encoding="utf-8")
         try:
             code = subprocess.call([*shlex.split(editor), str(path)])
-        except OSError as exc:
-            raise ValidationError(f"cannot start the editor {editor!r}: {exc.strerror}; use -m TEXT") from None
+        except (OSError, ValueError) as exc:
+            raise ValidationError(f"cannot start the editor {editor!r}: {getattr(exc, 'strerror', None) or exc}; use -m TEXT") from None
         if code != 0:
             raise ValidationError(f"the editor {editor!r} exited with status {code}; notes unchanged")
-        return path.read_text(encoding="utf-8")
+        try:
+            data = read_bounded(path, limit=8 << 20)
+        except FileNotFoundError:
+            raise ValidationError(f"the editor {editor!r} removed the notes file; notes unchanged") from None
+        except OSError as exc:
+            raise ValidationError(f"cannot read the edited notes: {describe(exc)}; notes unchanged") from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            kept = _keep(data)
+            raise ValidationError(f"the editor saved text that is not UTF-8 (line {line}, column {col}); notes unchanged; your text is in {kept}") from None
 
 
 @app.command()
@@ -476,7 +510,7 @@ def priority(key: str = _KEY, n: int = typer.Argument(..., min=0, max=3, help="1
 @app.command()
 def export(
     format: Optional[str] = typer.Option(None, "--format", "-f", help="bibtex | csljson | markdown | html | zotero (else from -o's suffix)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here (else stdout)."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (else stdout).", metavar="PATH"),
     status: Optional[str] = _STATUS_OPT,
     tag: Optional[List[str]] = _TAG_OPT,
     venue: Optional[str] = _VENUE_OPT,
@@ -498,9 +532,14 @@ def export(
     Example: readinglist export -o to-read.md --status unread --group-by tag
     """
     from .errors import ValidationError
-    from .store.atomic import write_atomic
+    from .store.atomic import write_output
     from .jobs import export_papers
 
+    if output_name is not None and not output_name.strip():
+        from .errors import OutputError
+
+        raise OutputError("the output file name (-o) is empty")
+    output = Path(output_name) if output_name is not None else None
     if format is None and output is None:
         raise ValidationError("say which format: -f bibtex|csljson|markdown|zotero, or -o FILE with a known suffix")
     if group_by and group_by not in ("tag", "status", "venue", "priority"):
@@ -538,7 +577,7 @@ def export(
     if output is None:
         sys.stdout.write(text)
     else:
-        write_atomic(output, text)
+        write_output(output, text)
         typer.echo(f"{len(papers)} papers written to {output}", err=True)
 
 

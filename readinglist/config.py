@@ -55,15 +55,29 @@ def _merge(base: dict, over: dict) -> dict:
 
 
 def _read(path: Path) -> dict:
+    from .store.atomic import describe, read_bounded
+
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        data = read_bounded(path, limit=4 << 20)
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {describe(exc)}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, but False where a folder on the way cannot be read (an unreadable
+    ~/.config must not break every command: the defaults apply)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def default_data() -> dict:
@@ -81,12 +95,12 @@ def find_config(explicit: str | os.PathLike | None = None) -> Path | None:
     if env:
         return Path(env)
     local = Path("config.toml")
-    if local.is_file():
+    if _is_file(local):
         return local
     from platformdirs import user_config_dir
 
     user = Path(user_config_dir("readinglist")) / "config.toml"
-    return user if user.is_file() else None
+    return user if _is_file(user) else None
 
 
 def load_config(path: str | os.PathLike | None = None, *, store: str | os.PathLike | None = None) -> Config:
@@ -124,13 +138,20 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -
             raise ConfigError(f"{path or 'config'}: [tags.taxonomy] {tag} must be a list of phrases")
         taxonomy[tag] = tuple(phrases)
     venues = {str(k): str(v) for k, v in table("venues").items()}
+    key_pattern = get("keys", "pattern", str)
+    from .convert.keys import compile_pattern
+
+    try:
+        compile_pattern(key_pattern)
+    except ValueError as exc:
+        raise ConfigError(f"{path or 'config'}: [keys] pattern {key_pattern!r}: {exc}") from None
     return Config(
         path=path,
         root=root,
         store=store_resolved,
         seeds=root / get("build", "seeds", str),
         exports=root / get("build", "exports", str),
-        key_pattern=get("keys", "pattern", str),
+        key_pattern=key_pattern,
         venues=venues,
         taxonomy=taxonomy,
         max_tags=int(get("tags", "max_tags", int, 4)),

@@ -22,6 +22,14 @@ class StoreError(ReadinglistError):
     """The store cannot be opened or written (bad hand edit, lock timeout, ...)."""
 
 
+class ConflictError(StoreError):
+    """What a change was based on was changed meanwhile by another command (nothing written)."""
+
+
+class OutputError(ReadinglistError):
+    """An output file (an export) cannot be written: a folder, no such folder, no space, ..."""
+
+
 class UnknownKeyError(StoreError, KeyError):
     """No paper has this key. ``suggestions`` holds the closest existing keys."""
 

@@ -44,7 +44,8 @@ def import_files(
     """Read every file with its importer (by ``format`` name, else by suffix) into ``store``.
 
     All files are read and converted before the store is touched, so a bad file leaves the
-    store as it was. Abstracts repeated across the files become one paper.
+    store as it was. ``store`` may be a function returning the store: it is called only then
+    (so a failed import makes no store folder). Abstracts repeated across the files become one paper.
     """
     from .formats.registry import ImportOptions, find_importer
     from .convert.reader import read_text
@@ -62,6 +63,8 @@ def import_files(
     states: dict = {}
     for res in results:
         states.update(res.states)
+    if not hasattr(store, "import_records"):  # a callable that opens (or makes) the store
+        store = store()
     summary = store.import_records(records, states=states)
     return ImportReport(
         files=tuple(str(p) for p in paths),
@@ -71,8 +74,15 @@ def import_files(
         duplicates=tuple(d for res in results for d in res.duplicates) + tuple(summary.duplicates),
         skipped=tuple(s for res in results for s in res.skipped),
         renamed=tuple(summary.renamed),
-        warnings=tuple(w for res in results for w in res.warnings),
+        warnings=tuple(w for res in results for w in res.warnings)
+        + tuple(_rekeyed_warning(wanted, given) for wanted, given in summary.rekeyed),
     )
+
+
+def _rekeyed_warning(wanted: str, given: str) -> str:
+    from .convert.keys import key_problem
+
+    return f"key {wanted!r} cannot be a citation key ({key_problem(wanted)}); the paper is {given}"
 
 
 def _display_path(path: str | os.PathLike, config: Config) -> str:
@@ -118,6 +128,15 @@ class BuildReport:
     unchanged: tuple[str, ...] = ()  # export files already up to date
 
 
+def _same_text(path: Path, text: str) -> bool:
+    from .store.atomic import read_bounded
+
+    try:
+        return read_bounded(path) == text.encode("utf-8")
+    except OSError:
+        return False
+
+
 def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
     """What ``build`` writes: file name -> (format, papers). A .bib, a CSL-JSON and a Zotero RDF per
     venue-year (``neurips-2026.bib``), and one Markdown reading list of everything grouped by tag."""
@@ -153,11 +172,11 @@ def build(store, *, config: Config, progress: Progress | None = None) -> BuildRe
         title = "Reading list" if fmt == "markdown" else None
         text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title)
         target = Path(config.exports) / name
-        if target.exists() and target.read_text(encoding="utf-8") == text:
+        if _same_text(target, text):
             unchanged.append(str(target))
             continue
-        from .store.atomic import write_atomic
+        from .store.atomic import write_output
 
-        write_atomic(target, text)
+        write_output(target, text)
         written.append(str(target))
     return BuildReport(imported=imported, written=tuple(written), unchanged=tuple(unchanged))

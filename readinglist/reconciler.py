@@ -76,16 +76,10 @@ def load_official(path: str | os.PathLike, *, config: Config, format: str | None
     """Read an official BibTeX or CSL-JSON file with the importer for its name or suffix."""
     from .formats.registry import ImportOptions, find_importer
 
+    from .convert.reader import read_text
+
     importer = find_importer(format, path if format is None else None)
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+    text = read_text(path)
     return importer.parse(text, source=str(path), options=ImportOptions(config))
 
 
@@ -198,7 +192,9 @@ def reconcile(
         chosen[key] = (best, hits[0][1])
 
     by_key = {p.key: p for p in papers}
-    taken = set(store.keys())
+    from .convert.keys import FoldedKeys
+
+    taken = FoldedKeys(store.keys())
     updates: list[tuple[str, Record]] = []
     changes: list[tuple[str, str, object, object]] = []
     matched: list[tuple[str, str, float]] = []

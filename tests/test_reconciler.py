@@ -292,7 +292,7 @@ def test_load_official_reads_by_suffix(tmp_path, entries):
     assert len(load_official(tmp_path / "official.json", config=CONFIG).records) == len(entries)
     from readinglist.errors import InputError
 
-    with pytest.raises(InputError, match="no such file"):
+    with pytest.raises(InputError, match="file not found"):
         load_official(tmp_path / "missing.bib", config=CONFIG)
     (tmp_path / "latin1.bib").write_bytes("@misc{a, title={Caf\xe9}}".encode("latin-1"))
     with pytest.raises(InputError, match="not UTF-8"):

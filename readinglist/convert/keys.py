@@ -122,6 +122,72 @@ def make_key(pattern: str, parts: KeyParts) -> str:
     return key
 
 
+#: A citation key: ASCII letters and digits, and ``_ - .`` inside. Every BibTeX, biber, pandoc
+#: and file system accepts it, and it is never a path (no ``/``, no leading dot).
+VALID_KEY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_])?")
+_KEY_JUNK = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def is_valid_key(key: object) -> bool:
+    """True when ``key`` may be a citation key as it is (see VALID_KEY; at most 100 characters,
+    not ending in ``.`` or ``-``, no ``..``)."""
+    return isinstance(key, str) and VALID_KEY.fullmatch(key) is not None and ".." not in key
+
+
+def key_problem(key: object) -> str | None:
+    """Why ``key`` is not a valid citation key (one phrase), or None when it is one."""
+    if not isinstance(key, str):
+        return f"a key is text, not {type(key).__name__}"
+    if not key:
+        return "the key is empty"
+    if is_valid_key(key):
+        return None
+    if len(key) > 100:
+        return "a key has at most 100 characters"
+    bad = sorted(set("".join(_KEY_JUNK.findall(key))))
+    if bad:
+        shown = "".join(bad[:8])
+        return f"a key holds only ASCII letters, digits and _ - . (not {shown!r})"
+    return "a key starts with a letter or digit and does not end with '.' or '-' or hold '..'"
+
+
+def safe_key(key: str) -> str:
+    """The nearest valid key to ``key``: ASCII-folded, every other run of characters made
+    ``_``, trimmed to 100 characters (``DBLP:conf/nips/Smith20`` -> ``DBLP_conf_nips_Smith20``,
+    ``../../x`` -> ``x``). Returns ``key`` itself when it is valid."""
+    if is_valid_key(key):
+        return key
+    from ..text import ascii_fold
+
+    text = _KEY_JUNK.sub("_", ascii_fold(str(key)))
+    text = re.sub(r"\.{2,}", ".", text)
+    text = re.sub(r"_{2,}", "_", text)
+    text = text.strip("_.-")[:100].rstrip("_.-")
+    text = re.sub(r"[.-]+$", "", text)
+    return text if is_valid_key(text) else "paper"
+
+
+def fold_key(key: str) -> str:
+    """The form two keys are compared in: BibTeX takes ``Smith2020`` and ``smith2020`` for one."""
+    return key.casefold()
+
+
+class FoldedKeys:
+    """A set of keys that contains a key when it holds one differing only in case."""
+
+    def __init__(self, keys=()):
+        self._folded = {fold_key(k) for k in keys}
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and fold_key(key) in self._folded
+
+    def add(self, key: str) -> None:
+        self._folded.add(fold_key(key))
+
+    def discard(self, key: str) -> None:
+        self._folded.discard(fold_key(key))
+
+
 def _suffixes():
     for length in count(1):
         for letters in product(ascii_lowercase, repeat=length):

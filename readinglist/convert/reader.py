@@ -86,18 +86,19 @@ def read_text(path: str | os.PathLike) -> str:
     :class:`InputError` with one line naming the file when it is missing, unreadable, binary
     (``lists/x.txt: not a text file (binary data near byte 12)``) or not decodable
     (``x.txt: not UTF-8 text (invalid byte 0xe9 on line 3)``)."""
+    from ..store.atomic import NotRegularFile, describe, read_bounded
+
     name = os.fspath(path)
+    if not name:
+        raise InputError("an empty file name")
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_bounded(path)
     except FileNotFoundError:
         raise InputError(f"{name}: file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{name}: is a directory, not a text file") from None
-    except PermissionError:
-        raise InputError(f"{name}: permission denied") from None
+    except NotRegularFile as exc:
+        raise InputError(f"{name}: is {exc.strerror}") from None
     except OSError as exc:
-        raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
+        raise InputError(f"{name}: cannot read: {describe(exc)}") from None
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:

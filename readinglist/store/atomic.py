@@ -1,19 +1,48 @@
-"""Atomic file writes: a temporary file in the same folder, fsync, then a rename.
+"""The one file layer: atomic writes that keep modes and never leave the store, and one
+bounded reader.
 
-A crash or a kill at any moment leaves each file either as it was or as it is meant to be,
-never torn. New files get the usual mode (0666 less the umask), not ``mkstemp``'s 0600, so a
-store or an export shared in git or with a group stays readable.
+Writes (:func:`replace_files`): a temporary file in the same folder, fsync, then a rename. A
+crash or a kill at any moment leaves each file either as it was or as it is meant to be, never
+torn. A file that exists keeps its permission bits (``chmod 600`` on a private paper survives
+every write); a new file gets the usual mode (0666 less the umask), not ``mkstemp``'s 0600, so
+a store shared in git or with a group stays readable.
+
+Links: with ``inside`` (the store's root) given, the folder must resolve inside that root and a
+target that is a symbolic link is refused (:class:`LinkRefused`): the store reads a paper file
+that is a link, but never writes through one, nor replaces the person's link with a file. An
+export (:func:`write_atomic` without ``inside``) writes to the file a link points to, as
+editors do.
+
+Reads (:func:`read_bounded`): only regular files, at most ``limit`` bytes. A FIFO, a device, a
+socket or a folder where a file should be is refused before anything is read (so ``/dev/zero``
+or a FIFO named ``papers/x.toml`` never hangs a command nor eats the memory).
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 from collections.abc import Mapping
 
 #: Above this many files, one ``os.sync()`` replaces an fsync per file (same guarantee, faster).
 SYNC_EACH_MAX = 64
+#: Largest input file read (abstract lists, .bib, CSL-JSON): 256 MB.
+INPUT_LIMIT = 256 << 20
+
+
+class LinkRefused(OSError):
+    """A write that would go through a symbolic link or out of the store."""
+
+
+class NotRegularFile(OSError):
+    """A FIFO, device, socket or folder where a regular file was expected."""
+
+
+class TooLarge(OSError):
+    """A file larger than the reader's limit."""
 
 
 def _umask() -> int:
@@ -22,25 +51,61 @@ def _umask() -> int:
     return mask
 
 
-def replace_files(folder: str | os.PathLike, files: Mapping[str, str | None]) -> None:
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_inside(folder: str | os.PathLike, root: str | os.PathLike) -> None:
+    """LinkRefused unless ``folder`` (links resolved) is ``root`` or inside it."""
+    real, top = os.path.realpath(folder), os.path.realpath(root)
+    if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise LinkRefused(errno.EXDEV, f"{folder} leads out of the store (to {real}); readinglist does not write there", str(folder))
+
+
+def replace_files(folder: str | os.PathLike, files: Mapping[str, str | bytes | None], *, inside: str | os.PathLike | None = None) -> None:
     """Write each ``name -> text`` in ``folder`` atomically (``None`` deletes ``name``).
 
     All temporary files are written and synced before the first rename, so an interrupted
-    batch leaves every file old or new. Raises OSError; temporary files are removed on failure.
+    batch leaves every file old or new. An existing file keeps its mode. With ``inside``,
+    ``folder`` must lie inside that folder and no target may be a symbolic link
+    (LinkRefused). Raises OSError; temporary files are removed on failure.
     """
     folder = Path(folder)
-    mode = 0o666 & ~_umask()
+    if inside is not None:
+        check_inside(folder, inside)
+        for name in files:
+            if os.path.islink(folder / name):
+                raise LinkRefused(
+                    errno.ELOOP,
+                    f"{folder / name} is a symbolic link; readinglist does not write through links "
+                    "(replace it with the file it points to)",
+                    str(folder / name),
+                )
+    new_mode = 0o666 & ~_umask()
     many = sum(text is not None for text in files.values()) > SYNC_EACH_MAX and hasattr(os, "sync")
     written: list[tuple[str, str]] = []  # (temp path, file name)
     try:
         for name, text in files.items():
             if text is None:
                 continue
-            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+            try:
+                st = os.stat(folder / name)
+                mode = stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else new_mode
+            except OSError:
+                mode = new_mode
+            fd, tmp = tempfile.mkstemp(prefix=f".{name[:80]}.", suffix=".tmp", dir=folder)
             written.append((tmp, name))
             with os.fdopen(fd, "wb") as fh:
                 os.fchmod(fh.fileno(), mode)
-                fh.write(text.encode("utf-8"))
+                fh.write(text.encode("utf-8") if isinstance(text, str) else text)
                 if not many:
                     fh.flush()
                     os.fsync(fh.fileno())
@@ -65,11 +130,89 @@ def replace_files(folder: str | os.PathLike, files: Mapping[str, str | None]) ->
         raise
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, creating its folder if needed."""
+def write_atomic(path: str | os.PathLike, text: str | bytes, *, inside: str | os.PathLike | None = None) -> None:
+    """Write ``text`` to ``path`` atomically, creating its folder if needed.
+
+    Without ``inside``, a ``path`` that is a symbolic link is followed: the file it points to is
+    replaced (the link stays). With ``inside``, see :func:`replace_files`."""
     path = Path(path)
+    if inside is None and os.path.islink(path):
+        path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    replace_files(path.parent, {path.name: text})
+    replace_files(path.parent, {path.name: text}, inside=inside)
+
+
+def write_output(path: str | os.PathLike, text: str) -> None:
+    """:func:`write_atomic` for an export the user named: every failure is an OutputError with
+    one line naming the path (a folder, an empty name, no such folder, a regular file where a
+    folder should be, no permission, a full disk)."""
+    from ..errors import OutputError
+
+    name = os.fspath(path)
+    if not name.strip():
+        raise OutputError("the output file name is empty")
+    p = Path(name)
+    if p.is_dir() or name.endswith(os.sep):
+        raise OutputError(f"{name}: is a folder; give a file name (e.g. {os.path.join(name, 'papers.bib')})")
+    if p.exists() and not p.is_file():
+        st = p.stat()
+        raise OutputError(f"{name}: is {_kind(st.st_mode)}, not a file readinglist can replace")
+    for folder in p.parents:
+        if os.path.lexists(folder):
+            if not folder.is_dir():
+                raise OutputError(f"{name}: cannot write: {folder} is a file, not a folder")
+            break
+    try:
+        write_atomic(p, text)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if exc.errno == errno.ENOTDIR:
+            reason = "a part of this path is a file, not a folder"
+        elif exc.errno == errno.ENOSPC:
+            reason = "no space left on the device; nothing was written"
+        raise OutputError(f"{name}: cannot write: {reason}") from None
+
+
+def read_bounded(path: str | os.PathLike, *, limit: int = INPUT_LIMIT) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Raises FileNotFoundError, PermissionError (OSError) as ``open`` does, NotRegularFile for a
+    folder, FIFO, device or socket (checked before it is opened, and again once open), and
+    TooLarge above ``limit`` bytes. Symbolic links are followed (reading through one is safe).
+    """
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegularFile(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", os.fspath(path))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped between the stat and the open
+            raise NotRegularFile(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", os.fspath(path))
+        if st.st_size > limit:
+            raise TooLarge(errno.EFBIG, f"larger than {limit >> 20} MB ({st.st_size} bytes)", os.fspath(path))
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise TooLarge(errno.EFBIG, f"larger than {limit >> 20} MB", os.fspath(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def describe(exc: OSError) -> str:
+    """A short reason for an OSError from this module or ``open`` (no path in it)."""
+    if isinstance(exc, (NotRegularFile, TooLarge, LinkRefused)):
+        return exc.strerror or str(exc)
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if isinstance(exc, IsADirectoryError):
+        return "a folder, not a file"
+    return exc.strerror or str(exc)
 
 
 def fsync_dir(path: str | os.PathLike) -> None:

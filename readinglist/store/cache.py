@@ -154,11 +154,14 @@ def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
     share: dict = {}
     rows = tuple(paper_to_row(index.papers[n], share) for n in names)
     keys = tuple(index.papers[n].key for n in names)
+    from .atomic import check_inside, replace_files
+
     try:
+        if os.path.islink(cache_dir):  # a .cache link may lead out of the store: never write there
+            return
         cache_dir.mkdir(exist_ok=True)
-        tmp = cache_dir / f".{CACHE_NAME}.{os.getpid()}.tmp"
-        tmp.write_bytes(marshal.dumps((CACHE_VERSION, names, sigs, keys, rows)))
-        os.replace(tmp, cache_dir / CACHE_NAME)
+        check_inside(cache_dir, cache_dir.parent)
+        replace_files(cache_dir, {CACHE_NAME: marshal.dumps((CACHE_VERSION, names, sigs, keys, rows))}, inside=cache_dir.parent)
         index.changes = 0
         for old in cache_dir.glob(f"index-v*-py{sys.version_info[0]}{sys.version_info[1]}.marshal"):
             if old.name != CACHE_NAME:  # left by an older readinglist

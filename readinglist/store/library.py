@@ -32,7 +32,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from ..errors import StoreError, UnknownKeyError, ValidationError
+from ..errors import ConflictError, StoreError, UnknownKeyError, ValidationError
 from ..record import STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, Source
 from . import paperfile
 from .merge import merge_record
@@ -63,6 +63,9 @@ class ImportSummary:
     unchanged: tuple[str, ...] = ()
     duplicates: tuple[Duplicate, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
+    #: ``(wanted, given)`` for incoming keys that are not valid citation keys (a space, a ``/``,
+    #: non-ASCII, ...: see :func:`readinglist.convert.keys.key_problem`) and were made valid.
+    rekeyed: tuple[tuple[str, str], ...] = ()
 
 
 def utc_now() -> datetime:
@@ -227,9 +230,11 @@ class Store:
             except OSError as exc:
                 raise StoreError(f"{root}: cannot create the store: {exc.strerror}") from None
         ignore = root / ".gitignore"
-        if create and not ignore.exists():
-            try:
-                ignore.write_text(GITIGNORE, encoding="utf-8")
+        if create and not os.path.lexists(ignore):
+            try:  # never through a link (a dangling .gitignore link would create a file elsewhere)
+                fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    fh.write(GITIGNORE)
             except OSError:
                 pass  # a read-only store can still be read
         return cls(root, config=config, clock=clock, lock_timeout=lock_timeout)
@@ -302,10 +307,11 @@ class Store:
 
         papers = self.papers_dir
         try:
-            replace_files(papers, pending)
+            replace_files(papers, pending, inside=self.root)
         except OSError as exc:
             self._index = None
-            raise StoreError(f"{papers}: cannot write the store: {exc.strerror or exc}") from None
+            where = exc.filename or papers
+            raise StoreError(f"{where}: cannot write the store: {exc.strerror or exc}") from None
         if self._index is not None:
             from .cache import signature
 
@@ -328,20 +334,21 @@ class Store:
             return paperfile.read_text(self.papers_dir / name)
         except FileNotFoundError:
             return None
-        except IsADirectoryError:
-            raise StoreError(f"{self.papers_dir / name}: a folder where a paper file should be") from None
 
     def _locate(self, key: str) -> tuple[str, str, Paper]:
         """(file name, text, paper) of the paper with ``key``: first ``papers/<key>.toml``,
         then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
         if not isinstance(key, str) or not key:
             raise UnknownKeyError(str(key))
-        name = paperfile.file_stem(key) + ".toml"
-        text = self._read(name)
-        if text is not None:
-            paper = paperfile.parse(text, self.papers_dir / name)
-            if paper.key == key:
-                return name, text, paper
+        from ..convert.keys import is_valid_key
+
+        if is_valid_key(key):  # never build a path from anything else
+            name = paperfile.file_stem(key) + ".toml"
+            text = self._read(name)
+            if text is not None:
+                paper = paperfile.parse(text, self.papers_dir / name)
+                if paper.key == key:
+                    return name, text, paper
         index = self._load_index()
         name = index.by_key.get(key)
         if name is not None:
@@ -406,6 +413,12 @@ class Store:
 
     def _remove_temp_files(self, names: list[str]) -> None:
         """Temporary files of writers that were killed (only called with the lock held)."""
+        from .atomic import check_inside
+
+        try:
+            check_inside(self.papers_dir, self.root)
+        except OSError:
+            return
         for name in names:
             try:
                 os.unlink(self.papers_dir / name)
@@ -546,12 +559,18 @@ class Store:
 
         return self._modify(key, change)
 
-    def set_note(self, key: str, text: str, *, append: bool = False) -> Paper:
+    def set_note(self, key: str, text: str, *, append: bool = False, expect: str | None = None) -> Paper:
         """Replace the paper's notes (Markdown) with ``text``, or add it as a new paragraph.
-        Leading and trailing blank lines are dropped; an empty text clears the notes."""
+        Leading and trailing blank lines are dropped; an empty text clears the notes.
+
+        ``expect``: the notes as the caller last saw them (say, when an editor opened). If
+        another command changed them meanwhile, ConflictError and nothing is written: the
+        other change is never lost."""
         text = _clean_note(text)
 
         def change(p: Paper) -> Paper:
+            if expect is not None and p.notes != _clean_note(expect):
+                raise ConflictError(f"the notes of {p.key} were changed by another command while you edited them; nothing saved")
             notes = text
             if append and p.notes and text:
                 notes = p.notes.rstrip("\n") + "\n\n" + text
@@ -636,7 +655,7 @@ class Store:
         for its incoming key (status, priority, rating, notes, tags), else ``unread``.
         All of it is written in one transaction.
         """
-        from ..convert.keys import unique_key
+        from ..convert.keys import FoldedKeys, is_valid_key, safe_key, unique_key
         from ..convert.matching import NearIndex
 
         states = states or {}
@@ -645,6 +664,7 @@ class Store:
         unchanged: list[str] = []
         duplicates: list[Duplicate] = []
         renamed: list[tuple[str, str]] = []
+        rekeyed: list[tuple[str, str]] = []
         threshold = self.config.duplicate_threshold
         records = list(records)
         for rec in records:  # checked before anything is written
@@ -654,13 +674,19 @@ class Store:
         now = self._now()
         with self.transaction():
             index = self._load_index()
+            taken = FoldedKeys(index.by_key)  # BibTeX takes Smith2020 and smith2020 for one key
             names = {n.casefold() for n in index.papers}
             by_doi: dict[str, str] = {}
+            # a record without abstract whose key was changed on its first import (taken in
+            # another case, or not a valid key) is found again by its title
+            by_title: dict[tuple[str, int | None], str] = {}
             near = NearIndex()
             for name, paper in sorted(index.papers.items()):
                 record = paper.record
                 if record.abstract:
                     near.add(name, record.abstract)
+                elif record.title:
+                    by_title.setdefault((record.title.casefold(), record.year), name)
                 if record.doi:
                     by_doi.setdefault(record.doi.lower(), name)
             for rec in records:
@@ -669,6 +695,10 @@ class Store:
                     found = near.best(rec.abstract, threshold)
                 else:
                     name = index.by_key.get(rec.key) or (by_doi.get(rec.doi.lower()) if rec.doi else None)
+                    if name is None and rec.title and rec.key not in index.by_key:
+                        name = by_title.get((rec.title.casefold(), rec.year))
+                        if name is not None and index.papers[name].key.casefold().rstrip("abcdefghijklmnopqrstuvwxyz") != safe_key(rec.key).casefold().rstrip("abcdefghijklmnopqrstuvwxyz"):
+                            name = None  # same title, unrelated key: another paper
                     if name is not None:
                         found = (name, 100.0)
                 if found is not None:
@@ -687,11 +717,17 @@ class Store:
                     if new_record.abstract != old.record.abstract:
                         near.add(name, new_record.abstract)
                     continue
-                wanted = rec.key
-                key = unique_key(wanted, index.by_key)
-                if key != wanted:
+                wanted = valid = rec.key
+                if not is_valid_key(wanted):
+                    valid = safe_key(wanted)
+                key = unique_key(valid, taken)
+                if valid != wanted:
+                    rekeyed.append((wanted, key))
+                elif key != wanted:
                     renamed.append((wanted, key))
+                if key != wanted:
                     rec = rec.evolve(key=key)
+                taken.add(key)
                 paper = self._new_paper(rec, states.get(wanted), now)
                 name = self._new_file_name(key, names)
                 names.add(name.casefold())
@@ -699,6 +735,8 @@ class Store:
                 added.append(key)
                 if rec.abstract:
                     near.add(name, rec.abstract)
+                elif rec.title:
+                    by_title.setdefault((rec.title.casefold(), rec.year), name)
                 if rec.doi:
                     by_doi.setdefault(rec.doi.lower(), name)
         if self._index is not None and self._index.changes:
@@ -706,7 +744,7 @@ class Store:
             import time
 
             cache.save_cache(self.cache_dir, self._index, time.time_ns())
-        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed))
+        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed), tuple(rekeyed))
 
     def replace_record(self, key: str, record: Record, *, rekey: bool = False) -> Paper:
         """Put official metadata (``record``) on the paper ``key``, keeping its state.
@@ -720,9 +758,15 @@ class Store:
             merged = merge_record(old.record, record, official=True)
             if not rekey or record.key == old.key:
                 return self._save(name, text, old, old.evolve(record=merged))
+            from ..convert.keys import fold_key, key_problem
+
+            problem = key_problem(record.key)
+            if problem:
+                raise StoreError(f"cannot give {key} the key {record.key!r}: {problem}")
             index = self._load_index()
-            if record.key in index.by_key and index.by_key[record.key] != name:
-                raise StoreError(f"cannot give {key} the key {record.key!r}: {self.papers_dir / index.by_key[record.key]} has it")
+            for other_key, other in index.by_key.items():
+                if fold_key(other_key) == fold_key(record.key) and other != name:
+                    raise StoreError(f"cannot give {key} the key {record.key!r}: {self.papers_dir / other} has it" + (f" (as {other_key!r}: keys differ in case only)" if other_key != record.key else ""))
             new = old.evolve(record=merged.evolve(key=record.key, generated=merged.generated - {"key"}))
             new_name = paperfile.file_stem(record.key) + ".toml"
             if new_name != name:

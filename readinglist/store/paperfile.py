@@ -47,6 +47,7 @@ MAX_HISTORY = 10
 
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._+-]+")
 _TOML_POSITION = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
+_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -66,9 +67,22 @@ def file_stem(key: str) -> str:
 # --------------------------------------------------------------------------- reading
 
 
+#: The largest paper file read (notes included): 16 MB.
+PAPER_LIMIT = 16 << 20
+
+
 def read_text(path: Path) -> str:
-    """The text of a paper file; a file that is not UTF-8 is a StoreError naming line and column."""
-    data = path.read_bytes()
+    """The text of a paper file. FileNotFoundError when there is none; StoreError for a file
+    that is not UTF-8 (naming line and column), not a regular file (a folder, a FIFO, a device),
+    larger than PAPER_LIMIT, or unreadable."""
+    from .atomic import describe, read_bounded
+
+    try:
+        data = read_bounded(path, limit=PAPER_LIMIT)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read this paper file: {describe(exc)}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -101,8 +115,8 @@ class _Fields:
 
     def fail(self, name: str, what: str):
         where = f"[{self.section}] " if self.section else ""
-        line = _line_of(self.text, name, self.section)
-        loc = f"{self.path}:{line}" if line else f"{self.path}"
+        pos = _line_of(self.text, name, self.section)
+        loc = f"{self.path}:{pos[0]}:{pos[1]}" if pos else f"{self.path}"
         raise StoreError(f"{loc}: {where}{name} {what}")
 
     def str(self, name: str, default: str | None = None, *, required: bool = False) -> str | None:
@@ -146,16 +160,20 @@ class _Fields:
         return value
 
 
-def _line_of(text: str, name: str, table: str | None) -> int | None:
-    """Best-effort line number of ``name = ...`` (inside ``[table]`` when given)."""
+def _line_of(text: str, name: str, table: str | None) -> tuple[int, int] | None:
+    """Best-effort ``(line, column)`` of the value in ``name = value`` (inside ``[table]`` when
+    given), both 1-based."""
     start = 0
     if table:
-        m = re.search(rf"^\s*\[\s*{re.escape(table)}\s*\]", text, re.M)
+        m = re.search(rf"^[ \t]*\[[ \t]*{re.escape(table)}[ \t]*\]", text, re.M)
         if not m:
             return None
         start = m.end()
-    m = re.compile(rf"^\s*{re.escape(name)}\s*=", re.M).search(text, start)
-    return text.count("\n", 0, m.start()) + 1 if m else None
+    m = re.compile(rf"^[ \t]*\"?{re.escape(name)}\"?[ \t]*=[ \t]*", re.M).search(text, start)
+    if not m:
+        return None
+    line_start = text.rfind("\n", 0, m.end()) + 1
+    return text.count("\n", 0, m.end()) + 1, m.end() - line_start + 1
 
 
 def from_data(data: dict, path, text: str = "") -> Paper:
@@ -164,8 +182,11 @@ def from_data(data: dict, path, text: str = "") -> Paper:
     state = _Fields(top.table("state"), path, text, "state")
     gen = top.table("generated")
     key = top.str("key", required=True)
-    if not key.strip():
-        top.fail("key", "must not be empty")
+    from ..convert.keys import key_problem
+
+    problem = key_problem(key)
+    if problem:
+        top.fail("key", f"{key!r} is not a citation key: {problem}")
     authors = []
     for a in top.tables("authors"):
         f = _Fields(a, path, text)
@@ -178,8 +199,13 @@ def from_data(data: dict, path, text: str = "") -> Paper:
     for e in state.tables("history"):
         f = _Fields(e, path, text, "state")
         history.append(Event(event=f.str("event", ""), date=f.str("date", "")))
-    extra = top.table("fields")
-    fields = tuple(sorted((str(k), v if isinstance(v, str) else str(v)) for k, v in extra.items()))
+    extra = _Fields(top.table("fields"), path, text, "fields")
+    for name, value in extra.data.items():
+        if not _FIELD_NAME.fullmatch(name):
+            extra.fail(name, "is not a BibTeX field name (ASCII letters, digits, _ and -, starting with a letter)")
+        if isinstance(value, (dict, list)):
+            extra.fail(name, f"must be text, not a {'table' if isinstance(value, dict) else 'list'}")
+    fields = tuple(sorted((str(k), v if isinstance(v, str) else str(v)) for k, v in extra.data.items()))
     record = Record(
         key=key,
         title=top.str("title", ""),

@@ -162,7 +162,7 @@ def test_read_text_latin1_file(tmp_path):
 def test_read_text_missing_file_and_directory(tmp_path):
     with pytest.raises(InputError, match=r"nope\.txt: file not found"):
         read_text(tmp_path / "nope.txt")
-    with pytest.raises(InputError, match="is a directory"):
+    with pytest.raises(InputError, match="is a folder"):
         read_text(tmp_path)
 
 

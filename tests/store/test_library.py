@@ -117,7 +117,7 @@ _text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 _line = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20)
 _records = st.builds(
     Record,
-    key=_line.filter(str.strip),  # the store refuses blank keys (tested below)
+    key=st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,20}[A-Za-z0-9_]", fullmatch=True).filter(lambda k: ".." not in k),  # valid keys only
     title=_text,
     abstract=_text | st.sampled_from(["a '''b''' c", "ends with '", "x\r\ny", "\nstarts with newline", "two\nlines"]),
     entry_type=_line,
@@ -127,7 +127,7 @@ _records = st.builds(
     tags=st.lists(_line, max_size=3).map(tuple),
     authors=st.lists(st.builds(Person, family=_line, given=_text), max_size=2).map(tuple),
     doi=st.none() | _line,
-    fields=st.dictionaries(_line, _text, max_size=2).map(lambda d: tuple(sorted(d.items()))),
+    fields=st.dictionaries(st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,15}", fullmatch=True), _text, max_size=2).map(lambda d: tuple(sorted(d.items()))),
     generated=st.sets(st.sampled_from(["key", "title", "shorttitle", "tags"])).map(frozenset),
     sources=st.lists(st.builds(Source, file=_text, paragraph=st.none() | st.integers(1, 99), line=st.none() | st.integers(1, 999)), max_size=2).map(tuple),
 )

@@ -83,6 +83,20 @@ def _one_group(name: str) -> bool:
     return True
 
 
+#: The export's placeholder author by default (see ``[export] anonymous_author``).
+_DEFAULT_PLACEHOLDER = "Authors of {key}"
+
+
+def _is_placeholder(value: str | None, key: str, config) -> bool:
+    """True when ``value`` is still the placeholder the export wrote for ``key`` (configured
+    now or by default), so it stands for "no authors"; False once a person replaced it."""
+    if value is None:
+        return True
+    text = " ".join(importing.latex_to_unicode(value.strip()).split())
+    patterns = {_DEFAULT_PLACEHOLDER, getattr(config, "anonymous_author", "") or _DEFAULT_PLACEHOLDER}
+    return any(text == " ".join(p.replace("{key}", key).split()) for p in patterns)
+
+
 def _markers(library) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
     """readinglist's "generated" comment lines, by the key they name."""
     out = {}
@@ -198,9 +212,10 @@ class BibtexImporter:
                 continue
             entry_type = entry.entry_type.lower()
             generated, sources = markers.get(entry.key, (frozenset(), ()))
-            if "author" in generated:  # readinglist's placeholder (e.g. {Anonymous}): no authors
+            if "author" in generated:  # readinglist's placeholder (e.g. {Authors of k}): no authors
                 generated -= {"author"}
-                values.pop("author", None)
+                if _is_placeholder(values.get("author"), entry.key, config):
+                    values.pop("author", None)  # else a person put the real authors there: keep them
             authors = parse_names(values["author"]) if get("author") else ()
             full_name = get("journal") or get("journaltitle") if entry_type == "article" else get("booktitle")
             venue = options.venue or importing.find_venue(config, full_name and importing.latex_to_unicode(full_name), get("eventtitle"))

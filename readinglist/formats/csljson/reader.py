@@ -150,14 +150,14 @@ class CslJsonImporter:
     description = "CSL-JSON (Zotero, Better BibTeX, pandoc); Zotero Reading List status in note becomes reader state"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        from ...convert.keys import KeyParts, make_key, unique_key
+        from ...convert.keys import FoldedKeys, KeyParts, make_key, unique_key
 
         config = options.config
         records: list[Record] = []
         skipped: list[Skipped] = []
         states: dict[str, dict] = {}
         warnings: list[str] = []
-        taken: set[str] = set()
+        taken = FoldedKeys()
         for number, item in enumerate(_items(text, source), start=1):
             where = f"{source}: item {number}"
             if not isinstance(item, dict):
