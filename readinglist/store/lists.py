@@ -230,15 +230,17 @@ def render(lst: ReadingList) -> str:
 
 def load(store: Store, name: str) -> ReadingList:
     """The list ``name``; UnknownListError (with the closest names) when there is none."""
+    from .atomic import describe, read_bounded
+
     path = path_of(store, name)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, limit=16 << 20).decode("utf-8")
     except FileNotFoundError:
         raise UnknownListError(name, _suggest(name, names(store))) from None
     except UnicodeDecodeError:
         raise ListError(f"{path}: not UTF-8 text") from None
     except OSError as exc:
-        raise ListError(f"{path}: cannot read: {exc.strerror}") from None
+        raise ListError(f"{path}: cannot read: {describe(exc)}") from None
     return parse(text, name, path)
 
 
@@ -254,7 +256,7 @@ def save(store: Store, lst: ReadingList) -> Path:
 
     path = path_of(store, lst.name)
     try:
-        write_atomic(path, render(lst))
+        write_atomic(path, render(lst), inside=store.root)  # never through a link out of the store
     except OSError as exc:
         raise ListError(f"{path}: cannot write: {exc.strerror or exc}") from None
     return path
