@@ -30,9 +30,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
-from .errors import InputError
 from .record import Person, Record
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -107,7 +106,7 @@ def official_key(record: Record, taken, config: Config) -> str:
 class _TakenBut:
     """``taken`` without ``own`` (a paper may keep its own key)."""
 
-    def __init__(self, taken: set[str], own: str):
+    def __init__(self, taken: Container[str], own: str):
         self.taken, self.own = taken, own
 
     def __contains__(self, key: object) -> bool:
