@@ -1,0 +1,196 @@
+"use strict";
+(function () {
+  // Every string from the data goes into the page through textContent, never as markup.
+  var data = JSON.parse(document.getElementById("rl-data").textContent);
+  var papers = data.papers;
+  var main = document.getElementById("papers");
+  var q = document.getElementById("q");
+  var fStatus = document.getElementById("f-status");
+  var fVenue = document.getElementById("f-venue");
+  var fYear = document.getElementById("f-year");
+  var tagBox = document.getElementById("tags");
+  var countEl = document.getElementById("count");
+  var activeTags = new Set();
+  var STATUS = { unread: "to read", reading: "reading", read: "read", skipped: "skipped" };
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function options(select, values) {
+    values.forEach(function (v) {
+      var o = el("option", null, v[1]);
+      o.value = v[0];
+      select.appendChild(o);
+    });
+  }
+  function uniq(list) {
+    return Array.from(new Set(list));
+  }
+
+  // filter choices
+  options(fStatus, Object.keys(STATUS).filter(function (s) {
+    return papers.some(function (p) { return p.status === s; });
+  }).map(function (s) { return [s, STATUS[s]]; }));
+  options(fVenue, uniq(papers.map(function (p) { return p.venue; }).filter(Boolean)).sort().map(function (v) { return [v, v]; }));
+  options(fYear, uniq(papers.map(function (p) { return p.year; }).filter(Boolean)).sort().reverse().map(function (y) { return [String(y), String(y)]; }));
+  var tagCount = new Map();
+  papers.forEach(function (p) { p.tags.forEach(function (t) { tagCount.set(t, (tagCount.get(t) || 0) + 1); }); });
+  var tagButtons = new Map();
+  Array.from(tagCount.keys()).sort(function (a, b) { return tagCount.get(b) - tagCount.get(a) || (a < b ? -1 : 1); }).forEach(function (t) {
+    var b = el("button", "tag", t + " (" + tagCount.get(t) + ")");
+    b.type = "button";
+    b.dataset.tag = t;
+    b.setAttribute("aria-pressed", "false");
+    b.addEventListener("click", function () { toggleTag(t); });
+    tagButtons.set(t, b);
+    tagBox.appendChild(b);
+  });
+
+  function toggleTag(t) {
+    if (activeTags.has(t)) activeTags.delete(t); else activeTags.add(t);
+    var b = tagButtons.get(t);
+    if (b) b.setAttribute("aria-pressed", activeTags.has(t) ? "true" : "false");
+    apply();
+  }
+
+  function copy(text, button) {
+    function done(ok) {
+      var old = button.textContent;
+      button.textContent = ok ? "copied" : "select and copy";
+      setTimeout(function () { button.textContent = old; }, 1200);
+    }
+    function fallback() {
+      var t = el("textarea");
+      t.value = text;
+      document.body.appendChild(t);
+      t.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      t.remove();
+      done(ok);
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  // one card per paper, made once; filtering only toggles `hidden`
+  var sectionEls = [];
+  var currentSection = null;
+  var cards = papers.map(function (p, i) {
+    if (data.curated && p.section !== undefined && (currentSection === null || currentSection.title !== p.section)) {
+      var s = el("section", "section");
+      if (p.section) s.appendChild(el("h2", null, p.section));
+      currentSection = { title: p.section, el: s, cards: [] };
+      sectionEls.push(currentSection);
+      main.appendChild(s);
+    }
+    var card = el("article", "paper");
+    card.id = "paper-" + i;
+    card.dataset.key = p.key;
+    var head = el("div", "head");
+    var box = el("input");
+    box.type = "checkbox";
+    box.checked = p.status === "read";
+    box.indeterminate = p.status === "reading";
+    box.disabled = true;
+    box.title = STATUS[p.status] || p.status;
+    box.setAttribute("aria-label", "status: " + (STATUS[p.status] || p.status));
+    head.appendChild(box);
+    var body = el("div");
+    var title = el("div", "ptitle");
+    if (p.url) {
+      var a = el("a", null, p.title);
+      a.href = p.url;
+      a.rel = "noopener noreferrer";
+      title.appendChild(a);
+    } else {
+      title.textContent = p.title;
+    }
+    body.appendChild(title);
+    if (p.authors) body.appendChild(el("div", "meta", p.authors));
+    var meta = el("div", "meta");
+    meta.appendChild(el("code", null, p.key));
+    var bits = [p.event, STATUS[p.status] || p.status];
+    if (p.priority) bits.push("priority " + p.priority);
+    if (p.rating) bits.push("rating " + p.rating + "/5");
+    if (p.generated) bits.push("generated title");
+    meta.appendChild(document.createTextNode(" · " + bits.filter(Boolean).join(" · ") + " "));
+    var chips = el("span", "chips");
+    p.tags.forEach(function (t) {
+      var c = el("button", "tag", t);
+      c.type = "button";
+      c.addEventListener("click", function () { toggleTag(t); });
+      chips.appendChild(c);
+    });
+    meta.appendChild(chips);
+    var copyBtn = el("button", "copy", "copy BibTeX");
+    copyBtn.type = "button";
+    copyBtn.addEventListener("click", function () { copy(p.bibtex, copyBtn); });
+    meta.appendChild(copyBtn);
+    body.appendChild(meta);
+    if (p.comment) body.appendChild(el("p", "comment", p.comment));
+    if (p.notes) body.appendChild(el("div", "notes", p.notes));
+    if (p.abstract) {
+      var d = el("details");
+      d.appendChild(el("summary", null, "Abstract"));
+      d.appendChild(el("p", null, p.abstract));
+      body.appendChild(d);
+    }
+    var bd = el("details", "bib");
+    bd.appendChild(el("summary", null, "BibTeX"));
+    bd.appendChild(el("pre", null, p.bibtex));
+    body.appendChild(bd);
+    head.appendChild(body);
+    card.appendChild(head);
+    (currentSection ? currentSection.el : main).appendChild(card);
+    if (currentSection) currentSection.cards.push(i);
+    return card;
+  });
+
+  var haystacks = papers.map(function (p) {
+    return [p.key, p.title, p.abstract, p.tags.join(" "), p.venue, p.year, p.notes || "", p.comment || "", p.authors || ""].join("\n").toLowerCase();
+  });
+
+  function apply() {
+    var t0 = performance.now();
+    var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var st = fStatus.value, ve = fVenue.value, ye = fYear.value;
+    var tags = Array.from(activeTags);
+    var shown = 0;
+    for (var i = 0; i < papers.length; i++) {
+      var p = papers[i], ok = true;
+      if (st && p.status !== st) ok = false;
+      else if (ve && p.venue !== ve) ok = false;
+      else if (ye && String(p.year) !== ye) ok = false;
+      else {
+        for (var j = 0; ok && j < tags.length; j++) if (p.tags.indexOf(tags[j]) < 0) ok = false;
+        for (var k = 0; ok && k < words.length; k++) if (haystacks[i].indexOf(words[k]) < 0) ok = false;
+      }
+      if (cards[i].hidden === ok) cards[i].hidden = !ok;
+      if (ok) shown++;
+    }
+    sectionEls.forEach(function (s) {
+      s.el.hidden = !s.cards.some(function (i) { return !cards[i].hidden; });
+    });
+    countEl.textContent = shown === papers.length ? papers.length + " papers" : shown + " of " + papers.length + " papers";
+    window.readinglistLastFilterMs = performance.now() - t0;
+    return shown;
+  }
+
+  q.addEventListener("input", apply);
+  [fStatus, fVenue, fYear].forEach(function (s) { s.addEventListener("change", apply); });
+  document.getElementById("clear").addEventListener("click", function () {
+    q.value = ""; fStatus.value = ""; fVenue.value = ""; fYear.value = "";
+    activeTags.clear();
+    tagButtons.forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    apply();
+  });
+  window.readinglistFilter = apply; // for tests and benchmarks
+  apply();
+})();

@@ -1,0 +1,153 @@
+"""The HTML reading list in a real browser: headless Chromium driven by Selenium.
+
+Skips when chromium, chromedriver or selenium is missing (``.ci/run`` installs them). Writes
+screenshots at 1280 and 390 px wide to ``screenshots/`` (git-ignored; or $READINGLIST_SCREENSHOTS)
+for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from html_pages import (
+    HOSTILE_KEY,
+    HOSTILE_NOTE,
+    HOSTILE_TAG,
+    HOSTILE_TITLE,
+    SCREENSHOTS,
+    chromium,
+    export_html,
+    hostile_papers,
+    seeded_store,
+)
+
+from readinglist.store import lists
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        driver = chromium()
+    except Exception as exc:  # chromium present but cannot start here
+        pytest.skip(f"headless chromium does not start: {exc}")
+    if driver is None:
+        pytest.skip("needs chromium, chromedriver and selenium")
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return seeded_store(tmp_path_factory.mktemp("html"))
+
+
+def load(browser, path):
+    browser.get_log("browser")  # forget earlier pages' messages
+    browser.get_log("performance")
+    browser.get(path.as_uri())
+    return browser
+
+
+def requests(browser) -> list[str]:
+    urls = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def visible_keys(browser) -> list[str]:
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('article.paper')).filter(a => !a.hidden && a.offsetParent !== null).map(a => a.dataset.key)"
+    )
+
+
+def test_loads_from_file_with_no_errors_and_no_network(browser, store, tmp_path):
+    page = tmp_path / "reading-list.html"
+    page.write_text(export_html(list(store), with_notes=True), encoding="utf-8")
+    load(browser, page)
+    assert browser.execute_script("return document.querySelectorAll('article.paper').length") == len(store)
+    assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+    assert set(requests(browser)) <= {page.as_uri()}
+    # the reading status is the checkbox state
+    states = browser.execute_script(
+        "return Array.from(document.querySelectorAll('article.paper')).map(a => {const b = a.querySelector('input'); return [a.dataset.key, b.checked, b.indeterminate]})"
+    )
+    by_key = {p.key: p.status for p in store}
+    assert all(checked == (by_key[k] == "read") and ind == (by_key[k] == "reading") for k, checked, ind in states)
+    assert sum(c for _, c, _ in states) == 6
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.set_window_size(1280, 900)
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.save_screenshot(str(SCREENSHOTS / "reading-list-1280.png"))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    browser.refresh()
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    browser.save_screenshot(str(SCREENSHOTS / "reading-list-390.png"))
+    # a phone in dark mode, scrolled to the papers, one abstract unfolded
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    assert browser.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches")
+    browser.execute_script("const a = document.querySelector('article.paper'); a.querySelector('details').open = true; a.scrollIntoView()")
+    browser.save_screenshot(str(SCREENSHOTS / "reading-list-390-dark.png"))
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_search_and_tag_filter_show_exactly_the_expected_papers(browser, store, tmp_path):
+    from readinglist.text import to_plain
+
+    papers = list(store)
+    page = tmp_path / "reading-list.html"
+    page.write_text(export_html(papers), encoding="utf-8")
+    load(browser, page)
+    box = browser.find_element("id", "q")
+    box.send_keys("language model")
+
+    def matches(p, words):
+        hay = "\n".join([p.key, p.record.title, to_plain(p.record.abstract), " ".join(p.tags), p.record.venue or "", str(p.record.year)]).lower()
+        return all(w in hay for w in words)
+
+    expected = [p.key for p in papers if matches(p, ["language", "model"])]
+    assert 0 < len(expected) < len(papers)
+    assert visible_keys(browser) == expected
+    browser.find_element("css selector", "#tags button[data-tag='llm']").click()
+    both = [p.key for p in papers if matches(p, ["language", "model"]) and "llm" in p.tags]
+    assert visible_keys(browser) == both and len(both) < len(expected)
+    assert browser.find_element("id", "count").text == f"{len(both)} of {len(papers)} papers"
+    box.clear()
+    browser.execute_script("window.readinglistFilter()")  # clear() sends no input event
+    assert visible_keys(browser) == [p.key for p in papers if "llm" in p.tags]
+    browser.find_element("id", "clear").click()
+    assert len(visible_keys(browser)) == len(papers)
+
+
+def test_hostile_strings_render_as_text(browser, tmp_path):
+    page = tmp_path / "hostile.html"
+    page.write_text(export_html(hostile_papers(), with_notes=True), encoding="utf-8")
+    load(browser, page)
+    assert browser.execute_script("return window.pwned") is None
+    assert browser.execute_script("return document.scripts.length") == 2
+    assert browser.execute_script("return document.querySelectorAll('img').length") == 0
+    assert browser.execute_script("return Array.from(document.links).map(a => a.href)") == ["https://example.org/good"]
+    card = browser.find_element("css selector", "article.paper")
+    assert card.get_attribute("data-key") == HOSTILE_KEY
+    text = card.text
+    assert HOSTILE_TITLE in text and HOSTILE_NOTE in text and HOSTILE_TAG in text
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_curated_list_shows_sections_and_comments(browser, store, tmp_path):
+    keys = store.keys()
+    lists.create(store, "wk", title="Week 12", introduction="Read these *before* Friday.")
+    lists.add(store, "wk", [keys[10]], section="Start here", comment="read §3 only")
+    lists.add(store, "wk", [keys[3], keys[2]], section="Then")
+    resolved = lists.resolve(store, lists.load(store, "wk"))
+    page = tmp_path / "wk.html"
+    page.write_text(export_html(resolved.papers, reading_list=resolved), encoding="utf-8")
+    load(browser, page)
+    assert browser.find_element("id", "title").text == "Week 12"
+    assert [h.text for h in browser.find_elements("css selector", "main h2")] == ["Start here", "Then"]
+    assert visible_keys(browser) == [keys[10], keys[3], keys[2]]
+    assert browser.find_element("css selector", "article .comment").text == "read §3 only"
