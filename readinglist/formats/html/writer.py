@@ -23,10 +23,10 @@ import hashlib
 import json
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from html import escape
 from importlib import resources
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...record import Paper
 from ..exporting import event_title, gc_paused, status_date, unique
@@ -36,7 +36,7 @@ _SAFE_URL = re.compile(r"^https?://[^\s\"'<>]+$", re.I)
 STATUS_LABELS = {"unread": "to read", "reading": "reading", "read": "read", "skipped": "skipped"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 

@@ -12,6 +12,7 @@ from helpers import ROOT, SEED_FILES
 from readinglist.config import default_config
 from readinglist.formats.registry import ExportOptions
 from readinglist.record import Event, Paper, Record
+from datetime import UTC
 
 HOSTILE_TITLE = '<script>window.pwned = 1</script>Hostile "title"'
 HOSTILE_TAG = '"><img src=x onerror="window.pwned=2">'
@@ -22,12 +23,12 @@ HOSTILE_URL = "javascript:window.pwned=5"
 
 def seeded_store(tmp: Path):
     """A store of the seeds where 6 papers were read over three weeks and 2 are being read."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from readinglist.jobs import import_files
     from readinglist.store import Store
 
-    when = [datetime(2026, 11, 2, 9, tzinfo=timezone.utc)]
+    when = [datetime(2026, 11, 2, 9, tzinfo=UTC)]
 
     def clock():
         return when[0]
