@@ -11,15 +11,11 @@ import re
 from typing import TYPE_CHECKING
 from collections.abc import Iterable
 
-from ..record import GENERATED_FIELDS, Source
+from ..record import Source
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..config import Config
 
-#: JabRef's ``readstatus`` values -> readinglist statuses.
-JABREF_STATUS = {"read": "read", "skimmed": "reading"}
-#: The Zotero Reading List plugin's ``Read_Status`` values -> readinglist statuses.
-ZOTERO_STATUS = {"new": "unread", "to read": "unread", "in progress": "reading", "read": "read", "not reading": "skipped"}
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _TAG_SPLIT = re.compile(r"[,;]")
@@ -89,11 +85,6 @@ def parse_source(text: str) -> Source:
     m = _SOURCE.match(text.strip())
     line, paragraph = m.group("line"), m.group("paragraph")
     return Source(file=m.group("file"), paragraph=int(paragraph) if paragraph else None, line=int(line) if line else None)
-
-
-def generated_names(names: Iterable[str]) -> frozenset[str]:
-    """The names among ``names`` that readinglist may have generated (GENERATED_FIELDS)."""
-    return frozenset(n.strip() for n in names if n.strip() in GENERATED_FIELDS)
 
 
 def latex_to_unicode(latex: str) -> str:

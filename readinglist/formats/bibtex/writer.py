@@ -36,9 +36,9 @@ from collections.abc import Sequence
 
 from ..registry import ExportOptions
 from ...record import Paper, Person, Record
-from ..exporting import event_title, gc_paused, generated_note, join_tags, unique
+from ..exporting import event_title, gc_paused, join_tags, unique
+from ..vocabulary import JABREF_READSTATUS, generated_note
 
-READSTATUS = {"read": "read", "reading": "skimmed"}
 #: Entry types whose venue is a journal rather than a book title.
 JOURNAL_TYPES = frozenset({"article"})
 #: Record fields written from their own attributes; ``Record.fields`` may not override them.
@@ -166,8 +166,8 @@ def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
 
     fields = record_fields(paper.record if not paper.user_tags else paper.record.evolve(tags=paper.tags), options)
     if options.with_status:
-        if paper.status in READSTATUS:
-            fields.append(("readstatus", READSTATUS[paper.status]))
+        if paper.status in JABREF_READSTATUS:
+            fields.append(("readstatus", JABREF_READSTATUS[paper.status]))
         if paper.priority is not None:
             fields.append(("priority", f"prio{paper.priority}"))
         if paper.rating is not None:

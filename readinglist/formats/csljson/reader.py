@@ -35,23 +35,8 @@ from ...errors import InputError
 from ..registry import ImportOptions
 from ...record import ImportResult, Person, Record, Skipped, Source
 from .. import importing
+from ..vocabulary import ENTRY_TYPES, ZOTERO_READ_STATUS_IN, generated_names
 
-#: CSL item type -> BibTeX entry type.
-ENTRY_TYPES = {
-    "paper-conference": "inproceedings",
-    "article-journal": "article",
-    "article-magazine": "article",
-    "article-newspaper": "article",
-    "article": "article",
-    "book": "book",
-    "chapter": "incollection",
-    "thesis": "phdthesis",
-    "report": "techreport",
-    "manuscript": "unpublished",
-    "webpage": "online",
-    "post-weblog": "online",
-    "document": "misc",
-}
 #: CSL variables kept in Record.fields, under BibTeX names.
 FIELD_NAMES = {
     "publisher": "publisher",
@@ -176,7 +161,7 @@ class CslJsonImporter:
             year = options.year or importing.find_year(issued, _text(event) or None)
             venue = options.venue or importing.find_venue(config, _text(item.get("container-title")) or None, _text(event) or None)
             custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
-            generated = set(importing.generated_names(x for x in custom.get("generated", ()) if isinstance(x, str)))
+            generated = set(generated_names(x for x in custom.get("generated", ()) if isinstance(x, str)))
             sources = tuple(importing.parse_source(s) for s in custom.get("sources", ()) if isinstance(s, str) and s.strip())
 
             key = _text(item.get("citation-key")) or _text(item["id"])
@@ -223,7 +208,7 @@ class CslJsonImporter:
                 m = _STATUS_LINE.match(line)
                 extra = _STATE_LINE.match(line)
                 if m:
-                    state.status(m.group(1), importing.ZOTERO_STATUS, "Read_Status")
+                    state.status(m.group(1), ZOTERO_READ_STATUS_IN, "Read_Status")
                 elif extra:
                     name = extra.group(1).lower()
                     state.number(name, extra.group(2), "", range(1, 4) if name == "priority" else range(1, 6))

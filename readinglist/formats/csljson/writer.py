@@ -31,27 +31,9 @@ from collections.abc import Sequence
 from ...errors import ValidationError
 from ..registry import ExportOptions
 from ...record import GENERATED_FIELDS, Paper, Person, Record
+from ..vocabulary import CSL_TYPES, ZOTERO_READ_STATUS
 from ..exporting import event_title, gc_paused, join_tags, status_date, unique
 
-READ_STATUS = {"unread": "To Read", "reading": "In Progress", "read": "Read", "skipped": "Not Reading"}
-
-#: BibTeX entry type -> CSL item type (anything else becomes "document").
-CSL_TYPES = {
-    "inproceedings": "paper-conference",
-    "conference": "paper-conference",
-    "article": "article-journal",
-    "book": "book",
-    "incollection": "chapter",
-    "inbook": "chapter",
-    "phdthesis": "thesis",
-    "mastersthesis": "thesis",
-    "thesis": "thesis",
-    "techreport": "report",
-    "report": "report",
-    "unpublished": "manuscript",
-    "online": "webpage",
-    "misc": "document",
-}
 
 
 def _name(person: Person) -> dict:
@@ -112,9 +94,9 @@ def paper_item(paper: Paper, options: ExportOptions) -> dict:
     item = record_item(record, options)
     lines = []
     if options.with_status:
-        if paper.status not in READ_STATUS:
+        if paper.status not in ZOTERO_READ_STATUS:
             raise ValidationError(f"cannot export {paper.key}: unknown reading status {paper.status!r}")
-        lines.append(f"Read_Status: {READ_STATUS[paper.status]}")
+        lines.append(f"Read_Status: {ZOTERO_READ_STATUS[paper.status]}")
         changed = status_date(paper)
         if changed:
             lines.append(f"Read_Status_Date: {changed}")

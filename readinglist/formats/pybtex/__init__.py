@@ -22,7 +22,7 @@ from pybtex.exceptions import PybtexError
 
 from ...config import Config, load_config
 from ...errors import ReadinglistError
-from ..bibtex.writer import OWN_FIELDS, record_fields
+from ..bibtex.writer import record_fields
 from ..registry import ExportOptions
 from ...record import Paper, Person, Record
 
@@ -47,15 +47,6 @@ def record_to_entry(record: Record, config: Config) -> Entry:
     else:  # the export's placeholder ("{Authors of canvit2026}"), if configured
         persons["author"] = [PybtexPerson(last=v) for k, v in pairs if k == "author"]
     return Entry(record.entry_type, fields=fields, persons=persons)
-
-
-def _authors(key: str, persons, config: Config) -> tuple[Person, ...]:
-    """A pybtex entry's authors, without the export's placeholder for "no authors"."""
-    authors = tuple(_person(p) for p in persons)
-    pattern = config.anonymous_author
-    if pattern and len(authors) == 1 and authors[0].literal == pattern.replace("{key}", key):
-        return ()
-    return authors
 
 
 def _pybtex_person(person: Person) -> PybtexPerson:
@@ -105,42 +96,23 @@ class AbstractListParser(BaseParser):
 # --- pybtex -> records --------------------------------------------------------------------
 
 
-def _person(person: PybtexPerson) -> Person:
-    from ...text import to_plain
-
-    family = " ".join(person.prelast_names + person.last_names + person.lineage_names)
-    given = " ".join(person.first_names + person.middle_names)
-    if not given and family.startswith("{") and family.endswith("}"):
-        return Person(literal=to_plain(family))
-    return Person(family=to_plain(family), given=to_plain(given))
-
-
 def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
-    """A Record from a pybtex entry, read the way readinglist's BibTeX importer reads a .bib
-    (its venue lookup, tag splitting and DOI cleaning; LaTeX decoded where Record wants
-    Unicode, the abstract kept as LaTeX)."""
-    from .. import importing
-    from ...text import to_plain
+    """A Record from a pybtex entry, read exactly as readinglist's BibTeX importer reads a .bib
+    entry (:func:`readinglist.formats.bibtex.reader.fields_record`), without the export's
+    placeholder for "no authors"."""
+    from ..bibtex.reader import fields_record, parse_names
 
-    f = {name.lower(): str(value) for name, value in entry.fields.items()}
-    entry_type = entry.type.lower()
-    full_name = f.get("journal") or f.get("journaltitle") if entry_type == "article" else f.get("booktitle")
-    extra = tuple(sorted((k, v) for k, v in f.items() if k not in OWN_FIELDS and v.strip()))
-    return Record(
-        key=key,
-        title=to_plain(f.get("title", "")),
-        abstract=f.get("abstract", ""),
-        entry_type=entry_type,
-        venue=importing.find_venue(config, full_name and to_plain(full_name), f.get("eventtitle")),
-        year=importing.find_year(f.get("year"), f.get("date"), f.get("eventtitle")),
-        shorttitle=to_plain(f["shorttitle"]) if f.get("shorttitle") else None,
-        tags=importing.split_tags(to_plain(f["keywords"]) if f.get("keywords") else None),
-        authors=_authors(key, entry.persons.get("author", ()), config),
-        doi=importing.clean_doi(f.get("doi")),
-        url=f.get("url") or None,
-        pages=f.get("pages") or None,
-        fields=extra,
-    )
+    values = {name.lower(): str(value) for name, value in entry.fields.items()}
+    people = entry.persons.get("author", ())
+    if people:
+        values["author"] = " and ".join(str(p) for p in people)
+        authors, pattern = parse_names(values["author"]), config.anonymous_author
+        if pattern and len(authors) == 1 and authors[0].literal == pattern.replace("{key}", key):
+            del values["author"]  # the export's placeholder: no authors
+    record = fields_record(key, entry.type, values, config)
+    if record is None:
+        record = Record(key=key, title="", abstract="", entry_type=entry.type.lower())
+    return record
 
 
 class _ExporterWriter(BaseWriter):

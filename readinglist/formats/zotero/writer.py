@@ -39,7 +39,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape, quoteattr
 
 from ...record import Paper, Person
-from ..csljson.writer import READ_STATUS
+from ..vocabulary import ZOTERO_READ_STATUS
 from ..exporting import event_title, gc_paused, status_date, unique
 from ..registry import ExportOptions
 
@@ -106,7 +106,7 @@ def extra_lines(paper: Paper, options: ExportOptions) -> list[str]:
     """The lines of Zotero's Extra field for ``paper``."""
     lines = [f"Citation Key: {paper.key}"]
     if options.with_status:
-        lines.append(f"Read_Status: {READ_STATUS.get(paper.status, 'To Read')}")
+        lines.append(f"Read_Status: {ZOTERO_READ_STATUS.get(paper.status, 'To Read')}")
         changed = status_date(paper)
         if changed:
             lines.append(f"Read_Status_Date: {changed}")
