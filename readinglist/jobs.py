@@ -40,17 +40,20 @@ def import_files(
     venue: str | None = None,
     year: int | None = None,
     progress: Progress | None = None,
+    processes: int = 1,
 ) -> ImportReport:
     """Read every file with its importer (by ``format`` name, else by suffix) into ``store``.
 
     All files are read and converted before the store is touched, so a bad file leaves the
     store as it was. ``store`` may be a function returning the store: it is called only then
     (so a failed import makes no store folder). Abstracts repeated across the files become one paper.
+    ``processes`` > 1 lets importers fork workers for large lists (the CLI's choice; the library
+    never forks).
     """
     from .formats.registry import ImportOptions, find_importer
     from .convert.reader import read_text
 
-    options = ImportOptions(config=config, venue=venue, year=year)
+    options = ImportOptions(config=config, venue=venue, year=year, processes=processes)
     results = []
     for done, path in enumerate(paths):
         if progress:
@@ -157,7 +160,7 @@ def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
     return plan
 
 
-def build(store, *, config: Config, progress: Progress | None = None) -> BuildReport:
+def build(store, *, config: Config, progress: Progress | None = None, processes: int = 1) -> BuildReport:
     """The main job: import every ``*.txt`` list in ``config.seeds`` into ``store`` and write
     ``config.exports`` (a .bib, a CSL-JSON and a Zotero RDF per venue-year, and a Markdown reading list)."""
     from .errors import InputError
@@ -165,7 +168,7 @@ def build(store, *, config: Config, progress: Progress | None = None) -> BuildRe
     seeds = sorted(Path(config.seeds).glob("*.txt"))
     if not seeds:
         raise InputError(f"{config.seeds}: no abstract lists (*.txt) to build from")
-    imported = import_files(store, seeds, config=config, format="abstracts", progress=progress)
+    imported = import_files(store, seeds, config=config, format="abstracts", progress=progress, processes=processes)
     papers = list(store)
     written, unchanged = [], []
     for name, (fmt, group) in export_plan(papers).items():

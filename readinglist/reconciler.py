@@ -73,12 +73,13 @@ class ReconcileReport:
 
 def load_official(path: str | os.PathLike, *, config: Config, format: str | None = None) -> ImportResult:
     """Read an official BibTeX or CSL-JSON file with the importer for its name or suffix."""
+    from .convert.reader import read_text
     from .formats.registry import ImportOptions, find_importer
 
     from .convert.reader import read_text
 
     importer = find_importer(format, path if format is None else None)
-    text = read_text(path)
+    text = read_text(path)  # the one reader: binary files, encodings, BOMs, one-line errors
     return importer.parse(text, source=str(path), options=ImportOptions(config))
 
 

@@ -18,6 +18,7 @@ import pytest
 from helpers import ABSTRACTS, crlf, latex_cleaned, reflow, typos, word_edits
 
 from readinglist.config import default_config
+from readinglist.errors import InputError
 from readinglist.formats.bibtex.reader import importer as bibtex_importer
 from readinglist.formats.csljson.reader import importer as csljson_importer
 from readinglist.formats.registry import ImportOptions
@@ -292,7 +293,7 @@ def test_load_official_reads_by_suffix(tmp_path, entries):
     assert len(load_official(tmp_path / "official.json", config=CONFIG).records) == len(entries)
     from readinglist.errors import InputError
 
-    with pytest.raises(InputError, match="file not found"):
+    with pytest.raises(InputError, match="missing.bib: file not found"):
         load_official(tmp_path / "missing.bib", config=CONFIG)
     (tmp_path / "latin1.bib").write_bytes("@misc{a, title={Caf\xe9}}".encode("latin-1"))
     with pytest.raises(InputError, match="not UTF-8"):
@@ -303,3 +304,14 @@ def test_report_is_frozen():
     report = ReconcileReport()
     with pytest.raises(AttributeError):
         report.matched = ()  # type: ignore[misc]
+
+
+def test_load_official_refuses_binary_and_wrong_encodings_in_one_line(tmp_path):
+    binary = tmp_path / "official.bib"
+    binary.write_bytes(b"@inproceedings{a,\x00\x01\x02 title={x}}")
+    with pytest.raises(InputError, match=r"official.bib: not a text file"):
+        load_official(binary, config=default_config())
+    latin = tmp_path / "latin.bib"
+    latin.write_bytes("@inproceedings{a, title={Caf\u00e9}}\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"latin.bib: not UTF-8"):
+        load_official(latin, config=default_config())

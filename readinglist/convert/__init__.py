@@ -83,14 +83,13 @@ def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[s
     return [generate(a, tagger, max_tags) for a in abstracts]
 
 
-def generate_all(abstracts: list[str], tagger, max_tags: int, *, processes: int | None = None) -> list:
-    """:func:`generate` for many abstracts, in order. Pure functions, so a large batch is shared
-    among the machine's cores (forked workers inherit the compiled tagger); the result is the
-    same as in one process."""
+def generate_all(abstracts: list[str], tagger, max_tags: int, *, processes: int = 1) -> list:
+    """:func:`generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
+    a large batch is shared among forked workers (which inherit the compiled tagger); the result
+    is the same as in one process. The library default is one process: forking from a threaded
+    host is unsafe, so only a caller that owns its process (the CLI) asks for more."""
     import multiprocessing
-    import os
 
-    processes = processes or min(os.cpu_count() or 1, 8)
     if processes < 2 or len(abstracts) < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
         return [generate(a, tagger, max_tags) for a in abstracts]
     _WORKER.update(tagger=tagger, max_tags=max_tags)
@@ -121,6 +120,8 @@ class Converter:
 
     config: Config = field(default_factory=default_config)
     taken: set[str] = field(default_factory=set)
+    #: worker processes for generating large batches (see :func:`generate_all`); 1 = no fork
+    processes: int = 1
 
     def __post_init__(self) -> None:
         from .matching import NearIndex
@@ -166,7 +167,7 @@ class Converter:
             self._by_fingerprint[fp] = index
             self._near.add(str(index), para.text)
             pending.append(_Pending(para.text, venue, year, [src]))
-        fields = generate_all([p.abstract for p in pending], self._tagger, self.config.max_tags)
+        fields = generate_all([p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes)
         for p, (name, title, tags, error) in zip(pending, fields):
             if error:
                 src = p.sources[0]
@@ -210,12 +211,14 @@ def convert(
     source: str = "<string>",
     config: Config | None = None,
     taken: Iterable[str] = (),
+    processes: int = 1,
 ) -> ConvertResult:
     """Convert one abstract list (its text) into records.
 
     ``venue`` and ``year`` override the list's header; ``source`` names the input in each
-    record's provenance; ``taken`` are keys the new records must avoid.
+    record's provenance; ``taken`` are keys the new records must avoid; ``processes`` > 1 lets
+    a large list be generated in forked worker processes (see :func:`generate_all`).
     """
-    conv = Converter(config=config or default_config(), taken=set(taken))
+    conv = Converter(config=config or default_config(), taken=set(taken), processes=processes)
     conv.add_text(text, source=source, venue=venue, year=year)
     return conv.result()

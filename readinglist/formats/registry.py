@@ -49,6 +49,7 @@ class ImportOptions:
     config: Config
     venue: str | None = None  # overrides the venue found in the input
     year: int | None = None  # overrides the year found in the input
+    processes: int = 1  # worker processes an importer may fork (the CLI passes its cores)
 
 
 class Exporter(Protocol):

@@ -15,15 +15,14 @@ version, which is part of its name). A cache that cannot be read is ignored and 
 
 from __future__ import annotations
 
-import gc
 import marshal
 import os
 import sys
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from ..gc_pause import gc_paused
 from ..record import Event, Paper, Person, Record, Source
 from .paperfile import parse, read_text
 
@@ -109,30 +108,10 @@ class Index:
         self.changes += 1
 
 
-@contextmanager
-def no_gc():
-    """Keep the cyclic garbage collector off the objects built here.
-
-    Building tens of thousands of small dataclasses triggers repeated collections that double
-    the load time, and the first collection after re-enabling would still walk all of them.
-    So the collector is paused, and what was built is moved to the permanent generation
-    (``gc.freeze``) before it resumes. Nothing built here forms reference cycles: papers are
-    freed by reference counting as usual.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.enable()
-
-
 def load_cache(cache_dir: Path) -> Index:
     """The index saved in the cache (its ``by_key`` left empty), or an empty one when there
     is none or it cannot be read."""
-    with no_gc():
+    with gc_paused():
         try:
             data = (cache_dir / CACHE_NAME).read_bytes()
             version, names, sigs, keys, rows = marshal.loads(data)
@@ -178,7 +157,7 @@ def scan(papers_dir: Path, previous: Index, stats: Stats | None = None) -> tuple
     :func:`save_cache`). Raises StoreError for a file that does not parse, and for two files
     that claim the same key.
     """
-    with no_gc():
+    with gc_paused():
         return _scan(papers_dir, previous, stats or stat_files(papers_dir))
 
 

@@ -39,7 +39,6 @@ from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
-#: The history event a change to each status records.
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
 SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "relevance")
 #: The index is written back to the cache after this many files were parsed again.

@@ -174,3 +174,18 @@ def test_a_failing_abstract_gets_a_plain_title_and_is_reported(monkeypatch):
     assert len(result.warnings) == 1 and result.warnings[0].startswith("list.txt:5: ")
     assert "IndexError" in result.warnings[0]
     assert result.as_import_result().warnings == result.warnings
+
+
+def test_the_library_never_forks_unless_asked(seed_texts, monkeypatch):
+    """Forking from library code is unsafe in a threaded host: convert() stays in one process
+    by default, however large the batch; only a caller that asks (the CLI) gets workers."""
+    import multiprocessing
+
+    convert_module = importlib.import_module("readinglist.convert")
+    monkeypatch.setattr(convert_module, "PARALLEL_MIN", 2)
+
+    def no_fork(*args, **kwargs):
+        raise AssertionError("the library forked worker processes")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_fork)
+    assert len(convert(seed_texts[0]).records) > 2

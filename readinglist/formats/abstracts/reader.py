@@ -14,7 +14,9 @@ class AbstractListImporter:
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
         from ...convert import convert
 
-        return convert(text, venue=options.venue, year=options.year, source=source, config=options.config).as_import_result()
+        return convert(
+            text, venue=options.venue, year=options.year, source=source, config=options.config, processes=options.processes
+        ).as_import_result()
 
 
 importer = AbstractListImporter()

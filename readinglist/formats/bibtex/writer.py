@@ -7,7 +7,7 @@ Each paper becomes one entry, written with bibtexparser v2, in the order given::
       title = {{CanViT}: ...},
       ...
 
-Choices (see tests/test_export_bibtex.py for the real programs that check them):
+Choices (see tests/formats/bibtex/test_bibtex_writer.py for the real programs that check them):
 
 * Every value is BibTeX-safe ASCII LaTeX made by :func:`readinglist.text.to_bibtex`; titles
   additionally brace words with capitals after the first letter (``{CanViT}``, ``{LLMs}``)
@@ -15,9 +15,10 @@ Choices (see tests/test_export_bibtex.py for the real programs that check them):
 * ``keywords`` holds the paper's tags (topic tags then the user's), comma-separated: Zotero
   turns them into tags, biblatex into keywords.
 * Records without authors get BibTeX's ``key`` field (the system name, else the title), which
-  plainnat-like styles use to sort and label instead of the author ("CanViT" rather than
-  "can"). They still warn "empty author" (and ``biber --validate-datamodel`` reports the
-  missing mandatory author): readinglist does not make up authors.
+  plainnat-like styles use to sort and label, and a placeholder author (``[export]
+  anonymous_author``, by default ``{Authors of <key>}``: one corporate name per paper) so that
+  plainnat and biber's data model accept the entry; the placeholder is declared as generated
+  in the comment line, and readinglist's importers drop it again.
 * Generated fields are declared in a ``%`` comment line right before the entry, not in a
   field: a ``note`` would be printed in every bibliography, and a made-up field such as
   ``x-generated`` fails ``biber --validate-datamodel``. BibTeX, biber, bibtexparser and
@@ -36,7 +37,8 @@ from collections.abc import Sequence
 
 from ..registry import ExportOptions
 from ...record import Paper, Person, Record
-from ..exporting import event_title, gc_paused, join_tags, unique
+from ...gc_pause import gc_paused
+from ..exporting import event_title, join_tags, unique
 from ..vocabulary import JABREF_READSTATUS, generated_note
 
 #: Entry types whose venue is a journal rather than a book title.

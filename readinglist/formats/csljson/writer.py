@@ -32,7 +32,8 @@ from ...errors import ValidationError
 from ..registry import ExportOptions
 from ...record import GENERATED_FIELDS, Paper, Person, Record
 from ..vocabulary import CSL_TYPES, ZOTERO_READ_STATUS
-from ..exporting import event_title, gc_paused, join_tags, status_date, unique
+from ...gc_pause import gc_paused
+from ..exporting import event_title, join_tags, status_date, unique
 
 
 

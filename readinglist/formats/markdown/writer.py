@@ -40,7 +40,8 @@ from collections.abc import Callable, Sequence
 from ...errors import ValidationError
 from ..registry import ExportOptions
 from ...record import Paper
-from ..exporting import event_title, gc_paused, unique
+from ...gc_pause import gc_paused
+from ..exporting import event_title, unique
 
 GROUPINGS = ("tag", "status", "venue", "priority")
 STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", "skipped": "Skipped"}

@@ -40,7 +40,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ...record import Paper, Person
 from ..vocabulary import ZOTERO_READ_STATUS
-from ..exporting import event_title, gc_paused, status_date, unique
+from ...gc_pause import gc_paused
+from ..exporting import event_title, status_date, unique
 from ..registry import ExportOptions
 
 NAMESPACES = (
