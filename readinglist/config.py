@@ -121,8 +121,10 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -
             raise ConfigError(f"{path or 'config'}: [{name}] must be a table")
         return value
 
-    def get(tbl: str, key: str, kind, default=None):
-        value = table(tbl).get(key, default)
+    # every setting has its default in data/config.toml (laid under every config): no second
+    # copy of the defaults here
+    def get(tbl: str, key: str, kind):
+        value = table(tbl).get(key)
         if value is None or not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
             raise ConfigError(f"{path or 'config'}: [{tbl}] {key} must be {getattr(kind, '__name__', kind)}, got {value!r}")
         return value
@@ -154,11 +156,11 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -
         key_pattern=key_pattern,
         venues=venues,
         taxonomy=taxonomy,
-        max_tags=int(get("tags", "max_tags", int, 4)),
-        min_score=float(get("tags", "min_score", (int, float), 2.0)),
+        max_tags=get("tags", "max_tags", int),
+        min_score=float(get("tags", "min_score", (int, float))),
         duplicate_threshold=float(get("matching", "duplicate_threshold", (int, float))),
         ambiguity_margin=float(get("matching", "ambiguity_margin", (int, float))),
-        anonymous_author=get("export", "anonymous_author", str, ""),
+        anonymous_author=get("export", "anonymous_author", str),
         data=data,
     )
 
