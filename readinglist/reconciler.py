@@ -76,8 +76,6 @@ def load_official(path: str | os.PathLike, *, config: Config, format: str | None
     from .convert.reader import read_text
     from .formats.registry import ImportOptions, find_importer
 
-    from .convert.reader import read_text
-
     importer = find_importer(format, path if format is None else None)
     text = read_text(path)  # the one reader: binary files, encodings, BOMs, one-line errors
     return importer.parse(text, source=str(path), options=ImportOptions(config))

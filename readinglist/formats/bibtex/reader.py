@@ -141,7 +141,7 @@ def _one_group(name: str) -> bool:
 _DEFAULT_PLACEHOLDER = "Authors of {key}"
 
 
-def _is_placeholder(value: str | None, key: str, config) -> bool:
+def is_placeholder_author(value: str | None, key: str, config) -> bool:
     """True when ``value`` is still the placeholder the export wrote for ``key`` (configured
     now or by default), so it stands for "no authors"; False once a person replaced it."""
     if value is None:
@@ -258,7 +258,7 @@ class BibtexImporter:
             generated, sources = markers.get(entry.key, (frozenset(), ()))
             if "author" in generated:  # readinglist's placeholder (e.g. {Authors of k}): no authors
                 generated -= {"author"}
-                if _is_placeholder(values.get("author"), entry.key, config):
+                if is_placeholder_author(values.get("author"), entry.key, config):
                     values.pop("author", None)  # else a person put the real authors there: keep them
             record = fields_record(
                 entry.key,

@@ -100,14 +100,13 @@ def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
     """A Record from a pybtex entry, read exactly as readinglist's BibTeX importer reads a .bib
     entry (:func:`readinglist.formats.bibtex.reader.fields_record`), without the export's
     placeholder for "no authors"."""
-    from ..bibtex.reader import fields_record, parse_names
+    from ..bibtex.reader import is_placeholder_author, fields_record
 
     values = {name.lower(): str(value) for name, value in entry.fields.items()}
     people = entry.persons.get("author", ())
     if people:
         values["author"] = " and ".join(str(p) for p in people)
-        authors, pattern = parse_names(values["author"]), config.anonymous_author
-        if pattern and len(authors) == 1 and authors[0].literal == pattern.replace("{key}", key):
+        if is_placeholder_author(values["author"], key, config):
             del values["author"]  # the export's placeholder: no authors
     record = fields_record(key, entry.type, values, config)
     if record is None:
