@@ -79,20 +79,27 @@
     }
   }
 
-  // one card per paper, made once; filtering only toggles `hidden`
-  var sectionEls = [];
-  var currentSection = null;
-  var cards = papers.map(function (p, i) {
-    if (data.curated && p.section !== undefined && (currentSection === null || currentSection.title !== p.section)) {
-      var s = el("section", "section");
-      if (p.section) s.appendChild(el("h2", null, p.section));
-      currentSection = { title: p.section, el: s, cards: [] };
-      sectionEls.push(currentSection);
-      main.appendChild(s);
-    }
-    var card = el("article", "paper");
-    card.id = "paper-" + i;
-    card.dataset.key = p.key;
+  // Cards are made when first shown and kept; a filter computes the matching papers and shows
+  // the first PAGE of them (more on scrolling or "show more"), so 5,000 papers filter at once.
+  var PAGE = 50;
+  var cards = new Array(papers.length);
+  var matches = [];
+  var limit = PAGE;
+
+  function lazyDetails(label, cls, fill) {
+    var d = el("details", cls);
+    d.appendChild(el("summary", null, label));
+    d.addEventListener("toggle", function () {
+      if (d.open && d.childNodes.length === 1) d.appendChild(fill());
+    });
+    return d;
+  }
+
+  function card(i) {
+    if (cards[i]) return cards[i];
+    var p = papers[i];
+    var c = el("article", "paper");
+    c.dataset.key = p.key;
     var head = el("div", "head");
     var box = el("input");
     box.type = "checkbox";
@@ -116,17 +123,17 @@
     if (p.authors) body.appendChild(el("div", "meta", p.authors));
     var meta = el("div", "meta");
     meta.appendChild(el("code", null, p.key));
-    var bits = [p.event, STATUS[p.status] || p.status];
+    var bits = [[p.venue, p.year].filter(Boolean).join(" "), STATUS[p.status] || p.status];
     if (p.priority) bits.push("priority " + p.priority);
     if (p.rating) bits.push("rating " + p.rating + "/5");
     if (p.generated) bits.push("generated title");
     meta.appendChild(document.createTextNode(" · " + bits.filter(Boolean).join(" · ") + " "));
     var chips = el("span", "chips");
     p.tags.forEach(function (t) {
-      var c = el("button", "tag", t);
-      c.type = "button";
-      c.addEventListener("click", function () { toggleTag(t); });
-      chips.appendChild(c);
+      var b = el("button", "tag", t);
+      b.type = "button";
+      b.addEventListener("click", function () { toggleTag(t); });
+      chips.appendChild(b);
     });
     meta.appendChild(chips);
     var copyBtn = el("button", "copy", "copy BibTeX");
@@ -136,22 +143,45 @@
     body.appendChild(meta);
     if (p.comment) body.appendChild(el("p", "comment", p.comment));
     if (p.notes) body.appendChild(el("div", "notes", p.notes));
-    if (p.abstract) {
-      var d = el("details");
-      d.appendChild(el("summary", null, "Abstract"));
-      d.appendChild(el("p", null, p.abstract));
-      body.appendChild(d);
-    }
-    var bd = el("details", "bib");
-    bd.appendChild(el("summary", null, "BibTeX"));
-    bd.appendChild(el("pre", null, p.bibtex));
-    body.appendChild(bd);
+    if (p.abstract) body.appendChild(lazyDetails("Abstract", "abstract", function () { return el("p", null, p.abstract); }));
+    body.appendChild(lazyDetails("BibTeX", "bib", function () { return el("pre", null, p.bibtex); }));
     head.appendChild(body);
-    card.appendChild(head);
-    (currentSection ? currentSection.el : main).appendChild(card);
-    if (currentSection) currentSection.cards.push(i);
-    return card;
-  });
+    c.appendChild(head);
+    cards[i] = c;
+    return c;
+  }
+
+  var more = el("button", "more", "show more");
+  more.type = "button";
+  more.addEventListener("click", function () { limit += PAGE; render(); });
+
+  function render() {
+    var frag = document.createDocumentFragment();
+    var section = null;
+    var n = Math.min(limit, matches.length);
+    for (var m = 0; m < n; m++) {
+      var i = matches[m], p = papers[i];
+      if (data.curated && p.section !== section) {
+        section = p.section;
+        if (section) frag.appendChild(el("h2", "section", section));
+      }
+      frag.appendChild(card(i));
+    }
+    if (n < matches.length) {
+      more.textContent = "show more (" + (matches.length - n) + " left)";
+      frag.appendChild(more);
+    }
+    main.replaceChildren(frag);
+  }
+
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver(function (entries) {
+      if (entries.some(function (e) { return e.isIntersecting; }) && limit < matches.length) {
+        limit += PAGE;
+        render();
+      }
+    }, { rootMargin: "600px" }).observe(more);
+  }
 
   var haystacks = papers.map(function (p) {
     return [p.key, p.title, p.abstract, p.tags.join(" "), p.venue, p.year, p.notes || "", p.comment || "", p.authors || ""].join("\n").toLowerCase();
@@ -162,7 +192,7 @@
     var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
     var st = fStatus.value, ve = fVenue.value, ye = fYear.value;
     var tags = Array.from(activeTags);
-    var shown = 0;
+    matches = [];
     for (var i = 0; i < papers.length; i++) {
       var p = papers[i], ok = true;
       if (st && p.status !== st) ok = false;
@@ -172,12 +202,11 @@
         for (var j = 0; ok && j < tags.length; j++) if (p.tags.indexOf(tags[j]) < 0) ok = false;
         for (var k = 0; ok && k < words.length; k++) if (haystacks[i].indexOf(words[k]) < 0) ok = false;
       }
-      if (cards[i].hidden === ok) cards[i].hidden = !ok;
-      if (ok) shown++;
+      if (ok) matches.push(i);
     }
-    sectionEls.forEach(function (s) {
-      s.el.hidden = !s.cards.some(function (i) { return !cards[i].hidden; });
-    });
+    limit = PAGE;
+    render();
+    var shown = matches.length;
     countEl.textContent = shown === papers.length ? papers.length + " papers" : shown + " of " + papers.length + " papers";
     window.readinglistLastFilterMs = performance.now() - t0;
     return shown;
@@ -191,6 +220,7 @@
     tagButtons.forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
     apply();
   });
-  window.readinglistFilter = apply; // for tests and benchmarks
+  window.readinglistFilter = apply; // for tests and benchmarks: returns how many papers match
+  window.readinglistMatches = function () { return matches.map(function (i) { return papers[i].key; }); };
   apply();
 })();

@@ -29,7 +29,7 @@ from importlib import resources
 from collections.abc import Sequence
 
 from ...record import Paper
-from ..exporting import event_title, gc_paused, status_date, unique
+from ..exporting import gc_paused, status_date, unique
 from ..registry import ExportOptions
 
 _SAFE_URL = re.compile(r"^https?://[^\s\"'<>]+$", re.I)
@@ -64,12 +64,20 @@ def safe_url(url: str | None) -> str | None:
 
 
 def _bibtex(papers: list[Paper], options: ExportOptions) -> dict[str, str]:
-    """Each paper's BibTeX entry (as `readinglist export -f bibtex` writes it, without state)."""
+    """Each paper's BibTeX entry for citing, as ``readinglist export -f bibtex`` writes it (its
+    generated-fields comment included) but without the abstract, which the page shows anyway:
+    it would double the page's size. One export call for all papers, split at the blank lines
+    between entries (no field value holds a blank line once abstracts are out); per paper if
+    the split does not give one entry each."""
     from ..bibtex.writer import exporter as bibtex
     from ..registry import ExportOptions as Options
 
     plain = Options(config=options.config)
-    return {p.key: bibtex.export([p], plain).strip() + "\n" for p in papers}
+    short = [p.evolve(record=p.record.evolve(abstract="")) for p in papers]
+    parts = bibtex.export(short, plain).strip().split("\n\n") if short else []
+    if len(parts) == len(short) and all(f"{{{p.key}," in part for p, part in zip(short, parts)):
+        return {p.key: part + "\n" for p, part in zip(short, parts)}
+    return {p.key: bibtex.export([p], plain).strip() + "\n" for p in short}
 
 
 def _paper_data(paper: Paper, bib: str, options: ExportOptions, section: str | None, comment: str) -> dict:
@@ -82,7 +90,6 @@ def _paper_data(paper: Paper, bib: str, options: ExportOptions, section: str | N
         "title": r.title or "(untitled)",
         "venue": r.venue or "",
         "year": r.year,
-        "event": event_title(r) or "",
         "status": paper.status,
         "tags": list(paper.tags),
         "abstract": to_plain(r.abstract) if r.abstract else "",

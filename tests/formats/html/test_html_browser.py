@@ -24,6 +24,11 @@ from html_pages import (
 
 from readinglist.store import lists
 
+try:
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # the browser fixture skips
+    WebDriverWait = None
+
 
 @pytest.fixture(scope="module")
 def browser():
@@ -151,3 +156,32 @@ def test_curated_list_shows_sections_and_comments(browser, store, tmp_path):
     assert [h.text for h in browser.find_elements("css selector", "main h2")] == ["Start here", "Then"]
     assert visible_keys(browser) == [keys[10], keys[3], keys[2]]
     assert browser.find_element("css selector", "article .comment").text == "read §3 only"
+
+
+def test_a_long_list_shows_a_page_at_a_time_and_filters_all_of_it(browser, tmp_path):
+    from readinglist.record import Paper, Record
+
+    papers = [Paper(Record(key=f"p{i:03d}", title=f"Paper {i} on {'graphs' if i % 3 else 'vision'}", tags=("even",) if i % 2 == 0 else ()))
+              for i in range(250)]
+    page = tmp_path / "long.html"
+    page.write_text(export_html(papers), encoding="utf-8")
+    load(browser, page)
+    assert len(visible_keys(browser)) == 50
+    assert browser.find_element("css selector", "button.more").text == "show more (200 left)"
+    browser.find_element("id", "q").send_keys("vision")
+    expected = [p.key for p in papers if "vision" in p.record.title]
+    assert browser.execute_script("return window.readinglistMatches()") == expected
+    assert visible_keys(browser) == expected[:50]  # 84 papers: the first page
+    browser.find_element("css selector", "#tags button[data-tag='even']").click()
+    assert visible_keys(browser) == [k for k in expected if int(k[1:]) % 2 == 0]  # 42: all shown
+    browser.find_element("id", "clear").click()
+    browser.execute_script("document.querySelector('button.more').click()")  # no scrolling
+    assert len(visible_keys(browser)) == 100
+    # scrolling down loads the rest, a page at a time
+
+    def scrolled_to_the_end(b):
+        b.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        return len(visible_keys(b)) == 250
+
+    WebDriverWait(browser, 10, poll_frequency=0.2).until(scrolled_to_the_end)
+    assert not browser.find_elements("css selector", "main button.more")
