@@ -29,7 +29,8 @@ from importlib import resources
 from collections.abc import Sequence
 
 from ...record import Paper
-from ..exporting import gc_paused, status_date, unique
+from ...gc_pause import gc_paused
+from ..exporting import status_date, unique
 from ..registry import ExportOptions
 
 _SAFE_URL = re.compile(r"^https?://[^\s\"'<>]+$", re.I)
