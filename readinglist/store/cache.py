@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from ..errors import StoreError
 from ..gc_pause import gc_paused
 from ..record import Event, Paper, Person, Record, Source
 from .paperfile import parse, read_text
@@ -256,14 +257,10 @@ def _scan(papers_dir: Path, previous: Index, stats: Stats) -> tuple[Index, int]:
     # Only the differences are handled in Python; the comparisons run on dict views.
     changed = sorted(name for name, _ in sigs.items() - previous.sigs.items())
     gone = old_papers.keys() - sigs.keys()
-    parsed: dict[str, Paper] = {}
-    for name in changed:
-        path = papers_dir / name
-        try:
-            parsed[name] = parse(read_text(path), path)
-        except FileNotFoundError:  # removed while we looked
-            del sigs[name]
-            gone.add(name)
+    parsed, vanished = parse_files(papers_dir, changed)
+    for name in vanished:  # removed while we looked
+        del sigs[name]
+        gone.add(name)
     papers = index.papers = dict(old_papers)
     for name in gone:
         papers.pop(name, None)
@@ -281,10 +278,133 @@ def _scan(papers_dir: Path, previous: Index, stats: Stats) -> tuple[Index, int]:
     return index, scan_ns
 
 
+#: From this many files to parse, a compiled TOML reader is worth importing (see
+#: :func:`readinglist.store.paperfile.compiled_loads`)...
+COMPILED_MIN_FILES = 64
+#: ...and from this many, forked workers share the parsing among the machine's cores.
+PARALLEL_MIN_FILES = 2000
+
+
+def parse_files(papers_dir: Path, names: list[str]) -> tuple[dict[str, Paper], list[str]]:
+    """The papers in ``names`` (files in ``papers_dir``), and the names that were not found.
+
+    Many files (a fresh clone, a deleted cache) are parsed with a compiled TOML reader when
+    one is installed, and shared among forked workers on a machine with several cores; the
+    result is the same as parsing them one by one here, including which error is raised
+    first (the first bad file in ``names``' order). A worker that fails in any other way
+    leaves its share to this process.
+    """
+    from .paperfile import compiled_loads
+
+    loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
+    workers = _cores() if len(names) >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
+    if workers < 2:
+        return _parse_share(papers_dir, names, loads)
+    size = -(-len(names) // workers)
+    shares = [names[i : i + size] for i in range(0, len(names), size)]
+    children = []
+    for share in shares[1:]:
+        children.append((share, _fork_parse(papers_dir, share, loads)))
+    parsed, vanished = {}, []
+    error = None
+    try:
+        parsed, vanished = _parse_share(papers_dir, shares[0], loads)
+    except StoreError as exc:  # the first share holds the first bad file: report it...
+        error = exc
+    for share, child in children:  # ...after collecting every worker
+        result = _collect(child)
+        if error is not None:
+            continue
+        if result is None:  # the worker failed: parse its share here
+            try:
+                more, gone = _parse_share(papers_dir, share, loads)
+            except StoreError as exc:
+                error = exc
+                continue
+        elif result[0] == "error":
+            error = StoreError(result[1])
+            continue
+        else:
+            _, rows_names, rows, gone = result
+            with gc_paused():
+                more = dict(zip(rows_names, map(row_to_paper, rows)))
+        parsed.update(more)
+        vanished += gone
+    if error is not None:
+        raise error
+    return parsed, vanished
+
+
+def _cores() -> int:
+    try:
+        return min(len(os.sched_getaffinity(0)), 4)
+    except (AttributeError, OSError):
+        return min(os.cpu_count() or 1, 4)
+
+
+def _parse_share(papers_dir: Path, names: list[str], loads) -> tuple[dict[str, Paper], list[str]]:
+    parsed: dict[str, Paper] = {}
+    vanished: list[str] = []
+    for name in names:
+        path = papers_dir / name
+        try:
+            parsed[name] = parse(read_text(path), path, loads=loads)
+        except FileNotFoundError:
+            vanished.append(name)
+    return parsed, vanished
+
+
+def _fork_parse(papers_dir: Path, names: list[str], loads) -> tuple[int, int] | None:
+    """A forked worker parsing ``names``: (pid, read end of its pipe), or None if it cannot
+    start. It sends marshal data: ("ok", names, rows, vanished) or ("error", message)."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the worker: parse, send, leave without running any cleanup
+        code = 1
+        try:
+            os.close(read_end)
+            try:
+                with gc_paused():
+                    parsed, vanished = _parse_share(papers_dir, names, loads)
+                    rows = [paper_to_row(p) for p in parsed.values()]
+                data = marshal.dumps(("ok", list(parsed), rows, vanished))
+            except StoreError as exc:
+                data = marshal.dumps(("error", str(exc)))
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _collect(child: tuple[int, int] | None):
+    """What a worker sent, or None if it failed."""
+    if child is None:
+        return None
+    pid, read_end = child
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        if status != 0:
+            return None
+        return marshal.loads(data)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
 def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> None:
     """Add ``papers`` to ``index.by_key``; StoreError if a key is already another file's."""
-    from ..errors import StoreError
-
     by_key = index.by_key
     for name, paper in papers.items():
         key = paper.key

@@ -91,11 +91,46 @@ def read_text(path: Path) -> str:
         raise StoreError(f"{path}:{line}:{col}: not UTF-8 text; fix or remove this byte") from None
 
 
-def parse(text: str, path: str | os.PathLike) -> Paper:
+def compiled_loads():
+    """A compiled TOML reader (``toml_rs``, a dependency) when it is installed, else None.
+
+    Reading a whole store (a fresh clone, a deleted cache) parses every file; a compiled
+    reader does that about ten times faster than :mod:`tomllib`. It is only used for that bulk
+    read (importing it costs more than parsing one file), and only as a fast path: a file it
+    rejects is read again with :mod:`tomllib`, whose error names the line and column.
+    """
+    global _COMPILED
+    if _COMPILED is False:
+        _COMPILED = None
+        try:
+            from functools import partial
+
+            import toml_rs
+
+            # TOML 1.0, as tomllib reads it (toml_rs would also take TOML 1.1 by default)
+            _COMPILED = partial(toml_rs.loads, toml_version="1.0.0")
+        except Exception:  # noqa: BLE001 - not installed, or broken: tomllib it is
+            pass
+    return _COMPILED
+
+
+_COMPILED = False
+
+
+def parse(text: str, path: str | os.PathLike, *, loads=None) -> Paper:
     """The paper a file's text describes. Raises StoreError naming ``path`` (and line:column).
 
     Only ``key`` is required; everything else has a default, so a person may delete any line.
+    ``loads`` is a faster TOML reader to try first (see :func:`compiled_loads`).
     """
+    if loads is not None:
+        try:
+            data = loads(text)
+        except Exception:  # noqa: BLE001 - any failure: let tomllib find and report it
+            pass
+        else:
+            if data.__class__ is dict:
+                return from_data(data, path, text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -176,8 +211,138 @@ def _line_of(text: str, name: str, table: str | None) -> tuple[int, int] | None:
     return text.count("\n", 0, m.end()) + 1, m.end() - line_start + 1
 
 
+class _Unusual(Exception):
+    """Raised by :func:`_from_plain_data` for anything but a plain, valid file."""
+
+
+_EMPTY: dict = {}
+
+
+def _strs_or_unusual(value) -> tuple[str, ...]:
+    if value.__class__ is list:
+        for v in value:
+            if v.__class__ is not str:
+                raise _Unusual
+        return tuple(value)
+    if value.__class__ is str:
+        return (value,)
+    raise _Unusual
+
+
+def _opt_str(value):
+    if value is None or value.__class__ is str:
+        return value
+    raise _Unusual
+
+
+def _from_plain_data(data: dict) -> Paper:
+    """:func:`from_data` for a file whose values all have the expected types (nearly every
+    file): the same paper, built in a third of the time (the scan of a freshly cloned store
+    parses every file). Anything unexpected raises _Unusual, and the careful path, which
+    names the file and line of the problem, takes over."""
+    get = data.get
+    key = get("key")
+    if key.__class__ is not str or not key.strip():
+        raise _Unusual
+    state = get("state", _EMPTY)
+    gen = get("generated", _EMPTY)
+    extra = get("fields", _EMPTY)
+    if state.__class__ is not dict or gen.__class__ is not dict or extra.__class__ is not dict:
+        raise _Unusual
+    authors = get("authors")
+    if authors is not None:
+        if authors.__class__ is not list:
+            raise _Unusual
+        people = []
+        for a in authors:
+            if a.__class__ is not dict:
+                raise _Unusual
+            people.append(Person(_opt_str(a.get("family")) or "", _opt_str(a.get("given")) or "", _opt_str(a.get("literal")) or ""))
+        authors = tuple(people)
+    else:
+        authors = ()
+    sources = get("sources")
+    if sources is not None:
+        if sources.__class__ is not list:
+            raise _Unusual
+        found = []
+        for s in sources:
+            if s.__class__ is not dict:
+                raise _Unusual
+            paragraph, line = s.get("paragraph"), s.get("line")
+            if (paragraph is not None and paragraph.__class__ is not int) or (line is not None and line.__class__ is not int):
+                raise _Unusual
+            found.append(Source(_opt_str(s.get("file")) or "", paragraph, line))
+        sources = tuple(found)
+    else:
+        sources = ()
+    history = state.get("history")
+    if history is not None:
+        if history.__class__ is not list:
+            raise _Unusual
+        events = []
+        for e in history:
+            if e.__class__ is not dict:
+                raise _Unusual
+            event, date = e.get("event", ""), e.get("date", "")
+            if event.__class__ is not str or date.__class__ is not str:
+                raise _Unusual
+            events.append(Event(event, date))
+        history = tuple(events)
+    else:
+        history = ()
+    year = get("year")
+    if year is not None and year.__class__ is not int:
+        raise _Unusual
+    title = _opt_str(get("title")) or ""
+    shorttitle = _opt_str(get("shorttitle"))
+    tags = _strs_or_unusual(get("tags", []))
+    generated = []
+    for name, value in (("key", key), ("title", title), ("shorttitle", shorttitle), ("tags", tags)):
+        g = gen.get(name)
+        if g is not None and value == (tuple(g) if g.__class__ is list else g):
+            generated.append(name)
+    status = state.get("status", "unread")
+    priority, rating = state.get("priority"), state.get("rating")
+    if (
+        status not in STATUSES
+        or status.__class__ is not str
+        or (priority is not None and (priority.__class__ is not int or priority not in PRIORITIES))
+        or (rating is not None and (rating.__class__ is not int or rating not in RATINGS))
+    ):
+        raise _Unusual
+    fields = tuple(sorted((str(k), v if v.__class__ is str else str(v)) for k, v in extra.items())) if extra else ()
+    record = Record(
+        key,
+        title,
+        _opt_str(get("abstract")) or "",
+        _opt_str(get("type", "misc")),
+        _opt_str(get("venue")),
+        year,
+        shorttitle,
+        tags,
+        authors,
+        _opt_str(get("doi")),
+        _opt_str(get("url")),
+        _opt_str(get("pages")),
+        fields,
+        frozenset(generated),
+        sources,
+    )
+    return Paper(record, status, history, _opt_str(state.get("notes")) or "", _strs_or_unusual(state.get("tags", [])), priority, rating)
+
+
 def from_data(data: dict, path, text: str = "") -> Paper:
     """The paper in a parsed paper file (a dict from tomllib)."""
+    try:
+        return _from_plain_data(data)
+    except _Unusual:
+        pass
+    return _from_data_checked(data, path, text)
+
+
+def _from_data_checked(data: dict, path, text: str = "") -> Paper:
+    """:func:`from_data`, checking every value and naming the file and line of a bad one."""
     top = _Fields(data, path, text)
     state = _Fields(top.table("state"), path, text, "state")
     gen = top.table("generated")

@@ -1,0 +1,184 @@
+"""Reading a whole store at once (a fresh clone, a deleted cache): the fast paths give exactly
+what the careful one-file-at-a-time path gives, errors included."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+
+import pytest
+from helpers import ABSTRACTS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from readinglist.errors import StoreError
+from readinglist.record import Event, Paper, Person, Record, Source
+from readinglist.store import Store, cache
+from readinglist.store import paperfile
+
+_line = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12)
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+_papers = st.builds(
+    Paper,
+    record=st.builds(
+        Record,
+        key=_line.filter(str.strip),
+        title=_text,
+        abstract=_text,
+        entry_type=_line,
+        venue=st.none() | _line,
+        year=st.none() | st.integers(-5000, 5000),
+        shorttitle=st.none() | _line,
+        tags=st.lists(_line, max_size=3).map(tuple),
+        authors=st.lists(st.builds(Person, family=_line, given=_text, literal=_text), max_size=2).map(tuple),
+        doi=st.none() | _line,
+        url=st.none() | _line,
+        pages=st.none() | _line,
+        fields=st.dictionaries(_line, _text, max_size=2).map(lambda d: tuple(sorted(d.items()))),
+        generated=st.sets(st.sampled_from(["key", "title", "shorttitle", "tags"])).map(frozenset),
+        sources=st.lists(
+            st.builds(Source, file=_text, paragraph=st.none() | st.integers(1, 99), line=st.none() | st.integers(1, 999)),
+            max_size=2,
+        ).map(tuple),
+    ),
+    status=st.sampled_from(["unread", "reading", "read", "skipped"]),
+    history=st.lists(st.builds(Event, event=_line, date=_line), max_size=3).map(tuple),
+    notes=_text,
+    user_tags=st.lists(_line, max_size=3).map(tuple),
+    priority=st.none() | st.integers(1, 3),
+    rating=st.none() | st.integers(1, 5),
+)
+
+# Values of every type TOML has, for the keys a paper file knows (and a few it does not).
+_scalar = st.one_of(_text, st.integers(-3, 7), st.booleans(), st.floats(allow_nan=False))
+_value = st.recursive(_scalar, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_line, inner, max_size=3), max_leaves=6)
+_TOP = ("key", "type", "title", "shorttitle", "venue", "year", "tags", "abstract", "authors", "doi", "url", "pages", "fields", "sources")
+_STATE = ("status", "priority", "rating", "tags", "notes", "history")
+
+
+@st.composite
+def _file_data(draw):
+    """A parsed file: mostly a valid paper's data, with some values swapped for anything."""
+    data = tomllib.loads(paperfile.render(paperfile.canonical(draw(_papers))))
+    for name in draw(st.lists(st.sampled_from(_TOP + ("generated", "state", "zzz")), max_size=2)):
+        data[name] = draw(_value)
+    state = data.get("state")
+    if isinstance(state, dict):
+        for name in draw(st.lists(st.sampled_from(_STATE), max_size=2)):
+            state[name] = draw(_value | st.sampled_from(["read", "reading", 2, [{"event": 1}]]))
+    return data
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except StoreError as exc:
+        return ("error", str(exc))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_file_data())
+def test_the_fast_reading_of_a_file_is_the_careful_one(data):
+    """from_data's fast path either steps aside or gives what the careful path gives."""
+    careful = _outcome(paperfile._from_data_checked, data, "x.toml", "")
+    try:
+        fast = paperfile._from_plain_data(data)
+    except paperfile._Unusual:
+        fast = careful
+    assert fast == careful
+    assert _outcome(paperfile.from_data, data, "x.toml", "") == careful
+
+
+@settings(max_examples=100, deadline=None)
+@given(_papers)
+def test_every_file_readinglist_writes_takes_the_fast_path(paper):
+    data = tomllib.loads(paperfile.render(paperfile.canonical(paper)))
+    assert paperfile._from_plain_data(data) == paperfile._from_data_checked(data, "x.toml", "")
+
+
+@pytest.mark.skipif(paperfile.compiled_loads() is None, reason="no compiled TOML reader installed")
+@settings(max_examples=150, deadline=None)
+@given(_papers)
+def test_the_compiled_reader_reads_files_as_tomllib_does(paper):
+    text = paperfile.render(paperfile.canonical(paper))
+    loads = paperfile.compiled_loads()
+    assert loads(text) == tomllib.loads(text)
+    assert paperfile.parse(text, "x.toml", loads=loads) == paperfile.parse(text, "x.toml")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['key = "a"\ntitle = \n', 'key = "a"\nkey = "b"\n', 'key = "a"\n[state]\nstatus = "done"\n', 'title = "no key"\n'],
+)
+def test_a_bad_file_is_reported_alike_with_a_compiled_reader(text):
+    def loads(t):  # whatever reader is installed, or a stand-in that fails
+        return (paperfile.compiled_loads() or tomllib.loads)(t)
+
+    assert _outcome(paperfile.parse, text, "x.toml", ) == _outcome(lambda: paperfile.parse(text, "x.toml", loads=loads))
+
+
+# --------------------------------------------------------------------------- whole stores
+
+
+def _store(tmp_path, n: int = 12) -> Store:
+    store = Store.open(tmp_path / "lib", clock=lambda: "2026-11-30T06:15:00Z")
+    store.import_records(
+        [Record(key=f"p{i:02d}", title=f"Title {i}", abstract=ABSTRACTS[i], tags=("llm",)) for i in range(n)]
+    )
+    return store
+
+
+@pytest.fixture
+def parallel(monkeypatch):
+    monkeypatch.setattr(cache, "PARALLEL_MIN_FILES", 0)
+    monkeypatch.setattr(cache, "COMPILED_MIN_FILES", 0)
+
+
+def test_parallel_parsing_gives_the_serial_result(tmp_path, monkeypatch, parallel):
+    store = _store(tmp_path)
+    names = sorted(os.listdir(store.papers_dir))
+    monkeypatch.setattr(cache, "_cores", lambda: 3)
+    parsed, vanished = cache.parse_files(store.papers_dir, names + ["gone.toml"])
+    serial = {n: paperfile.parse(paperfile.read_text(store.papers_dir / n), store.papers_dir / n) for n in names}
+    assert parsed == serial and list(parsed) == names and vanished == ["gone.toml"]
+    for n in names:  # a fresh clone: no cache, every file parsed
+        os.utime(store.papers_dir / n)
+    assert [p.key for p in Store.open(store.root).find(tags=["llm"])] == [f"p{i:02d}" for i in range(12)]
+
+
+def test_parallel_parsing_reports_the_first_bad_file(tmp_path, monkeypatch, parallel):
+    store = _store(tmp_path)
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    names = sorted(os.listdir(store.papers_dir))
+    for bad in (names[2], names[9]):  # one in each worker's share
+        (store.papers_dir / bad).write_text('key = "x"\ntitle = \n', encoding="utf-8")
+    with pytest.raises(StoreError) as parallel_error:
+        cache.parse_files(store.papers_dir, names)
+    monkeypatch.setattr(cache, "_cores", lambda: 1)
+    with pytest.raises(StoreError) as serial_error:
+        cache.parse_files(store.papers_dir, names)
+    assert str(parallel_error.value) == str(serial_error.value) and names[2] in str(serial_error.value)
+    (store.papers_dir / names[2]).write_text(paperfile.render(Paper(Record(key="x", title="t"))), encoding="utf-8")
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    with pytest.raises(StoreError, match=names[9]):  # found by the worker, reported by the parent
+        cache.parse_files(store.papers_dir, names)
+
+
+def test_a_failing_worker_leaves_its_share_to_the_parent(tmp_path, monkeypatch, parallel):
+    store = _store(tmp_path)
+    names = sorted(os.listdir(store.papers_dir))
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    parent = os.getpid()
+    real = cache._parse_share
+
+    def flaky(papers_dir, share, loads):
+        if os.getpid() != parent:
+            raise MemoryError("worker died")
+        return real(papers_dir, share, loads)
+
+    monkeypatch.setattr(cache, "_parse_share", flaky)
+    parsed, _ = cache.parse_files(store.papers_dir, names)
+    assert sorted(parsed) == names
+    monkeypatch.setattr(cache, "_fork_parse", lambda *a: None)  # no fork at all
+    parsed, _ = cache.parse_files(store.papers_dir, names)
+    assert sorted(parsed) == names
