@@ -870,6 +870,44 @@ def lists_show(
             if item.entry.comment:
                 out.append(f"        {item.entry.comment}")
     typer.echo("\n".join(out))
+#: Global options that take a value (the rest of the root's options end the look-ahead).
+_GLOBAL_VALUE_OPTIONS = ("--store", "--config")
+
+
+def _command_app(args: list[str]) -> typer.Typer:
+    """``app``, or a copy holding only the command ``args`` run (when they name one).
+
+    typer builds the click command of every registered command from its signature before it
+    parses anything (~25 ms for all of them); a command that changes one paper runs in about
+    that time, so only the one that was asked for is built. Anything else (no command, root
+    options such as --help or --version, shell completion, an unknown name) gets the full app,
+    so help, suggestions and errors stay as they are.
+    """
+    if any(k.startswith("_READINGLIST_COMPLETE") for k in os.environ):
+        return app
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _GLOBAL_VALUE_OPTIONS:
+            i += 2
+        elif arg.startswith(tuple(o + "=" for o in _GLOBAL_VALUE_OPTIONS)):
+            i += 1
+        elif arg.startswith("-"):
+            return app
+        else:
+            break
+    else:
+        return app
+    wanted = [c for c in app.registered_commands if (c.name or c.callback.__name__.replace("_", "-")) == args[i]]
+    if len(wanted) != 1:
+        return app
+    lean = typer.Typer(
+        name=app.info.name, cls=app.info.cls, no_args_is_help=True, pretty_exceptions_enable=False,
+        add_completion=False, rich_markup_mode=None, context_settings=app.info.context_settings,
+    )  # fmt: skip
+    lean.registered_callback = app.registered_callback
+    lean.registered_commands = wanted
+    return lean
 
 
 def main() -> None:
@@ -887,7 +925,7 @@ def main() -> None:
     gc.disable()
     code = 0
     try:
-        app(standalone_mode=True)
+        _command_app(sys.argv[1:])(standalone_mode=True)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, (int, type(None))):
