@@ -898,7 +898,7 @@ def _command_app(args: list[str]) -> typer.Typer:
             break
     else:
         return app
-    wanted = [c for c in app.registered_commands if (c.name or c.callback.__name__.replace("_", "-")) == args[i]]
+    wanted = [c for c in app.registered_commands if (c.name or getattr(c.callback, "__name__", "").replace("_", "-")) == args[i]]
     if len(wanted) != 1:
         return app
     lean = typer.Typer(

@@ -305,7 +305,8 @@ def parse_files(papers_dir: Path, names: list[str]) -> tuple[dict[str, Paper], l
     children = []
     for share in shares[1:]:
         children.append((share, _fork_parse(papers_dir, share, loads)))
-    parsed, vanished = {}, []
+    parsed: dict[str, Paper] = {}
+    vanished: list[str] = []
     error = None
     try:
         parsed, vanished = _parse_share(papers_dir, shares[0], loads)

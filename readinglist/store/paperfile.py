@@ -29,6 +29,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from ..errors import StoreError
 from ..record import GENERATED_FIELDS, STATUSES, Event, Paper, Person, Record, Source
@@ -114,7 +115,7 @@ def compiled_loads():
     return _COMPILED
 
 
-_COMPILED = False
+_COMPILED: Any = False  # not looked for yet
 
 
 def parse(text: str, path: str | os.PathLike, *, loads=None) -> Paper:
