@@ -240,10 +240,13 @@ def _from_plain_data(data: dict) -> Paper:
     """:func:`from_data` for a file whose values all have the expected types (nearly every
     file): the same paper, built in a third of the time (the scan of a freshly cloned store
     parses every file). Anything unexpected raises _Unusual, and the careful path, which
-    names the file and line of the problem, takes over."""
+    names the file and line of the problem, takes over. Keep its checks in step with
+    :func:`_from_data_checked` (tests/store/test_bulk_read.py checks that they agree)."""
+    from ..convert.keys import is_valid_key
+
     get = data.get
     key = get("key")
-    if key.__class__ is not str or not key.strip():
+    if not is_valid_key(key):
         raise _Unusual
     state = get("state", _EMPTY)
     gen = get("generated", _EMPTY)
@@ -312,7 +315,13 @@ def _from_plain_data(data: dict) -> Paper:
         or (rating is not None and (rating.__class__ is not int or rating not in RATINGS))
     ):
         raise _Unusual
-    fields = tuple(sorted((str(k), v if v.__class__ is str else str(v)) for k, v in extra.items())) if extra else ()
+    if extra:
+        for name, value in extra.items():
+            if not _FIELD_NAME.fullmatch(name) or value.__class__ in (dict, list):
+                raise _Unusual
+        fields = tuple(sorted((str(k), v if v.__class__ is str else str(v)) for k, v in extra.items()))
+    else:
+        fields = ()
     record = Record(
         key,
         title,

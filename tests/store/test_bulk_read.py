@@ -22,7 +22,7 @@ _papers = st.builds(
     Paper,
     record=st.builds(
         Record,
-        key=_line.filter(str.strip),
+        key=st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_]{0,12}", fullmatch=True),
         title=_text,
         abstract=_text,
         entry_type=_line,
@@ -34,7 +34,9 @@ _papers = st.builds(
         doi=st.none() | _line,
         url=st.none() | _line,
         pages=st.none() | _line,
-        fields=st.dictionaries(_line, _text, max_size=2).map(lambda d: tuple(sorted(d.items()))),
+        fields=st.dictionaries(st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,8}", fullmatch=True), _text, max_size=2).map(
+            lambda d: tuple(sorted(d.items()))
+        ),
         generated=st.sets(st.sampled_from(["key", "title", "shorttitle", "tags"])).map(frozenset),
         sources=st.lists(
             st.builds(Source, file=_text, paragraph=st.none() | st.integers(1, 99), line=st.none() | st.integers(1, 999)),
