@@ -171,7 +171,7 @@ class NearIndex:
         bucket = self._exact.get(norm)
         if bucket is None:
             self._exact[norm] = id
-        elif bucket.__class__ is list:
+        elif isinstance(bucket, list):
             bucket.append(id)
         else:
             self._exact[norm] = [bucket, id]
@@ -180,7 +180,7 @@ class NearIndex:
             bucket = postings.get(phrase)
             if bucket is None:
                 postings[phrase] = id
-            elif bucket.__class__ is list:
+            elif isinstance(bucket, list):
                 bucket.append(id)
             else:
                 postings[phrase] = [bucket, id]
@@ -217,16 +217,16 @@ class NearIndex:
         norm = normalize(text)
         if not norm:
             return []
-        same = self._exact.get(norm, ())
-        found: dict[str, float] = {id: 100.0 for id in (same if same.__class__ is not str else (same,))}
+        same = self._exact.get(norm, [])
+        found: dict[str, float] = {id: 100.0 for id in ([same] if isinstance(same, str) else same)}
         if len(found) < limit:
             postings = self._postings
             sketch = self._sketch(norm)
-            buckets = []
+            buckets: list[list[str]] = []
             for phrase in sketch:
                 bucket = postings.get(phrase)
                 if bucket is not None:
-                    buckets.append(bucket if bucket.__class__ is list else (bucket,))
+                    buckets.append(bucket if isinstance(bucket, list) else [bucket])
             # A text scoring ``threshold`` shares most of the query's phrases: at 92 (the
             # duplicate default) a 1-3 word edit keeps ~90% of them; lower thresholds ask less.
             # Phrases no indexed text holds count against every candidate, so a new abstract

@@ -133,7 +133,7 @@ def _check_text(name: str, text: str) -> None:
     head = text[:8192]
     controls = _CONTROL.findall(head)
     if len(controls) > max(4, len(head) // 50):
-        first = _CONTROL.search(head).start()
+        first = controls and head.index(controls[0])
         raise InputError(f"{name}: not a text file (binary data near character {first})")
 
 

@@ -83,6 +83,7 @@ def clean_doi(value: str | None) -> str | None:
 def parse_source(text: str) -> Source:
     """Inverse of ``str(Source)``: ``seeds/x.txt:5 (paragraph 2)`` -> Source("seeds/x.txt", 2, 5)."""
     m = _SOURCE.match(text.strip())
+    assert m is not None  # every part of the pattern is optional: it matches any text
     line, paragraph = m.group("line"), m.group("paragraph")
     return Source(file=m.group("file"), paragraph=int(paragraph) if paragraph else None, line=int(line) if line else None)
 
