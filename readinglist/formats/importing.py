@@ -21,16 +21,23 @@ _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _TAG_SPLIT = re.compile(r"[,;]")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _SOURCE = re.compile(r"^(?P<file>.*?)(?::(?P<line>\d+))?(?: \(paragraph (?P<paragraph>\d+)\))?$")
+#: The years a paper may have (anything else is a typo or hostile input, and is ignored).
+MIN_YEAR, MAX_YEAR = 1000, 2999
+
+
 def find_year(*values) -> int | None:
-    """The first four-digit year in ``values`` (``2026``, ``"2026-05-01"``, ``"May 2026"``)."""
+    """The first plausible year (MIN_YEAR..MAX_YEAR) in ``values`` (``2026``, ``"2026-05-01"``,
+    ``"May 2026"``)."""
     for value in values:
         if value is None:
             continue
         if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        m = _YEAR.search(str(value))
-        if m:
-            return int(m.group(1))
+            if MIN_YEAR <= value <= MAX_YEAR:
+                return value
+            continue
+        for m in _YEAR.finditer(str(value)):
+            if MIN_YEAR <= int(m.group(1)) <= MAX_YEAR:
+                return int(m.group(1))
     return None
 
 

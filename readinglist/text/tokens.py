@@ -60,8 +60,66 @@ _UNDER_RUN = re.compile(r"_+")
 _CLOSE_QUOTE = re.compile(r"'(?![A-Za-z0-9'])")
 
 
+#: Deepest nesting of groups, formatting commands and emphasis that is parsed; what lies deeper
+#: stays one plain-text token (so every renderer's recursion is bounded, whatever the input).
+MAX_DEPTH = 50
+
+
+class _Scan:
+    """Per-string tables that keep tokenizing linear in the length of the input.
+
+    ``braces``: the ``}`` closing each ``{`` (one pass with a stack, computed on first need).
+    ``misses``: for a search that found nothing up to ``end``, the earliest start it failed
+    from, so the same search from a later start is answered at once (unclosed ``\\(``,
+    emphasis openers without closers, backticks without a closing quote)."""
+
+    __slots__ = ("s", "braces", "misses", "depth")
+
+    def __init__(self, s: str):
+        self.s = s
+        self.braces: dict[int, int] | None = None
+        self.misses: dict[tuple, int] = {}
+        self.depth = 0
+
+    def brace_table(self) -> dict[int, int]:
+        if self.braces is None:
+            table: dict[int, int] = {}
+            stack: list[int] = []
+            for m in _BRACE_SCAN.finditer(self.s):
+                c = m.group()
+                if c == "{":
+                    stack.append(m.start())
+                elif c == "}" and stack:
+                    table[stack.pop()] = m.start()
+            for i in stack:
+                table[i] = -1
+            self.braces = table
+        return self.braces
+
+    def missed(self, what: tuple, start: int) -> bool:
+        """True when a search for ``what`` (which includes its end) already failed from ``start`` or earlier."""
+        failed = self.misses.get(what)
+        return failed is not None and failed <= start
+
+    def miss(self, what: tuple, start: int) -> None:
+        failed = self.misses.get(what)
+        if failed is None or start < failed:
+            self.misses[what] = start
+
+
+_scan = _Scan("")
+
+
 def _match_brace(s: str, i: int, end: int) -> int:
-    """Index of the ``}`` closing the ``{`` at ``i`` (escaped braces skipped), or -1."""
+    """Index of the ``}`` closing the ``{`` at ``i`` (escaped braces skipped), or -1.
+
+    Answered from the string's brace table (linear once for the whole string); a ``{`` the
+    table does not know (reached inside an escape) is scanned for as before."""
+    scan = _scan if _scan.s is s else None
+    if scan is not None:
+        close = scan.brace_table().get(i)
+        if close is not None:
+            return close if close < end else -1
     depth = 0
     for m in _BRACE_SCAN.finditer(s, i, end):
         c = m.group()
@@ -129,6 +187,9 @@ def _emphasis(s: str, j: int, end: int, start: int, char: str):
     n = m.end() - j
     if n > 2 or not _flanks(s, j, n, end, start, char):
         return None, m.end()
+    what = ("emph", char, n, end)
+    if _scan.missed(what, m.end()):
+        return None, m.end()
     for c in run.finditer(s, m.end(), end):
         if c.end() - c.start() != n:
             continue
@@ -138,8 +199,9 @@ def _emphasis(s: str, j: int, end: int, start: int, char: str):
         if char == "_" and c.end() < end and s[c.end()].isalnum():
             continue
         if k == m.end():
-            break
+            return None, m.end()
         return (EMPH, n, _parse(s, m.end(), k)), c.end()
+    _scan.miss(what, m.end())
     return None, m.end()
 
 
@@ -151,7 +213,10 @@ def _macro(s: str, j: int, end: int):
     c = s[j + 1]
     if c == "(" or c == "[":
         close = "\\)" if c == "(" else "\\]"
-        k = s.find(close, j + 2, end)
+        what = ("find", close, end)
+        k = -1 if _scan.missed(what, j + 2) else s.find(close, j + 2, end)
+        if k < 0:
+            _scan.miss(what, j + 2)
         if k >= 0 and s[j + 2 : k].strip():
             return (MATH, s[j + 2 : k].strip()), k + 2
         return (ESC, c), j + 2
@@ -224,7 +289,10 @@ def _special(s: str, j: int, end: int, start: int):
         if s.startswith("``", j, end):
             return (QUOTE, "\u201c"), j + 2
         k = s.find("`", j + 1, end)
-        q = _CLOSE_QUOTE.search(s, j + 1, end)
+        what = ("closequote", end)
+        q = None if _scan.missed(what, j + 1) else _CLOSE_QUOTE.search(s, j + 1, end)
+        if q is None:
+            _scan.miss(what, j + 1)
         if q and (k < 0 or q.start() < k):  # `quoted' in LaTeX style
             return (QUOTE, "\u2018"), j + 1
         if k > j + 1:
@@ -234,14 +302,28 @@ def _special(s: str, j: int, end: int, start: int):
         if s.startswith("''", j, end):
             return (QUOTE, "\u201d"), j + 2
         if j > start and s[j - 1] != "`" and (j + 1 == end or not s[j + 1].isalnum()):
-            # a closing single quote after an opening backtick earlier in this run
-            b = s.rfind("`", start, j)
-            if b >= 0 and (b == start or s[b - 1] not in "`\\") and "'" not in s[b + 1 : j]:  # \`a is an accent
+            # a closing single quote after an opening backtick earlier in this run (and no
+            # other quote in between: looked for back to the previous quote only, so that a
+            # run of quotes costs linear time)
+            q = s.rfind("'", start, j)
+            b = s.rfind("`", max(start, q + 1), j)
+            if b >= 0 and (b == start or s[b - 1] not in "`\\"):  # \`a is an accent
                 return (QUOTE, "\u2019"), j + 1
     return None, j + 1
 
 
 def _parse(s: str, start: int, end: int) -> list:
+    scan = _scan
+    if scan.depth >= MAX_DEPTH:  # nested too deep: the rest stays as written, one text token
+        return [(TEXT, s[start:end])] if start < end else []
+    scan.depth += 1
+    try:
+        return _parse_run(s, start, end)
+    finally:
+        scan.depth -= 1
+
+
+def _parse_run(s: str, start: int, end: int) -> list:
     out: list = []
     i = text_start = start
     search = _SPECIAL.search
@@ -266,5 +348,13 @@ def _parse(s: str, start: int, end: int) -> list:
 def tokenize(s: str) -> list:
     """Split ``s`` into tokens: tuples whose first item is one of ``TEXT``, ``MATH``, ``FMT``,
     ``MACRO``, ``ESC``, ``QUOTE``, ``GROUP``, ``EMPH``, ``CODE`` (see the module docstring for
-    the recognition rules). Every character of ``s`` ends up in exactly one token; never raises."""
-    return _parse(s, 0, len(s))
+    the recognition rules). Every character of ``s`` ends up in exactly one token; never raises.
+
+    Linear in ``len(s)``; groups nested deeper than MAX_DEPTH stay one text token."""
+    global _scan
+    outer = _scan
+    _scan = _Scan(s)
+    try:
+        return _parse(s, 0, len(s))
+    finally:
+        _scan = outer

@@ -50,7 +50,17 @@ _CONSUMED = frozenset(
 
 
 def parse_names(value: str) -> tuple[Person, ...]:
-    """BibTeX ``and``-separated names -> Person tuples (see the module docstring)."""
+    """BibTeX ``and``-separated names -> Person tuples (see the module docstring).
+    InputError (without a place: the caller adds it) for a list pybtex cannot read."""
+    try:
+        return _parse_names(value)
+    except InputError:
+        raise
+    except Exception as exc:  # pybtex raises on hopeless names (too many nested braces, ...)
+        raise InputError(f"the author list cannot be read: {' '.join(str(exc).split())[:120]}") from None
+
+
+def _parse_names(value: str) -> tuple[Person, ...]:
     from pybtex.bibtex.utils import split_name_list
     from pybtex.database import Person as PybtexPerson
 
@@ -186,16 +196,30 @@ def _pieces(raw: str) -> list[str]:
     return [p.strip() for p in pieces]
 
 
-def resolve(raw: str, strings: dict[str, str]) -> str:
+#: The longest text one value may expand to through ``@string`` macros (1 MB): 30 doubling
+#: macros in an 890-byte file would otherwise ask for gigabytes.
+MAX_VALUE = 1 << 20
+
+
+class MacroTooLarge(ValueError):
+    """A value whose ``@string`` expansion exceeds MAX_VALUE characters."""
+
+
+def resolve(raw: str, strings: dict[str, str], limit: int = MAX_VALUE) -> str:
     """A raw BibTeX value as text: ``{...}`` and ``"..."`` unwrapped, ``@string`` names
     replaced (case-insensitively; unknown names such as ``jul`` stay as they are), pieces
-    joined at ``#``."""
+    joined at ``#``. MacroTooLarge when the result would exceed ``limit`` characters."""
     out = []
+    size = 0
     for piece in _pieces(raw):
         if len(piece) >= 2 and (piece[0], piece[-1]) in (("{", "}"), ('"', '"')):
-            out.append(piece[1:-1])
+            text = piece[1:-1]
         else:
-            out.append(strings.get(piece.lower(), piece))
+            text = strings.get(piece.lower(), piece)
+        size += len(text)
+        if size > limit:
+            raise MacroTooLarge(f"expands to more than {limit:,} characters")
+        out.append(text)
     return "".join(out)
 
 
@@ -246,30 +270,40 @@ class BibtexImporter:
         markers = _markers(library)
         strings: dict[str, str] = {}
         for block in library.strings:
-            strings[block.key.lower()] = resolve(block.value, strings)
+            try:
+                strings[block.key.lower()] = resolve(block.value, strings)
+            except MacroTooLarge as exc:
+                line = (block.start_line or 0) + 1
+                raise InputError(f"{source}:{line}: @string {block.key} {exc} (macros doubling each other?)") from None
         records: list[Record] = []
         skipped: list[Skipped] = []
         states: dict[str, dict] = {}
         for entry in library.entries:
             line = entry.start_line + 1
             where = f"{source}:{line}"
-            values = {f.key.lower(): resolve(str(f.value), strings) for f in entry.fields}
+            try:
+                values = {f.key.lower(): resolve(str(f.value), strings) for f in entry.fields}
+            except MacroTooLarge as exc:
+                raise InputError(f"{where}: a field of {entry.key} {exc} through @string macros") from None
 
             generated, sources = markers.get(entry.key, (frozenset(), ()))
             if "author" in generated:  # readinglist's placeholder (e.g. {Authors of k}): no authors
                 generated -= {"author"}
                 if is_placeholder_author(values.get("author"), entry.key, config):
                     values.pop("author", None)  # else a person put the real authors there: keep them
-            record = fields_record(
-                entry.key,
-                entry.entry_type,
-                values,
-                config,
-                venue=options.venue,
-                year=options.year,
-                generated=generated,
-                sources=sources or (Source(source, line=line),),
-            )
+            try:
+                record = fields_record(
+                    entry.key,
+                    entry.entry_type,
+                    values,
+                    config,
+                    venue=options.venue,
+                    year=options.year,
+                    generated=generated,
+                    sources=sources or (Source(source, line=line),),
+                )
+            except InputError as exc:
+                raise InputError(f"{where}: {entry.key}: {exc}") from None
             if record is None:
                 skipped.append(Skipped(Source(source, line=line), "no title and no abstract", entry.raw.strip()[:80]))
                 continue

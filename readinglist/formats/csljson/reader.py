@@ -74,6 +74,10 @@ _USABLE_KEY = re.compile(r"[^\s{}(),\\#%~\"'=/]+")
 def _text(value) -> str:
     if value is None:
         return ""
+    if isinstance(value, (dict, list)):
+        raise TypeError(f"expected text, got a JSON {'object' if isinstance(value, dict) else 'array'}")
+    if isinstance(value, float) and value != value:  # NaN
+        return ""
     return " ".join(str(value).split())
 
 
@@ -98,7 +102,9 @@ def _date(value) -> str | None:
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
         try:
             numbers = [int(p) for p in parts[0][:3]]
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
+            numbers = []
+        if numbers and not all(-9999 <= n <= 9999 for n in numbers):
             numbers = []
         if numbers:
             return "-".join([f"{numbers[0]:04d}"] + [f"{n:02d}" for n in numbers[1:]])
@@ -117,11 +123,19 @@ def _field_value(value, where: str) -> str | None:
     return None
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _items(text: str, source: str) -> list:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{source}: not CSL-JSON: arrays or objects nested too deeply") from None
+    except ValueError as exc:  # a number with thousands of digits, NaN / Infinity
+        raise InputError(f"{source}: not CSL-JSON: {' '.join(str(exc).split())[:100]}") from None
     if isinstance(data, dict) and "items" in data and isinstance(data["items"], list):
         data = data["items"]  # CSL-JSON wrapped in an object (some tools do)
     if not isinstance(data, list):
@@ -145,79 +159,87 @@ class CslJsonImporter:
         taken = FoldedKeys()
         for number, item in enumerate(_items(text, source), start=1):
             where = f"{source}: item {number}"
-            if not isinstance(item, dict):
-                raise InputError(f"{where}: an item must be a JSON object, got {type(item).__name__}")
-            if "id" not in item or item["id"] in (None, ""):
-                raise InputError(f"{where}: the item has no id")
-            where = f"{source}: item {number} (id {item['id']})"
-            title = _text(item.get("title"))
-            abstract = _text(item.get("abstract"))
-            if not title and not abstract:
-                skipped.append(Skipped(Source(source), "no title and no abstract", json.dumps(item, ensure_ascii=False)[:80]))
-                continue
-            authors = tuple(_person(n, where) for n in item.get("author") or ())
-            event = item.get("event-title") or (item.get("event") if isinstance(item.get("event"), str) else None)
-            issued = _date(item.get("issued")) if item.get("issued") else None
-            year = options.year or importing.find_year(issued, _text(event) or None)
-            venue = options.venue or importing.find_venue(config, _text(item.get("container-title")) or None, _text(event) or None)
-            custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
-            generated = set(generated_names(x for x in custom.get("generated", ()) if isinstance(x, str)))
-            sources = tuple(importing.parse_source(s) for s in custom.get("sources", ()) if isinstance(s, str) and s.strip())
-
-            key = _text(item.get("citation-key")) or _text(item["id"])
-            if not _USABLE_KEY.fullmatch(key):
-                key = make_key(config.key_pattern, KeyParts(title=title, venue=venue, year=year))
-                generated.add("key")
-            if key in taken:
-                new_key = unique_key(key, taken)
-                warnings.append(f"{where}: key {key!r} used again; this item gets {new_key!r}")
-                key = new_key
-            taken.add(key)
-
-            fields = {}
-            for name, value in item.items():
-                if name in _CONSUMED or name not in FIELD_NAMES:
+            try:
+                if not isinstance(item, dict):
+                    raise InputError(f"{where}: an item must be a JSON object, got {type(item).__name__}")
+                if "id" not in item or item["id"] in (None, ""):
+                    raise InputError(f"{where}: the item has no id")
+                where = f"{source}: item {number} (id {item['id']})"
+                title = _text(item.get("title"))
+                abstract = _text(item.get("abstract"))
+                if not title and not abstract:
+                    skipped.append(Skipped(Source(source), "no title and no abstract", json.dumps(item, ensure_ascii=False)[:80]))
                     continue
-                converted = _field_value(value, where)
-                if converted:
-                    fields.setdefault(FIELD_NAMES[name], converted)
-            records.append(
-                Record(
-                    key=key,
-                    title=title,
-                    abstract=abstract,
-                    entry_type=ENTRY_TYPES.get(_text(item.get("type")), "misc"),
-                    venue=venue,
-                    year=year,
-                    shorttitle=_text(item.get("title-short")) or None,
-                    tags=importing.split_tags(item.get("keyword") if isinstance(item.get("keyword"), str) else None,
-                                            item.get("categories") if isinstance(item.get("categories"), list) else None),
-                    authors=authors,
-                    doi=importing.clean_doi(_text(item.get("DOI"))),
-                    url=_text(item.get("URL")) or None,
-                    pages=_text(item.get("page")) or None,
-                    fields=tuple(sorted(fields.items())),
-                    generated=frozenset(generated),
-                    sources=sources or (Source(source),),
-                )
-            )
+                if not isinstance(item.get("author") or [], list):
+                    raise InputError(f"{where}: author must be a list of names, not {json.dumps(item['author'])[:40]}")
+                authors = tuple(_person(n, where) for n in item.get("author") or ())
+                event = item.get("event-title") or (item.get("event") if isinstance(item.get("event"), str) else None)
+                issued = _date(item.get("issued")) if item.get("issued") else None
+                year = options.year or importing.find_year(issued, _text(event) or None)
+                venue = options.venue or importing.find_venue(config, _text(item.get("container-title")) or None, _text(event) or None)
+                custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
+                listed = [custom.get(name) if isinstance(custom.get(name), list) else [] for name in ("generated", "sources")]
+                generated = set(generated_names(x for x in listed[0] if isinstance(x, str)))
+                sources = tuple(importing.parse_source(s) for s in listed[1] if isinstance(s, str) and s.strip())
 
-            state = importing.StateBuilder(where)
-            note_lines = []
-            for line in str(item.get("note") or "").splitlines():
-                m = _STATUS_LINE.match(line)
-                extra = _STATE_LINE.match(line)
-                if m:
-                    state.status(m.group(1), ZOTERO_READ_STATUS_IN, "Read_Status")
-                elif extra:
-                    name = extra.group(1).lower()
-                    state.number(name, extra.group(2), "", range(1, 4) if name == "priority" else range(1, 6))
-                elif not _STATUS_DATE_LINE.match(line):
-                    note_lines.append(line)
-            state.notes("\n".join(note_lines))
-            warnings += state.warnings
-            if state.state:
-                states[key] = state.state
+                key = _text(item.get("citation-key")) or _text(item["id"])
+                if not _USABLE_KEY.fullmatch(key):
+                    key = make_key(config.key_pattern, KeyParts(title=title, venue=venue, year=year))
+                    generated.add("key")
+                if key in taken:
+                    new_key = unique_key(key, taken)
+                    warnings.append(f"{where}: key {key!r} used again; this item gets {new_key!r}")
+                    key = new_key
+                taken.add(key)
+
+                fields = {}
+                for name, value in item.items():
+                    if name in _CONSUMED or name not in FIELD_NAMES:
+                        continue
+                    converted = _field_value(value, where)
+                    if converted:
+                        fields.setdefault(FIELD_NAMES[name], converted)
+                records.append(
+                    Record(
+                        key=key,
+                        title=title,
+                        abstract=abstract,
+                        entry_type=ENTRY_TYPES.get(_text(item.get("type")), "misc"),
+                        venue=venue,
+                        year=year,
+                        shorttitle=_text(item.get("title-short")) or None,
+                        tags=importing.split_tags(item.get("keyword") if isinstance(item.get("keyword"), str) else None,
+                                                item.get("categories") if isinstance(item.get("categories"), list) else None),
+                        authors=authors,
+                        doi=importing.clean_doi(_text(item.get("DOI"))),
+                        url=_text(item.get("URL")) or None,
+                        pages=_text(item.get("page")) or None,
+                        fields=tuple(sorted(fields.items())),
+                        generated=frozenset(generated),
+                        sources=sources or (Source(source),),
+                    )
+                )
+
+                state = importing.StateBuilder(where)
+                note_lines = []
+                for line in str(item.get("note") or "").splitlines():
+                    m = _STATUS_LINE.match(line)
+                    extra = _STATE_LINE.match(line)
+                    if m:
+                        state.status(m.group(1), ZOTERO_READ_STATUS_IN, "Read_Status")
+                    elif extra:
+                        name = extra.group(1).lower()
+                        state.number(name, extra.group(2), "", range(1, 4) if name == "priority" else range(1, 6))
+                    elif not _STATUS_DATE_LINE.match(line):
+                        note_lines.append(line)
+                state.notes("\n".join(note_lines))
+                warnings += state.warnings
+                if state.state:
+                    states[key] = state.state
+            except InputError:
+                raise
+            except (TypeError, ValueError, AttributeError, OverflowError, KeyError, RecursionError) as exc:
+                raise InputError(f"{where}: a value has the wrong type or is out of range ({' '.join(str(exc).split())[:100]})") from None
         return ImportResult(records=tuple(records), skipped=tuple(skipped), states=states, warnings=tuple(warnings))
 
 
