@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,14 +87,19 @@ INPUTS = {
 }
 
 
-def timed(fn) -> tuple[float, str]:
+def timed(fn, arg) -> tuple[float, str]:
     start = time.perf_counter()
     try:
-        fn()
+        fn(arg)
         outcome = "ok"
     except InputError:
         outcome = "refused"
     return time.perf_counter() - start, outcome
+
+
+def import_list(text: str):
+    options = ImportOptions(default_config())
+    return find_importer("abstracts", None).parse(HEADER + LEAD + text + "\n", source="bench.txt", options=options)
 
 
 def main() -> None:
@@ -117,19 +123,18 @@ def main() -> None:
     for name, make in TEXTS.items():
         if args.only and args.only not in name:
             continue
-        lists = find_importer("abstracts", None)
         for label, fn in (
-            ("import", lambda s: lists.parse(HEADER + LEAD + s + "\n", source="bench.txt", options=options)),
+            ("import", import_list),
             ("plain", to_plain),
             ("bibtex", to_bibtex),
             ("markdown", to_markdown),
         ):
-            show(f"{name}/{label}", [timed(lambda: fn(make(n))) for n in sizes])
+            show(f"{name}/{label}", [timed(fn, make(n)) for n in sizes])
     for name, (fmt, make) in INPUTS.items():
         if args.only and args.only not in name:
             continue
         importer = find_importer(fmt, None)
-        show(name, [timed(lambda: importer.parse(make(n), source="bench", options=options)) for n in sizes])
+        show(name, [timed(partial(importer.parse, source="bench", options=options), make(n)) for n in sizes])
     print(f"worst ratio: {worst[0]:.1f}")
 
 

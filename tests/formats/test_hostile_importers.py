@@ -114,7 +114,7 @@ def test_a_deeply_nested_abstract_imports_shows_and_exports(tmp_path):
 @pytest.mark.parametrize("field", ["title", "author", "abstract", "keywords"])
 def test_deep_bib_values_are_read_or_refused_in_one_line(field):
     for value in ("{" * 3_000 + "x" + "}" * 3_000, "\\emph{" * 3_000 + "x" + "}" * 3_000):
-        text = "@article{k, %s = {%s}, year = 2020}\n" % (field, value)
+        text = "@article{k, " + field + " = {" + value + "}, year = 2020}\n"
         if field != "title":
             text = text.replace("year", "title = {T}, year")
         try:
@@ -165,7 +165,7 @@ def test_hostile_csl_json_is_one_line_input_error(text, message):
     "issued", ['{"date-parts": [[1e300]]}', '{"date-parts": [[99999999]]}', '{"date-parts": [[-5]]}', '"year 0"', '{"custom": 5}']
 )
 def test_implausible_years_are_ignored(issued):
-    text = '[{"id": "a", "title": "t", "issued": %s, "custom": {"generated": 5, "sources": {"x": 1}}}]' % issued
+    text = '[{"id": "a", "title": "t", "issued": ' + issued + ', "custom": {"generated": 5, "sources": {"x": 1}}}]'
     (record,) = find_importer("csljson", None).parse(text, source="c.json", options=OPTIONS).records
     assert record.year is None
 
