@@ -536,6 +536,7 @@ def export(
     group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag | status | venue | priority."),
     with_status: bool = typer.Option(False, "--with-status", help="Include reading status, priority and rating."),
     with_notes: bool = typer.Option(False, "--with-notes", help="Include your notes (BibTeX annote, CSL note)."),
+    unicode: bool = typer.Option(False, "--unicode", help="BibTeX: UTF-8 Unicode text (biber, Zotero) instead of ASCII LaTeX."),
     title: Optional[str] = typer.Option(None, "--title", help="Markdown/HTML: the list's heading; Zotero RDF: the collection's name."),
     list_name: Optional[str] = typer.Option(
         None, "--list", "-l", metavar="NAME", help="Export this curated list, in its order (filters narrow it)."
@@ -587,6 +588,7 @@ def export(
         title=title,
         reading_list=resolved,
         collection=collection,
+        unicode=unicode,
     )
     if output is None:
         sys.stdout.write(text)

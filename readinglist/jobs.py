@@ -109,6 +109,7 @@ def export_papers(
     title: str | None = None,
     reading_list=None,
     collection: str | None = None,
+    unicode: bool = False,
 ) -> str:
     """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix).
 
@@ -119,7 +120,7 @@ def export_papers(
     exporter = find_exporter(format, path)
     options = ExportOptions(
         config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title,
-        reading_list=reading_list, collection=collection,
+        reading_list=reading_list, collection=collection, unicode=unicode,
     )
     return exporter.export(list(papers), options)
 

@@ -98,10 +98,10 @@ def parse_source(text: str) -> Source:
 def latex_to_unicode(latex: str) -> str:
     """Clean Unicode for a BibTeX title or name: :func:`readinglist.text.to_plain` reading the
     value as TeX does (``M{\\"u}ller`` -> ``Müller``, ``D{\\'\\i}az`` -> ``Díaz``, ``{CanViT}`` ->
-    ``CanViT``, ``--`` -> ``–``, ``$\\ell_1$`` -> ``ℓ_1``)."""
+    ``CanViT``, ``--`` -> ``–``, ``$\\ell_1$`` -> ``ℓ₁``, ``M$^{2}$LE`` -> ``M²LE``)."""
     from ..text import to_plain
 
-    return to_plain(latex, tex=True)
+    return to_plain(latex, tex=True, scripts=True)
 
 
 class StateBuilder:

@@ -41,6 +41,7 @@ class ExportOptions:
     #: come in its order; exporters that know lists (Markdown, HTML) also show its title,
     #: introduction, sections and comments. Exporters that do not know it simply ignore it.
     reading_list: object | None = None
+    unicode: bool = False  # BibTeX: UTF-8 Unicode text instead of ASCII LaTeX
     collection: str | None = None  # Zotero RDF: put the items into a collection of this name
 
 

@@ -5,13 +5,29 @@ from __future__ import annotations
 from ..record import Record
 
 
+def same_text(a: str, b: str) -> bool:
+    """Whether two LaTeX/Markdown-bearing texts read the same (differ in spelling only)."""
+    from ..text import to_plain
+
+    def reading(s: str, tex: bool) -> str:  # quotes compared by kind: TeX prints ' as ’ and '' as ”
+        return to_plain(s, tex=tex, scripts=True).translate(_QUOTES)
+
+    # read as TeX would (a .bib: -- is –) or as plain text (CSL-JSON: ~ is a tilde)
+    return reading(a, False) == reading(b, False) or reading(a, True) == reading(b, True)
+
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "`": "'", "\u201c": '"', "\u201d": '"'})
+
+
 def merge_record(old: Record, new: Record, *, official: bool = False) -> Record:
     """``old`` updated from ``new`` (an incoming version of the same paper); the key stays.
 
     * ``title``, ``shorttitle``, ``tags``: taken from ``new`` only while ``old``'s value is still
       generated (or empty); with ``official=True`` (reconcile) ``new``'s value always wins.
       A value a person edited is kept.
-    * every other bibliographic field: ``new``'s value where it has one.
+    * every other bibliographic field: ``new``'s value where it has one; an abstract that reads
+      the same as the stored one (``M²LE`` vs ``M$^{2}$LE``, ``–`` vs ``--``: what readinglist's
+      own ASCII BibTeX export writes) is not a change, so re-importing an export rewrites nothing.
     * sources: ``new``'s, plus ``old``'s from other files.
     """
     changes: dict = {}
@@ -30,6 +46,8 @@ def merge_record(old: Record, new: Record, *, official: bool = False) -> Record:
         value = getattr(new, name)
         if value not in (None, "", ()):
             changes[name] = value
+    if "abstract" in changes and changes["abstract"] != old.abstract and same_text(old.abstract, new.abstract):
+        del changes["abstract"]  # the same text in another spelling (our own .bib export): keep the user's
     if new.fields:
         changes["fields"] = tuple(sorted({**dict(old.fields), **dict(new.fields)}.items()))
     if new.sources:

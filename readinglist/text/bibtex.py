@@ -500,7 +500,10 @@ def _bibtex_into(tokens, parts: list) -> None:
             if name in TEXT_COMMANDS and (raw == "\\" + name or raw == "\\" + name + "{}"):
                 parts.append("\\" + name + "{}")
             else:
-                parts.append(_escape_text(_macro_plain(name, raw)))
+                plain = _macro_plain(name, raw)
+                # a command with no reading of its own (\\input{x}, \\end{document}, C:\\path):
+                # the user's text, kept as written rather than lost
+                parts.append(_escape_text(plain) if plain.strip() else bibtex_text(raw))
 
 
 def to_bibtex(s: str) -> str:
@@ -529,3 +532,71 @@ def to_bibtex(s: str) -> str:
         out = " ".join(out.split())
     # two math spans side by side would read as "$$" (display math): keep them apart
     return _ADJACENT_MATH.sub("${}$", out) if "$$" in out else out
+
+
+# ---------------------------------------------------------------------------------------------
+# Plain text as BibTeX (titles, names, tags, notes): every character the user wrote, read back
+# identically by readinglist's importer and by pylatexenc (bibtexparser's LaTeX decoding)
+
+#: Characters of plain text that BibTeX or LaTeX would read as markup, in the spelling that
+#: pdflatex (OT1), BibTeX, biber and the decoders agree on. ``"``, ``*`` and a backquote are
+#: braced so that neither TeX (quotes) nor readinglist's reader (Markdown emphasis, code) takes
+#: them for markup.
+_LITERAL_ASCII = {
+    "\\": "$\\backslash$", "{": "$\\lbrace$", "}": "$\\rbrace$", "$": "\\$", "%": "\\%", "&": "\\&",
+    "#": "\\#", "_": "\\_", "^": "{\\textasciicircum}", "~": "{\\textasciitilde}", "<": "$<$",
+    ">": "$>$", "|": "$|$", '"': '{"}', "*": "{*}", "`": "{\\textasciigrave}",
+}
+#: The UTF-8 form's spellings: text commands rather than math (Zotero's BibTeX import mangles
+#: ``$...$`` and ``\\$``), braces as commands (a ``\\{`` breaks BibTeX's name parsing).
+_LITERAL_UNICODE = {
+    **_LITERAL_ASCII,
+    "\\": "{\\textbackslash}", "{": "{\\textbraceleft}", "}": "{\\textbraceright}", "$": "{\\textdollar}", "<": "<", ">": ">", "|": "|",
+}
+#: Typographic characters written as text commands, so they read back as themselves (not as
+#: the ASCII ligatures ``--`` / ``''`` that a reader cannot tell from the user's own).
+_LITERAL_CHARS = {
+    "\u2018": "{\\textquoteleft}", "\u2019": "{\\textquoteright}", "\u201c": "{\\textquotedblleft}",
+    "\u201d": "{\\textquotedblright}", "\u2013": "{\\textendash}", "\u2014": "{\\textemdash}",
+}
+_LITERAL_SPECIAL = re.compile('[\\\\{}$%&#_^~<>|"*`\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]')
+#: TeX ligatures a plain text must not form: ``--``, ``''`` (broken with ``{}``)
+_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=')(?=')")
+
+
+def bibtex_text(text: str, *, unicode: bool = False) -> str:
+    """Plain text (a title, a name, a tag, a note) as a BibTeX value that reads back as exactly
+    that text (whitespace normalised) through readinglist's BibTeX importer and pylatexenc, and
+    typesets with pdflatex: nothing in it is taken for markup, so ``C:\\path``, ``\\end{document}``,
+    ``{braces}``, ``50%`` and ``a_b`` stay what they are. ASCII LaTeX by default (``é`` ->
+    ``{\\'e}``, ``²`` -> ``$^{2}$``); with ``unicode`` other characters are kept as UTF-8."""
+    table = _LITERAL_UNICODE if unicode else _LITERAL_ASCII
+
+    def sub(m: re.Match) -> str:
+        c = m.group()
+        esc = table.get(c)
+        if esc is not None:
+            return esc
+        if c < "\x80" or c == "\x7f":
+            return ""  # a control character
+        if unicode:
+            return c if unicodedata.category(c)[0] != "C" else ""
+        return _LITERAL_CHARS.get(c) or _char_bibtex(c, False)
+
+    out = _LITERAL_SPECIAL.sub(sub, normalize_space(text))
+    return _LIGATURE.sub("{}", out) if ("-" in out or "'" in out) else out
+
+
+# ---------------------------------------------------------------------------------------------
+# UTF-8 BibTeX (``export -f bibtex --unicode``), for biber/biblatex and for Zotero's BibTeX import
+
+def to_bibtex_unicode(s: str) -> str:
+    """UTF-8 BibTeX for a field value: the text as clean Unicode (:func:`to_plain`: math, accents
+    and formatting become the characters a reader sees), LaTeX's special characters escaped.
+
+    For biber/biblatex (with LuaLaTeX, XeLaTeX, or pdflatex and fonts for the characters used)
+    and for Zotero's BibTeX import, which reads UTF-8 text right but mangles LaTeX math and
+    accents (``\\log`` -> "łog", ``\\theta`` -> "þeta")."""
+    from .plain import to_plain
+
+    return bibtex_text(to_plain(s, scripts=True), unicode=True)

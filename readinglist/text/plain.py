@@ -22,7 +22,14 @@ def _latex2text():
 
 #: pylatexenc results tidied for plain text: ``\sim`` reads as a tilde.
 _PLAIN_FIX = str.maketrans({"\u223c": "~"})
-_MACRO_PLAIN = {"LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "ldots": "…", "dots": "…"}
+_MACRO_PLAIN = {
+    "LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "ldots": "…", "dots": "…",
+    # the ASCII characters LaTeX has text commands for read as those characters (pylatexenc
+    # makes some of them look-alikes, ``\textasciicircum`` -> U+02C6, or drops them)
+    "textasciicircum": "^", "textasciigrave": "`", "textasciitilde": "~", "textbackslash": "\\",
+    "textdollar": "$", "textbraceleft": "{", "textbraceright": "}", "textless": "<",
+    "textgreater": ">", "textbar": "|", "textquotedbl": '"', "textunderscore": "_",
+}
 
 
 def _math_letters(t: str) -> str:
@@ -46,7 +53,22 @@ def _latex_plain(latex: str) -> str:
     return _math_letters(t.translate(_PLAIN_FIX))
 
 
-def _math_plain(latex: str) -> str:
+_SUPERSCRIPTS = dict(zip("0123456789+-=()ni", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b\u207c\u207d\u207e\u207f\u2071"))
+_SUBSCRIPTS = dict(zip("0123456789+-=()", "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089\u208a\u208b\u208c\u208d\u208e"))
+_SCRIPT = re.compile(r"(?<!\\)([\^_])\s*(?:\{\s*([0-9+\-=()ni]+)\s*\}|([0-9+\-=()ni]))")
+
+
+def _unicode_script(m: re.Match) -> str:
+    table = _SUPERSCRIPTS if m.group(1) == "^" else _SUBSCRIPTS
+    body = m.group(2) or m.group(3)
+    if all(ch in table for ch in body):
+        return "".join(table[ch] for ch in body)
+    return m.group()
+
+
+def _math_plain(latex: str, scripts: bool = False) -> str:
+    if scripts and ("^" in latex or "_" in latex):
+        latex = _SCRIPT.sub(_unicode_script, latex)
     return _latex_plain("$" + latex + "$")
 
 
@@ -68,24 +90,24 @@ def _tex_text(text: str) -> str:
     return text
 
 
-def _render_plain(tokens, parts: list, tex: bool = False) -> None:
+def _render_plain(tokens, parts: list, tex: bool = False, scripts: bool = False) -> None:
     for t in tokens:
         kind = t[0]
         if kind is TEXT:
             parts.append(_tex_text(t[1]) if tex else t[1])
         elif kind is MATH:
-            parts.append(_math_plain(t[1]))
+            parts.append(_math_plain(t[1], scripts))
         elif kind is FMT or kind is EMPH:
-            _render_plain(t[2], parts, tex)
+            _render_plain(t[2], parts, tex, scripts)
         elif kind is GROUP:
-            _render_plain(t[1], parts, tex)
+            _render_plain(t[1], parts, tex, scripts)
         elif kind is ESC or kind is QUOTE or kind is CODE:
             parts.append(t[1])
         else:  # MACRO
             parts.append(_macro_plain(t[1], t[2]))
 
 
-def to_plain(s: str, *, tex: bool = False) -> str:
+def to_plain(s: str, *, tex: bool = False, scripts: bool = False) -> str:
     """Clean Unicode plain text: math and LaTeX commands converted with pylatexenc
     (``$\\ell_1$`` -> ``ℓ_1``: sub- and superscripts keep ``_``/``^``, their braces dropped, so
     ``$T_{\\text{mem}}$`` -> ``T_mem``; ``\\sim`` -> ``~``; ``\\mathcal{O}`` -> ``O``),
@@ -95,11 +117,13 @@ def to_plain(s: str, *, tex: bool = False) -> str:
     For titles, CSL-JSON, matching and tagging. Plain runs are not touched (``~``, ``--`` and
     straight quotes stay as written), unless ``tex``: then ``s`` is read as TeX reads a BibTeX
     field value (``--`` -> ``–``, ``---`` -> ``—``, ``~`` -> space), as the BibTeX importer
-    wants for titles and names (``D{\\'\\i}az`` -> ``Díaz``). Never raises."""
+    wants for titles and names (``D{\\'\\i}az`` -> ``Díaz``). With ``scripts``, sub- and
+    superscripts that Unicode has characters for become those (``M$^2$LE`` -> ``M²LE``,
+    ``$\\ell_1$`` -> ``ℓ₁``), as exports and importers want for display. Never raises."""
     if not _SPECIAL.search(s):
         return normalize_space(_tex_text(s) if tex else s)
     parts: list = []
-    _render_plain(tokenize(s), parts, tex)
+    _render_plain(tokenize(s), parts, tex, scripts)
     return normalize_space("".join(parts))
 
 

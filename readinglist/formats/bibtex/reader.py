@@ -252,7 +252,7 @@ class BibtexImporter:
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
         from bibtexparser.model import DuplicateBlockKeyBlock
 
-        from ...text import normalize_space, to_plain
+        from ...text import normalize_space
 
         library = _parse_library(text, source)
         warnings: list[str] = []
@@ -322,7 +322,8 @@ class BibtexImporter:
             if get("ranking"):
                 state.number("rating", get("ranking"), "rank", range(1, 6))
             if get("annote"):
-                state.notes(to_plain(values["annote"]))
+                # written line by line as plain text (formats/bibtex/writer.py): read back so
+                state.notes("\n".join(importing.latex_to_unicode(line) for line in values["annote"].strip().splitlines()))
             warnings += state.warnings
             if state.state:
                 states[entry.key] = state.state

@@ -9,9 +9,14 @@ Each paper becomes one entry, written with bibtexparser v2, in the order given::
 
 Choices (see tests/formats/bibtex/test_bibtex_writer.py for the real programs that check them):
 
-* Every value is BibTeX-safe ASCII LaTeX made by :func:`readinglist.text.to_bibtex`; titles
-  additionally brace words with capitals after the first letter (``{CanViT}``, ``{LLMs}``)
-  so that styles which lowercase titles (plainnat) keep them.
+* Every value is BibTeX-safe ASCII LaTeX. Plain-text fields (title, short title, names, venue,
+  tags, notes) are written by :func:`readinglist.text.bibtex.bibtex_text`, so that they read back
+  exactly as written (nothing in them is taken for markup); the abstract, which keeps its LaTeX
+  and Markdown, by :func:`readinglist.text.to_bibtex`. Titles additionally brace words with
+  capitals after the first letter (``{CanViT}``, ``{LLMs}``), and in generated (sentence-case)
+  titles every word after the first that has a capital (``{Markov}``), so that styles which
+  lowercase titles (plainnat) keep them. With ``options.unicode`` the same fields are UTF-8
+  Unicode text instead (``--unicode``: for biber and Zotero's BibTeX import).
 * ``keywords`` holds the paper's tags (topic tags then the user's), comma-separated: Zotero
   turns them into tags, biblatex into keywords.
 * Records without authors get BibTeX's ``key`` field (the system name, else the title), which
@@ -65,27 +70,33 @@ def _balanced(token: str) -> bool:
     return depth == 0 and token.count("$") % 2 == 0
 
 
-def _needs_protection(word: str) -> bool:
-    """A capital after the first character (CanViT, LLMs, M$^2$LE, ViT-B), or capitals in math."""
+def _needs_protection(word: str, anywhere: bool = False) -> bool:
+    """A capital after the first character (CanViT, LLMs, M$^2$LE, ViT-B), or capitals in math;
+    with ``anywhere``, any capital at all (Markov, Hessian)."""
     if "$" in word:
         return word.lower() != word
-    rest = word[1:]
+    rest = word if anywhere else word[1:]
     return rest.lower() != rest
 
 
-def protect_case(latex: str) -> str:
+def protect_case(latex: str, *, sentence_case: bool = False) -> str:
     """Brace words of a LaTeX title whose capitals a style must not lowercase.
 
     ``CanViT: Scaling LLMs`` -> ``{CanViT}: Scaling {LLMs}``, ``{\\"O}BB`` -> ``{{\\"O}BB}``.
-    Words with unbalanced braces or ``$``, or already braced, are left as they are.
+    With ``sentence_case`` (a generated title, written in sentence case) every capital after the
+    first word is meaningful (a proper noun: ``Markov``, ``European Court of Human Rights``) and
+    is protected too. Words with unbalanced braces or ``$``, or already braced, are left as they are.
     """
     out = []
-    for token in latex.split(" "):
-        rest = token[1:]
+    for i, token in enumerate(latex.split(" ")):
+        anywhere = sentence_case and i > 0
+        rest = token if anywhere else token[1:]
         if "$" in token or rest.lower() != rest:  # cheap test first: most words need nothing
-            lead, word, trail = _WORD.match(token).groups()
+            m = _WORD.match(token)
+            assert m is not None  # the pattern matches any string
+            lead, word, trail = m.groups()
             already = word.startswith("{") and not word.startswith("{\\")  # {CanViT}, not {\"O}BB
-            if word and not already and _balanced(word) and _needs_protection(word):
+            if word and not already and _balanced(word) and _needs_protection(word, anywhere):
                 inner = f"{{{word}}}" if word.startswith("\\") else word
                 token = f"{lead}{{{inner}}}{trail}"
         out.append(token)
@@ -94,18 +105,40 @@ def protect_case(latex: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _short(s: str) -> str:
-    """to_bibtex for the short values that repeat across entries (venues, tags, names)."""
+    """to_bibtex for the short values that repeat across entries (pages, imported fields)."""
     from ...text import to_bibtex
 
     return to_bibtex(s)
 
 
-def _name(person: Person, to_bibtex) -> str:
+@lru_cache(maxsize=8192)
+def _text(s: str, unicode: bool = False) -> str:
+    """:func:`readinglist.text.bibtex_text` (plain text, read back as written), cached."""
+    from ...text.bibtex import bibtex_text
+
+    return bibtex_text(s, unicode=unicode)
+
+
+def _notes(notes: str, unicode: bool) -> str:
+    """The reader's notes as plain text, line by line (their line breaks kept)."""
+    return "\n".join(_text(line, unicode) if line.strip() else "" for line in notes.strip().splitlines())
+
+
+_NAME_SYNTAX = re.compile(r",|\band\b", re.I)
+
+
+def _name_part(part: str, unicode: bool) -> str:
+    """One part of a name; braced when it holds what BibTeX's name syntax would split on."""
+    text = _text(part, unicode)
+    return "{" + text + "}" if _NAME_SYNTAX.search(part) else text
+
+
+def _name(person: Person, unicode: bool) -> str:
     if person.literal:
-        return "{" + to_bibtex(person.literal) + "}"
+        return "{" + _text(person.literal, unicode) + "}"
     if person.given:
-        return f"{to_bibtex(person.family)}, {to_bibtex(person.given)}"
-    return to_bibtex(person.family)
+        return f"{_name_part(person.family, unicode)}, {_name_part(person.given, unicode)}"
+    return _name_part(person.family, unicode)
 
 
 def _pages(pages: str) -> str:
@@ -118,12 +151,14 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     Shared with the pybtex input plugin, which builds pybtex entries from the same pairs.
     """
     from ...text import to_bibtex
+    from ...text.bibtex import to_bibtex_unicode
 
+    uni = options.unicode
     fields: list[tuple[str, str]] = []
-    title = to_bibtex(record.title)
-    short = to_bibtex(record.shorttitle) if record.shorttitle else None
+    title = _text(record.title, uni)
+    short = _text(record.shorttitle, uni) if record.shorttitle else None
     if record.authors:
-        fields.append(("author", " and ".join(_name(p, _short) for p in record.authors)))
+        fields.append(("author", " and ".join(_name(p, uni) for p in record.authors)))
     else:
         # No authors (abstract lists have none). @inproceedings requires one (plainnat warns,
         # biblatex's data model too), so the configured placeholder stands in, braced as one
@@ -133,16 +168,17 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
         if placeholder:
             fields.append(("author", placeholder))
         fields.append(("key", short or title))
-    fields.append(("title", protect_case(title)))
+    sentence_case = "title" in record.generated
+    fields.append(("title", protect_case(title, sentence_case=sentence_case)))
     if short:
         fields.append(("shorttitle", protect_case(short)))
     venue = options.config.venue_name(record.venue)
     if venue:
-        fields.append(("journal" if record.entry_type in JOURNAL_TYPES else "booktitle", _short(venue)))
+        fields.append(("journal" if record.entry_type in JOURNAL_TYPES else "booktitle", _text(venue, uni)))
     if record.entry_type not in JOURNAL_TYPES:
         event = event_title(record)
         if event and record.venue:
-            fields.append(("eventtitle", _short(event)))
+            fields.append(("eventtitle", _text(event, uni)))
     if record.year:
         fields.append(("year", str(record.year)))
     if record.pages:
@@ -152,9 +188,9 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     if record.url:
         fields.append(("url", record.url))
     if record.abstract:
-        fields.append(("abstract", to_bibtex(record.abstract)))
+        fields.append(("abstract", to_bibtex_unicode(record.abstract) if uni else to_bibtex(record.abstract)))
     if record.tags:
-        fields.append(("keywords", _short(join_tags(record.tags))))
+        fields.append(("keywords", _text(join_tags(record.tags), uni)))
     for name, value in record.fields:
         name = name.lower()
         if name not in OWN_FIELDS and value:
@@ -164,8 +200,6 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
 
 def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
     """Fields of ``paper``'s record plus, as asked, its reading state and notes."""
-    from ...text import to_bibtex
-
     fields = record_fields(paper.record if not paper.user_tags else paper.record.evolve(tags=paper.tags), options)
     if options.with_status:
         if paper.status in JABREF_READSTATUS:
@@ -175,18 +209,16 @@ def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
         if paper.rating is not None:
             fields.append(("ranking", f"rank{paper.rating}"))
     if options.with_notes and paper.notes.strip():
-        fields.append(("annote", to_bibtex(paper.notes.strip())))
+        fields.append(("annote", _notes(paper.notes, options.unicode)))
     return fields
 
 
 def _placeholder_author(record: Record, options: ExportOptions) -> str | None:
     """The BibTeX value standing in for a missing author list (``{Authors of canvit2026}``)."""
-    from ...text import to_bibtex
-
     pattern = options.config.anonymous_author
     if not pattern or record.authors:
         return None
-    return "{" + to_bibtex(pattern.replace("{key}", record.key)) + "}"
+    return "{" + _text(pattern.replace("{key}", record.key), options.unicode) + "}"
 
 
 def _comment(record: Record, options: ExportOptions) -> str | None:

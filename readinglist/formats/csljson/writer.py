@@ -75,7 +75,7 @@ def record_item(record: Record, options: ExportOptions) -> dict:
     if record.url:
         item["URL"] = record.url
     if record.abstract:
-        item["abstract"] = to_plain(record.abstract)
+        item["abstract"] = to_plain(record.abstract, scripts=True)
     if record.tags:
         item["keyword"] = join_tags(record.tags)
     generated = [name for name in GENERATED_FIELDS if name in record.generated]

@@ -178,7 +178,7 @@ def _item(paper: Paper, options: ExportOptions) -> list[str]:
     if record.shorttitle:
         out.append(f"        <z:shortTitle>{_text(record.shorttitle)}</z:shortTitle>")
     if record.abstract:
-        out.append(f"        <dcterms:abstract>{_text(to_plain(record.abstract))}</dcterms:abstract>")
+        out.append(f"        <dcterms:abstract>{_text(to_plain(record.abstract, scripts=True))}</dcterms:abstract>")
     if record.year:
         out.append(f"        <dc:date>{record.year}</dc:date>")
     if record.pages:

@@ -79,7 +79,7 @@ def test_jabref_entry():
     result = parse(JABREF)
     first = result.records[0]
     assert first.key == "Mueller2026" and first.entry_type == "inproceedings"
-    assert first.title == "CanViT: Scaling Active Vision to LLMs – with ℓ_1"
+    assert first.title == "CanViT: Scaling Active Vision to LLMs – with ℓ₁"
     assert first.authors == (
         Person(family="Müller", given="Jörg"),
         Person(family="van der Berg", given="Anna"),
@@ -246,7 +246,7 @@ def test_latex_to_unicode_agrees_with_pylatexenc(pieces):
 @pytest.mark.parametrize(
     "latex, expected",
     [
-        (r"Sparse $\ell_1$ Training", "Sparse ℓ_1 Training"),  # math goes to pylatexenc
+        (r"Sparse $\ell_1$ Training", "Sparse ℓ₁ Training"),  # math goes to pylatexenc
         (r"30% faster, 2\% better", "30% faster, 2% better"),  # a bare % is no comment in a .bib
         (r"Na\"\i ve {\textquotedblleft}Bayes{\textquotedblright}", "Naïve “Bayes”"),
     ],

@@ -18,6 +18,7 @@ from readinglist.formats.bibtex.writer import exporter, protect_case
 from readinglist.formats.registry import ExportOptions
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.text import to_bibtex, to_plain
+from readinglist.text.bibtex import bibtex_text
 
 CONFIG = default_config()
 PLAIN = ExportOptions(config=CONFIG)
@@ -25,7 +26,7 @@ EVERYTHING = ExportOptions(config=CONFIG, with_status=True, with_notes=True)
 
 CANVIT = Record(
     key="canvit2026",
-    title="CanViT: Scaling Vision Transformers with LLMs",
+    title="CanViT: scaling vision transformers with LLMs for Markov games",
     abstract=(
         r"We introduce CanViT, reaching 45.9% mIoU with an $\ell_1$ penalty, 10$\times$ fewer FLOPs"
         r" & less memory; see __CapTrack__ and \emph{million-token} contexts (M²LE, ×2, ℓ)."
@@ -78,7 +79,7 @@ def test_entry_fields_read_back_by_bibtexparser():
     entries, _ = parse_bibtexparser(exporter.export(papers(), PLAIN))
     assert list(entries) == ["canvit2026", "doe2026editing"]
     canvit = {k: f.value for k, f in entries["canvit2026"].items()}
-    assert canvit["title"] == "{CanViT}: Scaling Vision Transformers with {LLMs}"
+    assert canvit["title"] == "{CanViT}: scaling vision transformers with {LLMs} for {Markov} games"
     assert canvit["shorttitle"] == "{CanViT}"
     assert canvit["booktitle"] == "Advances in Neural Information Processing Systems"
     assert canvit["eventtitle"] == "NeurIPS 2026"
@@ -213,7 +214,7 @@ def test_read_back_by_pybtex():
     data = parse_string(text, "bibtex")
     assert list(data.entries) == ["canvit2026", "doe2026editing"]
     canvit = data.entries["canvit2026"]
-    assert canvit.fields["title"] == protect_case(to_bibtex(CANVIT.title))
+    assert canvit.fields["title"] == protect_case(bibtex_text(CANVIT.title), sentence_case=True)
     assert canvit.fields["abstract"] == to_bibtex(CANVIT.abstract)
     authors = data.entries["doe2026editing"].persons["author"]
     assert [" ".join(p.last_names) for p in authors] == [to_bibtex("Doe"), to_bibtex("Müller"), "{OpenAI Team}"]
@@ -332,8 +333,9 @@ def test_pdflatex_bibtex_plainnat_without_warnings(tmp_path, options):
     bbl = (tmp_path / "doc.bbl").read_text(encoding="latin-1")
     for key in CITED:
         assert f"{{{key}}}" in bbl
-    # plainnat lowercases titles except for braced words
-    assert "{CanViT}: Scaling vision transformers with {LLMs}." in bbl
+    # plainnat lowercases titles except for braced words: in a generated (sentence-case) title
+    # every capital after the first word is a proper noun's, so it is braced
+    assert "{CanViT}: scaling vision transformers with {LLMs} for {Markov} games." in bbl
     assert "Knowledge editing in large language models." in bbl
     assert (tmp_path / "doc.pdf").stat().st_size > 0
 

@@ -98,7 +98,7 @@ def test_bib_to_csljson_and_markdown(tmp_path):
     assert data[0]["title"] == RECORDS[0].title  # protective braces gone
     assert data[0]["container-title"] == "Advances in Neural Information Processing Systems"
     assert data[0]["event-title"] == "NeurIPS 2026"
-    assert data[0]["abstract"] == "We reach 45.9% mIoU with an ℓ_1 penalty."
+    assert data[0]["abstract"] == "We reach 45.9% mIoU with an ℓ₁ penalty."
     assert data[1]["author"][1] == {"family": "Müller", "given": "Hans Peter"}
 
     proc = pybtex_convert("in.bib", "out.md", cwd=tmp_path)

@@ -118,7 +118,7 @@ def test_item_fields_as_triples():
 def test_abstract_is_unicode_without_tex():
     g = parse(exporter.export(papers(), PLAIN))
     abstract = str(one(g, item("canvit2026"), DCTERMS.abstract))
-    for wanted in ("45.9%", "ℓ_1", "1.24×", "θ", "Ω", "$5", "M²LE", "bold", "it."):
+    for wanted in ("45.9%", "ℓ₁", "1.24×", "θ", "Ω", "$5", "M²LE", "bold", "it."):
         assert wanted in abstract, (wanted, abstract)
     assert "\\" not in abstract and "<b>" not in abstract and "{" not in abstract
 
