@@ -45,6 +45,18 @@ class UnknownKeyError(StoreError, KeyError):
         return msg
 
 
+class UnknownKeysError(UnknownKeyError):
+    """Several keys are unknown (``errors``: one UnknownKeyError each); nothing was changed."""
+
+    def __init__(self, errors):
+        self.errors = tuple(errors)
+        super().__init__(self.errors[0].key, self.errors[0].suggestions)
+
+    def __str__(self) -> str:
+        parts = [repr(e.key) + (f" (did you mean {' or '.join(e.suggestions)}?)" if e.suggestions else "") for e in self.errors]
+        return "no papers with keys " + ", ".join(parts)
+
+
 class UnknownFormatError(ReadinglistError):
     """No importer/exporter plugin has this name or file suffix."""
 

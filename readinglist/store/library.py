@@ -32,7 +32,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from ..errors import ConflictError, StoreError, UnknownKeyError, ValidationError
+from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
 from ..record import STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, Source
 from . import paperfile
 from .merge import merge_record
@@ -40,7 +40,7 @@ from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
-SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "relevance")
+SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "next", "relevance")
 #: The index is written back to the cache after this many files were parsed again.
 CACHE_SAVE_AFTER = 64
 #: Batches larger than this are flushed with one ``os.sync()`` instead of an fsync per file.
@@ -97,6 +97,9 @@ def _check_status(status) -> str:
     if status not in STATUSES:
         raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
     return status
+
+
+check_status = _check_status  # public: the CLI checks a status before it selects papers
 
 
 def _check_range(what: str, n, allowed: tuple[int, ...]) -> int | None:
@@ -179,6 +182,8 @@ def _sort_key(name: str):
         "rating": lambda p: (p.rating is None, -(p.rating or 0), p.key),  # best first
         "added": lambda p: (event_date(p, True), p.key),
         "changed": lambda p: (event_date(p, False), p.key),
+        # what to read next: priority 1 first (none last), then the longest waiting
+        "next": lambda p: (none_last(p.priority), event_date(p, True), p.key),
     }
     return keys[name]
 
@@ -777,3 +782,74 @@ class Store:
 
             lists.follow_rename(self, old.key, record.key)  # curated lists follow the new key
             return saved
+
+    # ------------------------------------------------------------------ whole papers
+
+    def check_keys(self, keys: Iterable[str]) -> list[Paper]:
+        """The papers with ``keys``, in order; one UnknownKeyError naming every unknown key (each
+        with its suggestions) when any is missing, so a command on several keys changes nothing."""
+        papers, unknown = [], []
+        for key in dict.fromkeys(keys):
+            try:
+                papers.append(self.get(key))
+            except UnknownKeyError as exc:
+                unknown.append(exc)
+        if len(unknown) == 1:
+            raise unknown[0]
+        if unknown:
+            raise UnknownKeysError(unknown)
+        return papers
+
+    def names_a_paper(self, word: str) -> bool:
+        """Whether ``papers/<word>.toml`` exists: a cheap test that a word is a paper's key
+        (the CLI's guard against ``tag KEY1 KEY2``), with no index scan."""
+        try:
+            return bool(word) and (self.papers_dir / (paperfile.file_stem(word) + ".toml")).is_file()
+        except (OSError, ValueError):
+            return False
+
+    def remove(self, keys: Iterable[str]) -> list[Paper]:
+        """Delete the papers with ``keys`` (all of them or, if one is unknown, none)."""
+        with self.transaction():
+            located = []
+            unknown = []
+            for key in dict.fromkeys(keys):
+                try:
+                    located.append(self._locate(key))
+                except UnknownKeyError as exc:
+                    unknown.append(exc)
+            if unknown:
+                self.check_keys(e.key for e in unknown)  # raises, naming them all
+            index = self._index
+            for name, _, _ in located:
+                self._stage(name, None)
+                if index is not None:
+                    index.put(name, None)
+            return [paper for _, _, paper in located]
+
+    def paper_text(self, key: str) -> tuple[str, str]:
+        """(path, text) of the paper's file, for editing it as a whole."""
+        name, text, _ = self._locate(key)
+        return str(self.papers_dir / name), text
+
+    def replace_text(self, key: str, old_text: str, new_text: str) -> Paper:
+        """Write ``new_text`` (a whole paper file, edited by hand) over the paper ``key``.
+
+        It must parse (StoreError naming line and column otherwise), keep a key no other paper
+        has, and the file must still hold ``old_text`` (else someone changed it meanwhile:
+        StoreError, nothing written)."""
+        with self.transaction():
+            name, text, old = self._locate(key)
+            if text != old_text:
+                raise ConflictError(f"{self.papers_dir / name} changed while you edited it; nothing written")
+            new = paperfile.parse(new_text, self.papers_dir / name)
+            if new.key != old.key:
+                index = self._load_index()
+                other = index.by_key.get(new.key)
+                if other is not None and other != name:
+                    raise StoreError(f"key {new.key!r} is taken by {self.papers_dir / other}; nothing written")
+            if new_text != text:
+                self._stage(name, new_text)
+                if self._index is not None:
+                    self._index.put(name, new)
+            return new

@@ -1,0 +1,136 @@
+"""Commands that change the library: all-or-nothing on several keys, bulk by filter with
+--dry-run, the tag KEY KEY guard, next, rm, edit and open."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from readinglist.cli import app
+
+runner = CliRunner()
+
+
+def run(store, *args, ok=True, input=None, env=None):
+    result = runner.invoke(app, ["--store", str(store), *map(str, args)], input=input, env=env)
+    if ok:
+        assert result.exit_code == 0, (result.output, result.exception)
+    else:
+        assert result.exit_code != 0, result.output
+    return result
+
+
+def papers(store, *args) -> dict[str, dict]:
+    return {p["key"]: p for p in map(json.loads, run(store, "list", "--json", *args).output.splitlines())}
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory, seed_paths):
+    path = tmp_path_factory.mktemp("seeded") / "library"
+    run(path, "import", *seed_paths)
+    return path
+
+
+@pytest.fixture
+def store(seeded, tmp_path):
+    import shutil
+
+    shutil.copytree(seeded, tmp_path / "library")
+    return tmp_path / "library"
+
+
+def files(store) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in (store / "papers").glob("*.toml")}
+
+
+def test_mark_checks_every_key_first(store):
+    before = files(store)
+    result = run(store, "mark", "read", "canvit2026", "good", "bad", ok=False)
+    assert "good" in result.output and "bad" in result.output and "nothing changed" in result.output
+    assert "canvit2026: read" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert files(store) == before
+
+
+def test_mark_by_filter_with_dry_run_and_count(store):
+    llm = papers(store, "--tag", "llm")
+    before = files(store)
+    dry = run(store, "mark", "read", "--tag", "llm", "--dry-run").output
+    assert f"would mark {len(llm)} papers read" in dry and files(store) == before
+    done = run(store, "mark", "read", "--tag", "llm").output
+    assert f"marked {len(llm)} papers read" in done
+    assert {k for k, p in papers(store).items() if p["status"] == "read"} == set(llm)
+    again = run(store, "mark", "read", "--tag", "llm").output
+    assert f"marked 0 papers read ({len(llm)} already were)" in again
+    run(store, "mark", "read", "canvit2026", "--tag", "llm", ok=False)  # keys or filters, not both
+    run(store, "mark", "read", ok=False)  # neither
+
+
+def test_tag_by_filter_and_several_keys(store):
+    unread = papers(store, "--status", "unread")
+    out = run(store, "tag", "--status", "unread", "to-triage").output
+    assert f"tagged {len(unread)} papers" in out
+    assert all("to-triage" in p["user_tags"] for p in papers(store, "--status", "unread").values())
+    run(store, "tag", "--key", "canvit2026", "--key", "captrack2026", "group-meeting")
+    assert set(papers(store, "--tag", "group-meeting")) == {"canvit2026", "captrack2026"}
+    out = run(store, "tag", "--tag", "group-meeting", "--remove", "group-meeting", "--dry-run").output
+    assert "would untag 2 papers" in out
+
+
+def test_tag_refuses_a_key_as_a_tag(store):
+    before = files(store)
+    result = run(store, "tag", "canvit2026", "captrack2026", ok=False)
+    assert "captrack2026" in result.output and "--key" in result.output
+    assert files(store) == before
+
+
+def test_next_is_by_priority_then_age(store):
+    run(store, "priority", "captrack2026", "1")
+    run(store, "priority", "canvit2026", "2")
+    run(store, "mark", "read", "adaptivedefinition2026")
+    keys = [line.split("\t")[0] for line in run(store, "next", "--limit", "4").output.splitlines()]
+    assert keys[:2] == ["captrack2026", "canvit2026"] and len(keys) == 4
+    assert "adaptivedefinition2026" not in run(store, "next", "--limit", "100").output
+
+
+def test_rm_needs_yes_off_a_terminal(store):
+    before = files(store)
+    result = run(store, "rm", "canvit2026", ok=False)
+    assert "--yes" in result.output and files(store) == before
+    run(store, "rm", "canvit2026", "nosuchkey", "--yes", ok=False)
+    assert files(store) == before
+    assert "removed 2 papers" in run(store, "rm", "canvit2026", "captrack2026", "--yes").output
+    assert "canvit2026" not in papers(store) and len(papers(store)) == 36
+
+
+def test_edit_validates_before_saving(store, tmp_path):
+    good = tmp_path / "good.sh"
+    good.write_text("#!/bin/sh\nsed -i '0,/^title = .*/s//title = \"Edited by hand\"/' \"$1\"\n")
+    bad = tmp_path / "bad.sh"
+    bad.write_text("#!/bin/sh\necho 'broken = [' >> \"$1\"\n")
+    for script in (good, bad):
+        script.chmod(0o755)
+    assert "canvit2026: saved" in run(store, "edit", "canvit2026", env={"VISUAL": str(good)}).output
+    assert papers(store)["canvit2026"]["title"] == "Edited by hand"
+    before = files(store)
+    result = run(store, "edit", "canvit2026", env={"VISUAL": str(bad)}, ok=False)
+    assert "not valid TOML" in result.output and "kept in" in result.output
+    kept = result.output.split("kept in ")[1].strip()
+    assert "broken = [" in open(kept, encoding="utf-8").read()
+    assert files(store) == before
+
+
+def test_open_says_plainly_when_there_is_no_url(store, tmp_path):
+    result = run(store, "open", "canvit2026", ok=False)
+    assert "no URL or DOI" in result.output
+    paper = store / "papers" / "canvit2026.toml"
+    paper.write_text(paper.read_text(encoding="utf-8").replace('year = 2026\n', 'year = 2026\ndoi = "10.1/xyz"\n', 1), encoding="utf-8")
+    assert run(store, "open", "canvit2026", "--print").output.strip() == "https://doi.org/10.1/xyz"
+    log = tmp_path / "opened"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {log}\n')
+    browser.chmod(0o755)
+    run(store, "open", "canvit2026", env={"BROWSER": str(browser)})
+    assert log.read_text().strip() == "https://doi.org/10.1/xyz"
