@@ -501,6 +501,7 @@ def _edit(text: str) -> str:
     one-line error; what it saved is then kept in a file the message names."""
     import shlex
     import subprocess
+    import tempfile
 
     from .errors import ValidationError
     from .store.atomic import describe, read_bounded
