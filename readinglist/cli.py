@@ -69,11 +69,15 @@ class State:
         """The store, which must exist (a mistyped --store is an error, not a new store)."""
         return self.open_store(create=False)
 
-    def open_store(self, *, create: bool):
+    def open_store(self, *, create: bool, here: bool = False):
+        """The store; ``here``: outside any project, ``./library`` rather than the user's default
+        store (``build`` makes a project in the current folder, as ``git init`` does)."""
         if self._store is None:
             from .store.library import Store
 
-            self._store = Store.open(self.config.store, config=self.config, create=create)
+            cfg = self.config
+            path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
+            self._store = Store.open(path, config=cfg, create=create)
         return self._store
 
 
@@ -89,7 +93,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _main(
     store: Optional[str] = typer.Option(
-        None, "--store", envvar="READINGLIST_STORE", metavar="PATH", help="The store folder (else READINGLIST_STORE, else config.toml)."
+        None, "--store", metavar="PATH", help="The store folder (else found as git finds a repository: see `readinglist where`)."
     ),
     config: Optional[str] = typer.Option(
         None, "--config", envvar="READINGLIST_CONFIG", metavar="FILE", help="The config file (else ./config.toml, else the user's config dir)."
@@ -850,7 +854,7 @@ def build() -> None:
     cfg = state.config
     progress = _progress_bar(1)
     try:
-        report = run_build(state.open_store(create=True), config=cfg, progress=progress, processes=_worker_processes())
+        report = run_build(lambda: state.open_store(create=True, here=True), config=cfg, progress=progress, processes=_worker_processes())
     finally:
         if progress:
             progress.close()
@@ -893,6 +897,27 @@ def reconcile(
         f"{len(report.matched)} matched, {len(report.ambiguous)} ambiguous, {len(report.unmatched)} unmatched"
         + (" (dry run: nothing written)" if dry_run else "")
     )
+
+
+@app.command()
+def where() -> None:
+    """Say which store and config file are in use, and why (the store is found as git finds a
+    repository: --store, else a config.toml or library/ in this folder or one above, else
+    READINGLIST_STORE, else the config file's, else your default store).
+
+    Example: readinglist where
+    """
+    cfg = state.config
+    why = {
+        "--store": "from --store",
+        "project": f"found from {Path.cwd()}",
+        "READINGLIST_STORE": "from READINGLIST_STORE",
+        "config": "from the config file",
+        "user default": "your default store",
+    }.get(cfg.store_from, cfg.store_from)
+    exists = "" if (Path(cfg.store) / "papers").is_dir() else " (not created yet)"
+    typer.echo(f"store:  {cfg.store}{exists}  ({why})")
+    typer.echo(f"config: {cfg.path if cfg.path is not None else '(built-in defaults)'}")
 
 
 @app.command()

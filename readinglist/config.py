@@ -1,7 +1,14 @@
-"""Configuration: built-in defaults laid under the user's ``config.toml``.
+"""Configuration: built-in defaults laid under the user's ``config.toml``, and the store in use.
 
-Lookup order for the file: an explicit path, ``READINGLIST_CONFIG``, ``./config.toml``, then the
+The config file: an explicit path (``--config``), ``READINGLIST_CONFIG``, the nearest
+``config.toml`` found walking up from the current folder (as git finds its repository), then the
 user's config directory (platformdirs). Paths in a config file are relative to that file.
+
+The store, as git finds a repository: ``--store``; else walking up from the current folder, the
+first folder with a ``config.toml`` (its ``[store] path``) or a ``library/`` store; else
+``READINGLIST_STORE``; else the ``[store] path`` of an explicit or user config file; else the
+user's default store (``library`` in platformdirs' user data folder). The walk stops below the
+folders listed in ``READINGLIST_CEILING_DIRECTORIES`` (``:``-separated, as git's ceiling).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from .errors import ConfigError
 
 CONFIG_ENV = "READINGLIST_CONFIG"
 STORE_ENV = "READINGLIST_STORE"
+CEILING_ENV = "READINGLIST_CEILING_DIRECTORIES"
 
 
 @dataclass(frozen=True)
@@ -33,6 +41,8 @@ class Config:
     ambiguity_margin: float
     anonymous_author: str  # BibTeX placeholder author for papers without authors ("" for none)
     data: dict = field(repr=False, default_factory=dict)  # the merged raw tables
+    #: why this store: "--store", "project" (found walking up), READINGLIST_STORE, "config", "user default"
+    store_from: str = "config"
 
     def venue_name(self, venue: str | None) -> str | None:
         """Full name of a venue (case-insensitive lookup), or the short name itself."""
@@ -87,6 +97,32 @@ def default_data() -> dict:
         return tomllib.load(fh)
 
 
+def find_project(start: Path | None = None) -> Path | None:
+    """The nearest folder, from ``start`` (the current folder) up, that holds a ``config.toml``
+    or a ``library/`` store (a ``library/papers/`` folder); None when there is none."""
+    here = (start or Path.cwd()).absolute()
+    ceilings = {Path(c).absolute() for c in os.environ.get(CEILING_ENV, "").split(os.pathsep) if c}
+    for folder in (here, *here.parents):
+        if folder in ceilings:
+            return None
+        if _is_file(folder / "config.toml") or (folder / "library" / "papers").is_dir():
+            return folder
+    return None
+
+
+def user_config_file() -> Path:
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("readinglist")) / "config.toml"
+
+
+def user_store() -> Path:
+    """The store used outside any project when nothing else names one."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("readinglist")) / "library"
+
+
 def find_config(explicit: str | os.PathLike | None = None) -> Path | None:
     """The config file to use, or None when there is none (defaults only)."""
     if explicit:
@@ -94,27 +130,40 @@ def find_config(explicit: str | os.PathLike | None = None) -> Path | None:
     env = os.environ.get(CONFIG_ENV)
     if env:
         return Path(env)
-    local = Path("config.toml")
-    if _is_file(local):
-        return local
-    from platformdirs import user_config_dir
-
-    user = Path(user_config_dir("readinglist")) / "config.toml"
+    project = find_project()
+    if project is not None and _is_file(project / "config.toml"):
+        return project / "config.toml"
+    user = user_config_file()
     return user if _is_file(user) else None
 
 
 def load_config(path: str | os.PathLike | None = None, *, store: str | os.PathLike | None = None) -> Config:
-    """Load the configuration; ``store`` (e.g. ``--store``) beats ``READINGLIST_STORE`` and the file."""
+    """Load the configuration and find the store (see the module's docstring for the order);
+    ``store`` (``--store``) beats everything."""
+    explicit = path or os.environ.get(CONFIG_ENV)
+    project = None if explicit else find_project()
     cfg_path = find_config(path)
     data = default_data()
-    root = Path.cwd()
+    root = project or Path.cwd()
     if cfg_path is not None:
         data = _merge(data, _read(cfg_path))
-        root = cfg_path.resolve().parent
-    return from_data(data, root=root, path=cfg_path, store=store)
+        root = cfg_path.absolute().parent
+    if store:
+        store_from = "--store"
+    elif project is not None:
+        store_from = "project"
+        if not _is_file(project / "config.toml"):  # a library/ store without a config file
+            store = project / "library"
+    elif os.environ.get(STORE_ENV):
+        store, store_from = os.environ[STORE_ENV], STORE_ENV
+    elif cfg_path is not None and (explicit or "path" in (_read(cfg_path).get("store") or {})):
+        store_from = "config"
+    else:
+        store, store_from = user_store(), "user default"
+    return from_data(data, root=root, path=cfg_path, store=store, store_from=store_from)
 
 
-def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -> Config:
+def from_data(data: dict, *, root: Path, path: Path | None = None, store=None, store_from: str = "config") -> Config:
     def table(name: str) -> dict:
         value = data.get(name, {})
         if not isinstance(value, dict):
@@ -129,8 +178,7 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -
             raise ConfigError(f"{path or 'config'}: [{tbl}] {key} must be {getattr(kind, '__name__', kind)}, got {value!r}")
         return value
 
-    store_path = store or os.environ.get(STORE_ENV)
-    store_resolved = Path(store_path) if store_path else root / get("store", "path", str)
+    store_resolved = Path(store) if store else root / get("store", "path", str)
     taxonomy_raw = table("tags").get("taxonomy", {})
     taxonomy: dict[str, tuple[str, ...]] = {}
     for tag, phrases in taxonomy_raw.items():
@@ -162,6 +210,7 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None) -
         ambiguity_margin=float(get("matching", "ambiguity_margin", (int, float))),
         anonymous_author=get("export", "anonymous_author", str),
         data=data,
+        store_from=store_from,
     )
 
 

@@ -163,12 +163,16 @@ def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
 
 def build(store, *, config: Config, progress: Progress | None = None, processes: int = 1) -> BuildReport:
     """The main job: import every ``*.txt`` list in ``config.seeds`` into ``store`` and write
-    ``config.exports`` (a .bib, a CSL-JSON and a Zotero RDF per venue-year, and a Markdown reading list)."""
+    ``config.exports`` (a .bib, a CSL-JSON and a Zotero RDF per venue-year, and a Markdown reading list).
+    ``store`` may be a function that opens the store: it is called once there are lists to
+    build from, so a folder without seeds gets no empty store."""
     from .errors import InputError
 
     seeds = sorted(Path(config.seeds).glob("*.txt"))
     if not seeds:
         raise InputError(f"{config.seeds}: no abstract lists (*.txt) to build from")
+    if callable(store):
+        store = store()
     imported = import_files(store, seeds, config=config, format="abstracts", progress=progress, processes=processes)
     papers = list(store)
     written, unchanged = [], []

@@ -27,3 +27,22 @@ def project(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "config.toml", tmp_path / "config.toml")
     return tmp_path
 
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_user_folders(tmp_path_factory):
+    """No test reads or writes the real user's config or default store, and store discovery
+    (walking up like git) never leaves the test's temporary folders."""
+    import os
+
+    home = tmp_path_factory.mktemp("user")
+    saved = {k: os.environ.get(k) for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "READINGLIST_CEILING_DIRECTORIES")}
+    os.environ["XDG_DATA_HOME"] = str(home / "data")
+    os.environ["XDG_CONFIG_HOME"] = str(home / "config")
+    os.environ["READINGLIST_CEILING_DIRECTORIES"] = str(tmp_path_factory.getbasetemp())
+    yield
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
