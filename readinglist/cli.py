@@ -28,7 +28,9 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except ReadinglistError as exc:
-            typer.echo(f"readinglist: error: {exc}", err=True)
+            from .text.controls import escape_controls
+
+            typer.echo(f"readinglist: error: {escape_controls(str(exc), keep='')}", err=True)
             raise typer.Exit(1) from None
 
 
@@ -170,9 +172,11 @@ def _print_papers(papers, *, as_json: bool) -> None:
             sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
         return
     if _plain_output():  # one write of all lines: 20,000 papers print in a few ms
+        from .text.controls import escape_controls as esc
+
         sys.stdout.write(
             "".join(
-                f"{r.key}\t{p.status}\t{r.venue or ''} {r.year or ''}\t{','.join(p.tags if p.user_tags else r.tags)}\t{r.title}\n"
+                f"{esc(r.key, '')}\t{p.status}\t{esc(r.venue or '', '')} {r.year or ''}\t{esc(','.join(p.tags if p.user_tags else r.tags), '')}\t{esc(r.title, '')}\n"
                 for p in papers
                 for r in (p.record,)
             )
@@ -217,7 +221,9 @@ def _echo_paper(paper) -> None:
         from .text import to_plain
 
         lines += ["", wrap(to_plain(rec.abstract), min(width(), 100))]
-    _out("\n".join(lines) + "\n")
+    from .text.controls import escape_controls
+
+    _out(escape_controls("\n".join(lines) + "\n"))
 
 
 def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -249,7 +255,7 @@ def _worker_processes() -> int:
 def import_(
     paths: List[Path] = typer.Argument(..., help="Abstract lists, .bib or CSL-JSON files."),
     venue: Optional[str] = typer.Option(None, help="Venue, overriding the list's header (e.g. ICML)."),
-    year: Optional[int] = typer.Option(None, help="Year, overriding the list's header."),
+    year: Optional[int] = typer.Option(None, min=1000, max=2999, help="Year, overriding the list's header (1000-2999)."),
     format: Optional[str] = typer.Option(None, "--format", "-f", help="Importer name (else from the file suffix)."),
 ) -> None:
     """Import abstract lists (and any format an importer plugin reads) into the store.
@@ -306,6 +312,8 @@ def _progress_bar(total: int):
 
 
 def _print_import_report(report) -> None:
+    from .text.controls import escape_controls
+
     err = sys.stderr
     for s in report.skipped:
         print(f"skipped {s.source}: {s.reason}: {s.text!r}", file=err)
@@ -315,7 +323,7 @@ def _print_import_report(report) -> None:
     for wanted, given in report.renamed:
         print(f"key {wanted} was taken; the new paper is {given}", file=err)
     for w in report.warnings:
-        print(f"warning: {w}", file=err)
+        print(f"warning: {escape_controls(w, keep='')}", file=err)
     typer.echo(
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
         f"{len(report.duplicates)} duplicates, {len(report.skipped)} skipped paragraphs"
@@ -331,7 +339,7 @@ def _find(status, tag, venue, year, priority, rating, search, sort):
 _STATUS_OPT = typer.Option(None, "--status", "-s", help=STATUS_HELP)
 _TAG_OPT = typer.Option(None, "--tag", "-t", help="Only papers with this tag (repeat: all must match).")
 _VENUE_OPT = typer.Option(None, "--venue", help="Only this venue (e.g. NeurIPS).")
-_YEAR_OPT = typer.Option(None, "--year", help="Only this year.")
+_YEAR_OPT = typer.Option(None, "--year", min=1000, max=2999, help="Only this year (1000-2999).")
 _PRIORITY_OPT = typer.Option(None, "--priority", min=1, max=3, help="Only this priority (1-3).")
 _RATING_OPT = typer.Option(None, "--rating", min=1, max=5, help="Only this rating (1-5).")
 _SEARCH_OPT = typer.Option(None, "--search", help="Only papers whose title, abstract or notes contain TEXT.")
@@ -378,7 +386,7 @@ def show(key: str = _KEY, as_json: bool = typer.Option(False, "--json", help="Pr
 @app.command()
 def search(
     text: str = typer.Argument(..., help="Words that must all occur (whole words; a plural -s/-es also matches)."),
-    limit: int = typer.Option(20, "--limit", "-n", metavar="N", help="At most N results."),
+    limit: int = typer.Option(20, "--limit", "-n", min=1, metavar="N", help="At most N results (1 or more)."),
     as_json: bool = typer.Option(False, "--json", help="JSON lines with a score field (0-100)."),
 ) -> None:
     """Full-text search over titles, notes and abstracts, best matches first: every word must

@@ -51,8 +51,17 @@ def import_files(
     never forks).
     """
     from .formats.registry import ImportOptions, find_importer
+    from .formats.importing import MAX_YEAR, MIN_YEAR
     from .convert.reader import read_text
 
+    if year is not None and not (isinstance(year, int) and MIN_YEAR <= year <= MAX_YEAR):
+        from .errors import ValidationError
+
+        raise ValidationError(f"year must be {MIN_YEAR}-{MAX_YEAR}, not {year!r}")
+    if venue is not None and (not venue.strip() or not venue.isprintable()):
+        from .errors import ValidationError
+
+        raise ValidationError(f"venue must be a name on one line, not {venue!r}")
     options = ImportOptions(config=config, venue=venue, year=year, processes=processes)
     results = []
     for done, path in enumerate(paths):
@@ -78,7 +87,8 @@ def import_files(
         skipped=tuple(s for res in results for s in res.skipped),
         renamed=tuple(summary.renamed),
         warnings=tuple(w for res in results for w in res.warnings)
-        + tuple(_rekeyed_warning(wanted, given) for wanted, given in summary.rekeyed),
+        + tuple(_rekeyed_warning(wanted, given) for wanted, given in summary.rekeyed)
+        + tuple(f"{key}: removed {n} control character{'s' if n > 1 else ''} (ESC, BEL, ...) from the imported text" for key, n in summary.controls),
     )
 
 

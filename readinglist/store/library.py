@@ -62,6 +62,8 @@ class ImportSummary:
     unchanged: tuple[str, ...] = ()
     duplicates: tuple[Duplicate, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
+    #: ``(key, n)``: papers whose imported text held ``n`` control characters (removed)
+    controls: tuple[tuple[str, int], ...] = ()
     #: ``(wanted, given)`` for incoming keys that are not valid citation keys (a space, a ``/``,
     #: non-ASCII, ...: see :func:`readinglist.convert.keys.key_problem`) and were made valid.
     rekeyed: tuple[tuple[str, str], ...] = ()
@@ -82,12 +84,46 @@ def _stamp(value) -> str:
 # --------------------------------------------------------------------------- pure helpers
 
 
+def _strip_record(rec: Record) -> tuple[Record, int]:
+    """``rec`` without control characters (other than newline and tab) in any text, and how
+    many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal."""
+    from ..record import Person
+    from ..text.controls import strip_controls
+
+    removed = 0
+
+    def s(value):
+        nonlocal removed
+        if value is None or value.isprintable():
+            return value
+        value, n = strip_controls(value)
+        removed += n
+        return value
+
+    changes: dict = {}
+    for name in ("title", "abstract", "entry_type", "venue", "shorttitle", "doi", "url", "pages"):
+        value = getattr(rec, name)
+        new = s(value)
+        if new is not value:
+            changes[name] = new
+    tags = tuple(s(t) for t in rec.tags)
+    if tags != rec.tags:
+        changes["tags"] = tuple(t for t in tags if t.strip())
+    authors = tuple(Person(s(a.family), s(a.given), s(a.literal)) for a in rec.authors)
+    if authors != rec.authors:
+        changes["authors"] = authors
+    fields = tuple((k, s(v)) for k, v in rec.fields)
+    if fields != rec.fields:
+        changes["fields"] = fields
+    return (rec.evolve(**changes) if changes else rec), removed
+
+
 def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
     if isinstance(tags, str):
         tags = [tags]
     out = []
     for tag in tags:
-        if not isinstance(tag, str) or not tag.strip() or any(c in tag for c in "\n\r\t"):
+        if not isinstance(tag, str) or not tag.strip() or not tag.isprintable():
             raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
         out.append(tag.strip())
     return tuple(dict.fromkeys(out))
@@ -120,7 +156,9 @@ def _trim_history(history: tuple[Event, ...]) -> tuple[Event, ...]:
 def _clean_note(text: str) -> str:
     if not isinstance(text, str):
         raise ValidationError(f"a note must be text, not {type(text).__name__}")
-    return text.replace("\r\n", "\n").strip("\n")
+    from ..text.controls import strip_controls
+
+    return strip_controls(text.replace("\r\n", "\n"))[0].strip("\n")
 
 
 _WORDS = re.compile(r"\w+")
@@ -516,6 +554,8 @@ class Store:
     def search(self, text: str, limit: int | None = None) -> list[tuple[Paper, float]]:
         """Papers whose title, abstract or notes contain every word of ``text``, best first,
         with a score 0-100 (words in the title count most, then notes, then the abstract)."""
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise ValidationError(f"limit must be 0 or more, not {limit!r}")
         score = _matcher(text)
         hits = [(p, s) for p in self._papers() if (s := score(p)) > 0]
         hits.sort(key=lambda ps: (-ps[1], ps[0].key))
@@ -671,6 +711,12 @@ class Store:
         rekeyed: list[tuple[str, str]] = []
         threshold = self.config.duplicate_threshold
         records = list(records)
+        controls: list[tuple[str, int]] = []
+        for i, rec in enumerate(records):
+            rec, n = _strip_record(rec)
+            if n:
+                records[i] = rec
+                controls.append((rec.key, n))
         for rec in records:  # checked before anything is written
             if not rec.key.strip():
                 where = f" ({rec.sources[0]})" if rec.sources else ""
@@ -748,7 +794,7 @@ class Store:
             import time
 
             cache.save_cache(self.cache_dir, self._index, time.time_ns())
-        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed), tuple(rekeyed))
+        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed), tuple(controls), tuple(rekeyed))
 
     def replace_record(self, key: str, record: Record, *, rekey: bool = False) -> Paper:
         """Put official metadata (``record``) on the paper ``key``, keeping its state.
@@ -757,6 +803,7 @@ class Store:
         ``official=True``); values it lacks (often tags) are kept. With ``rekey`` the paper takes
         ``record.key`` (its file is renamed to match); StoreError if another paper has that key.
         """
+        record = _strip_record(record)[0]
         with self.transaction():
             name, text, old = self._locate(key)
             merged = merge_record(old.record, record, official=True)
