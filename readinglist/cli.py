@@ -759,7 +759,7 @@ def export(
     rating: Optional[int] = _RATING_OPT,
     search: Optional[str] = _SEARCH_OPT,
     sort: str = typer.Option("key", help="Order of entries (as for list)."),
-    group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag | status | venue | priority."),
+    group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag (under every tag) | first-tag | status | venue | priority."),
     with_status: bool = typer.Option(False, "--with-status", help="Include reading status, priority and rating."),
     with_notes: bool = typer.Option(False, "--with-notes", help="Include your notes (BibTeX annote, CSL note)."),
     unicode: bool = typer.Option(False, "--unicode", help="BibTeX: UTF-8 Unicode text (biber, Zotero) instead of ASCII LaTeX."),
@@ -783,8 +783,8 @@ def export(
     output = Path(output_name) if output_name is not None else None
     if format is None and output is None:
         raise ValidationError("say which format: -f bibtex|csljson|markdown|zotero, or -o FILE with a known suffix")
-    if group_by and group_by not in ("tag", "status", "venue", "priority"):
-        raise ValidationError(f"unknown --group-by {group_by!r}; use tag, status, venue or priority")
+    if group_by and group_by not in ("tag", "first-tag", "status", "venue", "priority"):
+        raise ValidationError(f"unknown --group-by {group_by!r}; use tag, first-tag, status, venue or priority")
     papers = _find(status, tag, venue, year, priority, rating, search, sort)
     resolved = None
     if list_name is not None:
