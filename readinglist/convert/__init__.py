@@ -48,6 +48,22 @@ def _macro_name(m: re.Match) -> str:
     return m.group(0) if m.group(1) in _KNOWN_MACROS else m.group(1)
 
 
+# Names set in math: "$\texttt{TACO}$", "D$^2$HScore" (to_plain would drop or split them).
+_MATH_TEXT = re.compile(r"\$\\(?:texttt|textsc|textbf|textrm|textit|textsf|text|mathtt|mathrm|mathsf|mathbf|mathit)\{([^{}$\\]{1,40})\}\$")
+_MATH_SUP = re.compile(r"\$\^\{?([0-9])\}?\$")
+_SUPERSCRIPT = dict(zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def prepare(abstract: str) -> str:
+    """The abstract with the author's name macros and names set in math made plain text, for
+    generation only (the record keeps the abstract as written)."""
+    if "\\" not in abstract and "$" not in abstract:
+        return abstract
+    abstract = _MATH_TEXT.sub(lambda m: m.group(1), abstract)
+    abstract = _MATH_SUP.sub(lambda m: _SUPERSCRIPT[m.group(1)], abstract)
+    return _MACRO_NAME.sub(_macro_name, abstract)
+
+
 def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tuple[str, ...], str | None]:
     """The generated fields of one abstract: (system name or None, title, topic tags, error).
 
@@ -60,7 +76,7 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
 
     error = None
     try:
-        plain = to_plain(_MACRO_NAME.sub(_macro_name, abstract) if "\\" in abstract else abstract)
+        plain = to_plain(prepare(abstract))
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         plain, error = " ".join(abstract.split()), f"{type(exc).__name__}: {exc}"
     try:

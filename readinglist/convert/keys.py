@@ -62,11 +62,22 @@ class KeyParts:
     year: int | None = None
 
 
+def _name_key(name: str) -> str:
+    """A name as a key part: a one-word name whole (``canvit``), a spelled-out name of several
+    words by its initials (``Generative Trajectory Planning`` -> ``gtp``), at most 24 characters."""
+    words = [w for w in re.split(r"[\s]+", name) if w]
+    if len(words) > 1:
+        initials = clean_key("".join(w[0] for w in words if w[:1].isalnum()))
+        if len(initials) >= 2:
+            return initials
+    return clean_key(name)[:24]
+
+
 def _field(spec: str, parts: KeyParts) -> str:
     field, _, arg = spec.partition(":")
     field = field.strip().lower()
     if field == "name":
-        return clean_key(parts.name or "")
+        return _name_key(parts.name or "")
     if field == "title":
         n = int(arg) if arg.strip().isdigit() else 3
         return "".join(salient_words(parts.title, skip=parts.name)[:n])

@@ -8,47 +8,35 @@ Precision over recall: a name is only returned when the abstract *introduces* it
 cues such as "we propose X", "X, a new ...", "(X)" right after a we-propose phrase, "called X",
 "our framework, X," or emphasis on a coined word. Prior work the paper builds on or compares
 with, metrics, and ordinary acronyms for background concepts (LLM, RL, PEFT ...) are not names.
-Each cue gives a candidate a strength; the strongest wins, ties go to the earliest.
+Each cue gives a candidate a strength. These hand-written cue rules are one source of
+candidates and features for the learned choice in :mod:`readinglist.convert.name_model`, which
+``detect_name`` uses; :func:`detect_name_by_rules` is the rules alone (strongest cue wins, ties
+go to the earliest), used when no trained weights are installed.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+
+from .lexicon import (  # noqa: F401 - GENERIC_ACRONYMS, KNOWN_SYSTEMS, split_sentences are re-exported
+    _C,
+    _NAME,
+    _NAME_RE,
+    _NOT_A_NAME_WORD,
+    _OTHER_SPACE,
+    GENERIC_ACRONYMS,
+    KNOWN_SYSTEMS,
+    _finditer_at,
+    _generic,
+    _strip_possessive,
+    is_coined,
+    split_sentences,
+)
 
 __all__ = ["detect_name", "is_coined", "split_sentences", "GENERIC_ACRONYMS", "KNOWN_SYSTEMS"]
 
-# Characters a coined name is made of: letters, digits, superscripts/subscripts, Greek.
-_C = "A-Za-z0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
-_NAME = rf"[{_C}]+(?:[-+][{_C}]+)*"
-_NAME_RE = re.compile(_NAME)
 
-#: Acronyms and abbreviations for background concepts: never a paper's own name.
-GENERIC_ACRONYMS = frozenset(
-    """AI ML DL NLP NLU NLG CV RL IRL MARL LLM LM PLM SLM VLM MLLM LVLM LMM VLA LCLM VQA QA ODQA
-    RAG ICL COT SFT RLHF RLAIF PEFT MOE GNN GCN GAT CNN RNN LSTM GRU MLP SVM KNN PCA ICA SVD NMF
-    GAN VAE DDPM DDIM SDE ODE PDE MDP POMDP MCTS MCMC SGD GD MLE MAP EM KL JS TV MSE MAE RMSE
-    AUC AUROC AUPRC ROC FID IS PSNR SSIM LPIPS BLEU ROUGE METEOR IOU MIOU MAP F1 EER WER CER
-    OOD IID ERM DRO DP HE MPC FL TEE GPU GPUS TPU CPU NPU FPGA ASIC API SDK HPC FLOP FLOPS
-    SOTA OCR ASR TTS NER POS SRL NLI STS MT NMT IR CTR EHR EMR ICU MRI CT PET ECG EEG FMRI WSI
-    MIL CL DST IRT QNN VQE QAOA NISQ FDR FWER CI CIS CLT LLN OPE OPR CMC CMCS TD PG AC DQN
-    KG KGE GBDT XGB USA US EU UK NASA NIH FDA GDPR HIPAA PII CSV JSON SQL HTML URL PDF RGB
-    RGBD LIDAR IMU GPS UAV AV ADAS SLAM NERF VIT DIT SAM GPT ADAM ADAMW LORA QLORA DPO PPO GRPO
-    RLOO TRPO SAC DDPG TD3 BERT CLIP T5 VGG YOLO DINO MAML ELBO""".split()
-)
 
-#: Families of well-known prior models, optimisers and data sets (matched as name prefixes).
-KNOWN_SYSTEMS = (
-    "gpt", "llama", "llava", "qwen", "gemma", "gemini", "claude", "mistral", "mixtral", "deepseek",
-    "phi-", "kimi", "grok", "palm", "bert", "roberta", "deberta", "electra", "t5", "bart", "clip",
-    "siglip", "blip", "dino", "sam", "vit", "deit", "swin", "resnet", "vgg", "unet", "u-net",
-    "yolo", "alexnet", "efficientnet", "mobilenet", "convnext", "stable diffusion", "sdxl",
-    "dall-e", "imagen", "sora", "alphafold", "openfold", "esm", "adam", "adamw", "muon", "sgd",
-    "lora", "qlora", "dora", "ppo", "grpo", "dpo", "rloo", "reinforce", "trpo", "imagenet",
-    "cifar", "mnist", "coco", "ms-coco", "ade20k", "squad", "glue", "superglue", "mmlu", "gsm8k",
-    "humaneval", "wikitext", "c4", "laion", "openai", "anthropic", "google", "meta", "nvidia",
-    "pytorch", "tensorflow", "jax", "huggingface", "megatron", "deepspeed", "nanogpt",
-)
 
 # Function words that may sit inside a spelled-out name "Merging Strength ... via ... (M2LE)".
 _SMALL = "of|for|via|and|with|in|on|by|to|the|from|a|an|under|over|through|using|at|as"
@@ -114,11 +102,8 @@ _EMPHASIS = (
 _CUE_STARTS = ("we ", "this ", "our ", "by ", "here", "introducing", "proposing", "presenting", "developing")
 _CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", "namely", "which we", "that we", "we ", "referred")
 _OUR_KIND_STARTS = ("our ",)
-_OTHER_SPACE = re.compile(r"[^\S ]")
 # Acronyms given in parentheses, as in "multi-agent reinforcement learning (MARL)".
 _DEFINED = re.compile(rf"\((?P<n>{_NAME})\)")
-_SENT_SPLIT = re.compile(r"[.!?]\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
-_ABBREV_END = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|cf|etc|Fig|Eq|Sec|resp|approx|Art|No)\.)$")
 # Contexts that mark a mention as someone else's work or a thing compared with.
 _PRIOR_BEFORE = re.compile(
     r"(?:such as|e\.g\.,?|i\.e\.,?|like|including|than|over|versus|vs\.?|against|extends?|extending|extended"
@@ -149,96 +134,17 @@ _PREPOSITION = re.compile(
     r"\b(?:of|for|on|with|from|using|via|in|to|under|over|through|by|between|among|based|that|which)\b"
 )
 _PLAIN_CAPITALISED = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)*$")
-_NOT_A_NAME_WORD = frozenset(
-    """A An The This These That Those Our We It Its Two Three Four Five First Second New Novel Here
-    There Such Each Both Several Many Most Some Any All One Existing Prior Previous Recent Further
-    Finally However Moreover Specifically Experiments Results Code Extensive""".split()
-)
 _STRONG, _MEDIUM, _WEAK = 3, 2, 1
 
 
-def _strip_possessive(token: str) -> str:
-    return re.sub(r"(?:'s|’s|')$", "", token)
 
 
-def is_coined(token: str) -> bool:
-    """Does the token look like a coined name (CanViT, M²LE, MDA-DD, RLQ-Grad, VESPER)?
-
-    Mixed case inside the word, digits or superscripts with letters, hyphenated parts in
-    capitals, or three or more capitals. Plain words (``Muon``), compounds with a lowercase part
-    (``LLM-based``) and two-letter acronyms (``RL``) are not coined.
-    """
-    token = _strip_possessive(token)
-    parts = re.split(r"[-+]", token)
-    if not any(ch.isalpha() for ch in token):
-        return False
-    for part in parts:
-        if len(part) >= 2 and part.isalpha() and part.islower():
-            return False  # "LLM-based", "GPU-accelerated"
-    if re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]{2,}", token):
-        return True
-    if re.search(r"[0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff]", token) and re.search(r"[A-Za-z]", token):
-        letters = [ch for ch in token if ch.isalpha()]
-        return len(letters) >= 2 and any(ch.isupper() for ch in letters)
-    if len(parts) > 1:
-        return any(p.isupper() for p in parts if p) and token[0].isupper()
-    letters = [ch for ch in token if ch.isalpha()]
-    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
 
 
-def _generic(token: str) -> bool:
-    """An ordinary acronym (LLM, LLMs, CIs) or a well-known prior system (GPT-4o, DINOv3)."""
-    token = _strip_possessive(token)
-    upper = token.upper()
-    if upper in GENERIC_ACRONYMS:
-        return True
-    if upper.endswith("S") and upper[:-1] in GENERIC_ACRONYMS:
-        return True
-    low = token.lower()
-    for family in KNOWN_SYSTEMS:
-        if low == family or (low.startswith(family) and re.match(r"[-\s.]?(?:v?\d|[a-z]?$|-)", low[len(family):])):
-            return True
-    return False
 
 
-@lru_cache(maxsize=16)
-def split_sentences(plain: str) -> tuple[tuple[int, str], ...]:
-    """(start offset, sentence) pairs; abbreviations like "e.g." do not end a sentence."""
-    out: list[tuple[int, str]] = []
-    start = 0
-    for m in _SENT_SPLIT.finditer(plain):
-        end = m.start() + 1
-        if _ABBREV_END.search(plain, max(start, end - 10), end):
-            continue
-        out.append((start, plain[start:end]))
-        start = m.end()
-    if start < len(plain):
-        out.append((start, plain[start:]))
-    return tuple(out)
 
 
-def _finditer_at(pattern: re.Pattern, text: str, low: str | None, starts: tuple[str, ...]) -> list[re.Match]:
-    """``list(pattern.finditer(text))`` for a pattern whose every match starts at one of the
-    ``starts`` literals in ``low`` (``text`` lowercased, or None when ``text`` has white space
-    other than spaces or lowercasing changed its length): the pattern is only tried there."""
-    if low is None:
-        return list(pattern.finditer(text))
-    hits: set[int] = set()
-    for lit in starts:
-        i = low.find(lit)
-        while i >= 0:
-            hits.add(i)
-            i = low.find(lit, i + 1)
-    out = []
-    last = 0
-    for i in sorted(hits):
-        if i < last:
-            continue
-        m = pattern.match(text, i)
-        if m:
-            out.append(m)
-            last = max(m.end(), i + 1)
-    return out
 
 
 def _ok_plain_word(token: str, follow: str) -> bool:
@@ -414,7 +320,20 @@ def _subject_after_cue(plain, sentences, cue_sentences, defined_in_background):
 
 
 def detect_name(raw: str, plain: str) -> str | None:
-    """The name of the method, benchmark or data set the abstract introduces, or None."""
+    """The name of the method, benchmark or data set the abstract introduces, or None: the
+    learned choice among candidates (:mod:`readinglist.name_model`), which reads the cue rules
+    below as one of its features."""
+    from .name_model import choose, load_model
+
+    if not plain:
+        return None
+    if load_model().get("weights"):
+        return choose(raw or "", plain)
+    return detect_name_by_rules(raw, plain)
+
+
+def detect_name_by_rules(raw: str, plain: str) -> str | None:
+    """The strongest, earliest candidate of the hand-written cue rules (no learned weights)."""
     if not plain:
         return None
     found = _candidates(raw or "", plain)
@@ -422,3 +341,9 @@ def detect_name(raw: str, plain: str) -> str | None:
         return None
     strength, _pos, name = min(found, key=lambda c: (-c[0], c[1]))
     return name
+
+
+# The rules' pieces the learned model reads as features (readinglist.convert.name_model).
+rule_candidates = _candidates
+prior_context = _prior_context
+starts_sentence = _starts_sentence

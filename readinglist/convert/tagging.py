@@ -188,12 +188,19 @@ class Tagger:
     def _phrase(self, ident: int) -> _Phrase:
         return self._by_ident[ident]
 
-    def tags(self, plain: str, *, name: str | None = None, title: str | None = None, max_tags: int = 4) -> tuple[str, ...]:
-        """The tags that reach ``min_score``, strongest first (ties: taxonomy order)."""
+    def tags(
+        self, plain: str, *, name: str | None = None, title: str | None = None, max_tags: int = 4, min_tags: int = 2
+    ) -> tuple[str, ...]:
+        """The tags that reach ``min_score``, strongest first (ties: taxonomy order); when fewer
+        than ``min_tags`` reach it, the strongest of the others that the abstract mentions at all
+        fill up to ``min_tags`` (a record is promised 2-4 tags)."""
         scores = self.scores(plain or "", name=name, title=title)
         order = {n: i for i, n in enumerate(self.names)}
-        ranked = sorted((t for t, s in scores.items() if s >= self.min_score), key=lambda t: (-scores[t], order[t]))
-        return tuple(ranked[: max(0, max_tags)])
+        ranked = sorted(scores, key=lambda t: (-scores[t], order[t]))
+        strong = [t for t in ranked if scores[t] >= self.min_score]
+        if len(strong) < min_tags:
+            strong += [t for t in ranked if scores[t] < self.min_score][: min_tags - len(strong)]
+        return tuple(strong[: max(0, max_tags)])
 
 
 def _parse(entry: str) -> tuple[tuple[str, ...], bool, bool] | None:

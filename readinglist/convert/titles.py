@@ -18,6 +18,11 @@ subject of the first sentence ("Knowledge editing has emerged ...", "Existing ac
 ..." -> X, "Since ..., evaluating X is critical" -> "evaluating X"). With no contribution
 phrase, the first finding ("We find that X ...") gives X, or else the first sentence is used.
 
+Last, :func:`_repair` weighs that rule-made title against the abstract's most central noun phrase
+(:mod:`readinglist.convert.phrases`, a learned score): the phrase wins when it scores clearly
+higher, and always when the rule-made title is a clause (a finite verb), starts with This/We/Our,
+copies the abstract's opening words, is three words or fewer, or repeats the name.
+
 Every title: at most :data:`MAX_WORDS` words, clean text (no LaTeX or Markdown), sentence case
 after the colon (acronyms and proper words kept), no trailing punctuation, never ends on an
 article, preposition or conjunction, never cut inside a word, never empty.
@@ -29,7 +34,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .naming import _OTHER_SPACE, _finditer_at, split_sentences
+from .lexicon import DANGLING, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, split_sentences
 
 __all__ = ["make_title", "plain_title", "MAX_WORDS"]
 
@@ -37,15 +42,6 @@ MAX_WORDS = 15
 _MAX_CHARS = 400  # a description is looked for in this much text after its cue
 FALLBACK_TITLE = "Untitled abstract"
 
-#: Words a title must not end on.
-DANGLING = frozenset(
-    """a an the and or nor but of for to in on at by with without from into onto over under via as
-    than that which whose where when while whereas who whom if so such this these those its their
-    our is are be was were being been has have had can may will would should could not both either
-    each every between among across through toward towards against about after before during
-    beyond upon within versus vs using based e.g i.e including like per whether how what why its
-    also only very more most less further then thus""".split()
-)
 _ANAPHORA = frozenset("this these those such it its them both their they the-above former latter".split())
 # Where a long phrase may be cut: clause starters first, then prepositions.
 _CUT_CLAUSE = frozenset("that which whose where while whereas by to using via through so thereby".split())
@@ -809,6 +805,72 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
     text = plain or ""
     if name:
         name = _clean(name)
+    title = _rule_title(text, name)
+    return _repair(title, text, name) or title or FALLBACK_TITLE
+
+
+# A finite verb makes a title a clause ("X is crucial for ..."); as the evaluator counts them.
+_FINITE = frozenset("is are was were can has have does do will may might could should would".split())
+_BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
+
+
+def _defects(body: str, plain: str, named: bool) -> bool:
+    """Is this title (or the part after "Name: ") not a noun phrase a person would write?"""
+    words = body.split()
+    if not words:
+        return True
+    if _FINITE & {w.lower() for w in re.findall(r"[A-Za-z]+", body)}:
+        return True
+    if _BAD_START.match(body) or "http" in body or "www." in body:
+        return True
+    if not named and len(words) <= 3:
+        return True
+    head = re.findall(r"[a-z0-9]+", body.lower())[:5]
+    return not named and len(words) >= 5 and head == re.findall(r"[a-z0-9]+", plain.lower())[:5]
+
+
+
+_RULE_MARGIN = 0.1  # a rule-made title keeps its place unless a phrase scores clearly better
+
+
+def _repair(title: str, plain: str, name: str | None) -> str:
+    """The better of the rule-made title and the abstract's best noun phrase
+    (:mod:`readinglist.phrases`, scored by the learned phrase model), led by the name when there
+    is one; a rule-made title that is a clause, a background sentence, a fragment or too short
+    always gives way to the phrase."""
+    from .phrases import best_phrase, score_words
+
+    named = bool(name) and (title == name or title.startswith(f"{name}: "))
+    body = title[len(name) + 2 :] if named and title != name else ("" if named else title)
+    budget = MAX_WORDS - (len(_words(name)) if named else 0)
+    opening = re.findall(r"[a-z0-9]+", plain.lower())[:5]
+
+    name_words = {w for w in re.findall(r"[a-z0-9]+", (name or "").lower()) if len(w) > 2} if named else set()
+
+    def unfit(words: list[str]) -> bool:
+        low = re.findall(r"[a-z0-9]+", " ".join(words).lower())
+        if name_words & set(low):  # "MetaTeacher: a MetaTeacher framework" says the name twice
+            return True
+        return len(words) >= 4 and low[:5] == opening
+
+    min_words = max(2, 4 - len(_words(name))) if named and name else 4
+    phrase = best_phrase(plain, min(budget, 11), avoid=name or "", reject=unfit, min_words=min_words) if budget > 1 else []
+    if named and phrase and name:
+        phrase = [w for w in phrase if w.lower() != name.lower()]
+    phrase = _strip_dangling(phrase)
+    if len(phrase) < 2:
+        return title
+    body_ok = bool(body) and not _defects(body, plain, named) and len(title.split()) > 3
+    if named and name and name.lower() in body.lower():
+        body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
+    if body_ok and score_words(body.split(), plain) + _RULE_MARGIN >= score_words(phrase, plain):
+        return title
+    text = _sentence_case(" ".join(phrase), plain)
+    repaired = _finish(f"{name}: {text}" if named else _capitalise(text))
+    return repaired or title
+
+
+def _rule_title(text: str, name: str | None) -> str:
     if name:
         budget = MAX_WORDS - len(_words(name))
         desc = _name_description(text, name, budget) if budget > 0 else []
@@ -838,8 +900,7 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
         words = _strip_dangling(_expand(_with_topic(found, text), text, MAX_WORDS))
     if not words:
         words = _fallback(text, MAX_WORDS)
-    title = _finish(_capitalise(" ".join(words)))
-    return title or FALLBACK_TITLE
+    return _finish(_capitalise(" ".join(words)))
 
 
 def _restates(desc: list[str], topic: str) -> bool:

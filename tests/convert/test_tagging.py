@@ -152,18 +152,6 @@ BLIND_TAGS = {
     "Audio-visual speech recognition improves": ({"multimodal", "speech"}, {"robustness"}),
     "Adversarial training improves robustness": ({"robustness"}, {"computer-vision"}),
 }
-# Blind abstracts still tagged wrongly, left as known misses rather than fitted one by one:
-# "+tag" an extra tag from a word the paper only uses, "-tag" a required tag not reached.
-BLIND_TAG_MISSES = {
-    "Chest X-ray interpretation": {"+dataset"},  # "public datasets", "annotations"
-    "Video diffusion models often": {"+evaluation"},  # "consistency metrics", "human raters"
-    "Offline reinforcement learning (RL) algorithms": {"+dataset"},  # "42 datasets"
-    "Class-incremental learning requires": {"+llm"},  # "prompt tuning" of vision transformers
-    "Audio-visual speech recognition improves": {"+computer-vision"},  # "visual stream", "video"
-    "Proteins are dynamic molecules": {"-diffusion"},  # "a diffusion model" said once
-}
-
-
 def test_default_taxonomy_has_exactly_the_requested_tags():
     assert list(TAXONOMY) == REQUESTED
     assert all(len(phrases) >= 5 for phrases in TAXONOMY.values())
@@ -176,43 +164,51 @@ def test_every_abstract_has_an_expectation():
 
 @pytest.mark.parametrize(("prefix", "expected"), list(SEED_TAGS.items()), ids=list(SEED_TAGS))
 def test_seed_tags(prefix, expected):
-    required, fair = expected
+    required, _fair = expected
     tags = tags_of(by_prefix(SEEDS, prefix))
-    assert 1 <= len(tags) <= 4
+    assert 2 <= len(tags) <= 4  # the README's promise
     assert set(tags) <= set(REQUESTED)
     assert required <= set(tags), tags
-    assert set(tags) <= required | fair, tags
 
 
 @pytest.mark.parametrize(("prefix", "expected"), list(HELDOUT_TAGS.items()), ids=list(HELDOUT_TAGS))
 def test_heldout_tags(prefix, expected):
-    required, fair = expected
+    required, _fair = expected
     tags = tags_of(by_prefix(HELDOUT + HELDOUT_MORE, prefix))
     assert len(tags) <= 4
     assert required <= set(tags), tags
-    assert set(tags) <= required | fair, tags
 
 
-@pytest.mark.parametrize(("prefix", "expected"), list(BLIND_TAGS.items()), ids=list(BLIND_TAGS))
-def test_blind_tags(prefix, expected):
-    required, fair = expected
-    tags = tags_of(by_prefix(BLIND, prefix))
-    assert 1 <= len(tags) <= 4
-    misses = {f"-{t}" for t in required - set(tags)} | {f"+{t}" for t in set(tags) - required - fair}
-    assert misses == BLIND_TAG_MISSES.get(prefix, set()), tags
-
-
-def test_blind_tag_precision_and_recall():
-    """Summary figures over the blind set (what the report quotes): precision against the
-    tags judged fair, recall of the required ones."""
+def _precision_recall(table, pool):
     good = bad = hit = need = 0
-    for prefix, (required, fair) in BLIND_TAGS.items():
-        tags = set(tags_of(by_prefix(BLIND, prefix)))
+    for prefix, (required, fair) in table.items():
+        tags = set(tags_of(by_prefix(pool, prefix)))
         good += len(tags & (required | fair))
         bad += len(tags - required - fair)
         hit += len(tags & required)
         need += len(required)
-    assert good / (good + bad) >= 0.9 and hit / need >= 0.95, (good, bad, hit, need)
+    return good / (good + bad), hit / need
+
+
+def test_seed_and_heldout_tag_precision():
+    """Tags outside the hand-labelled fair ones are rare (a record with little evidence is
+    filled up to two tags with the best-supported others)."""
+    for table, pool in ((SEED_TAGS, SEEDS), (HELDOUT_TAGS, HELDOUT + HELDOUT_MORE)):
+        precision, recall = _precision_recall(table, pool)
+        assert precision >= 0.95 and recall == 1.0, (precision, recall)
+
+
+@pytest.mark.parametrize(("prefix", "expected"), list(BLIND_TAGS.items()), ids=list(BLIND_TAGS))
+def test_blind_tags(prefix, expected):
+    tags = tags_of(by_prefix(BLIND, prefix))
+    assert 2 <= len(tags) <= 4 and set(tags) <= set(REQUESTED)
+
+
+def test_blind_tag_precision_and_recall():
+    """Summary figures over the blind set (what the report quotes): precision against the
+    tags judged fair, recall of the required ones; aggregate, so no single tag is pinned."""
+    precision, recall = _precision_recall(BLIND_TAGS, BLIND)
+    assert precision >= 0.92 and recall >= 0.95, (precision, recall)
 
 
 def test_max_tags_and_order():
@@ -246,8 +242,16 @@ def test_phrase_syntax():
 def test_passing_mention_is_not_a_tag():
     tagger = compile_taxonomy({"quantum": ["quantum", "qubit"], "speech": ["speech", "audio"]})
     text = "We study sorting networks in depth. Unlike quantum sorting, ours is classical. It is fast."
-    assert tagger.tags(text) == ()
-    assert tagger.tags(text, title="Quantum-free sorting") == ("quantum",)  # the title weighs 2
+    assert tagger.tags(text, min_tags=0) == ()
+    assert tagger.tags(text, title="Quantum-free sorting", min_tags=0) == ("quantum",)  # the title weighs 2
+
+
+def test_records_are_filled_up_to_two_tags_from_weaker_evidence():
+    tagger = compile_taxonomy({"quantum": ["quantum", "qubit"], "speech": ["speech", "audio"], "graphs": ["graph"]})
+    text = "We study sorting networks in depth. Unlike quantum sorting, ours is classical. It is fast."
+    assert tagger.tags(text) == ("quantum",)  # the only tag with any evidence: never an invented one
+    text = "Quantum speech coding with qubits. Quantum audio is odd."
+    assert tagger.tags(text, max_tags=4) == ("quantum", "speech")
 
 
 def test_nested_phrase_of_another_tag_does_not_count():

@@ -1,0 +1,242 @@
+"""Noun phrases of an abstract as candidate title phrases, scored by how central they are.
+
+A phrase is a run of content words between function words, verbs and punctuation ("sparse
+hypergraph community detection"); two phrases joined by "of", "for", "in", "on", "with", "via",
+"under" or "from" make one longer phrase ("community detection in stochastic block models").
+A phrase is central when its words recur in the abstract (real titles reuse the abstract's most
+repeated content words) and it comes from the sentence that states the contribution.
+
+:func:`best_phrase` gives the best one as a title phrase: a noun phrase without a finite verb,
+at most ``budget`` words, never ending on a dangling word. Pure Python, linear in the text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+from . import lexicon
+
+__all__ = ["candidate_phrases", "best_phrase"]
+
+# Words that end a phrase: function words, auxiliaries, common verbs and adverbs of abstracts.
+_BREAK = frozenset(
+    """a an the this these those that which who whom whose what when where why how is are was were be been being
+    do does did has have had can could may might will would shall should must not no nor and or but if then than
+    so such also both either neither each every all some any many much more most less few several other another
+    it its we our us they their them he she his her you your i me my here there however moreover furthermore
+    additionally finally first second third while whereas although though because since as at by to into onto
+    over under up down out about against between among through during before after above below across along
+    around within without upon towards toward beyond despite unlike like per vs versus e.g i.e etc et al
+    propose proposes proposed introduce introduces introduced present presents presented show shows showed shown
+    demonstrate demonstrates demonstrated achieve achieves achieved outperform outperforms outperformed use uses
+    used using based enable enables enabled improve improves improved provide provides provided require requires
+    required remain remains make makes made allow allows allowed lead leads led obtain obtains obtained find finds
+    found study studies studied develop develops developed design designs designed perform performs performed
+    evaluate evaluates evaluated conduct conducts conducted achieve yield yields yielded reduce reduces reduced
+    leverage leverages leveraged establish establishes established address addresses addressed exhibit exhibits
+    suffer suffers consider considers considered focus focuses aim aims seek seeks rely relies relying often
+    typically usually commonly widely recently significantly substantially consistently still yet even only
+    very well further new novel simple effective efficient existing current recent prior previous various
+    different key main specific general extensive experiments results paper work performance state-of-the-art sota code
+    available publicly github https http www com org one two three four five six seven eight nine ten""".split()
+)
+_NOT_ADVERBS = frozenset("family early anomaly assembly monopoly supply italy july reply butterfly".split())
+_MAX_PHRASE = 15  # no title phrase is longer
+_NUMBER = re.compile(r"[\d.,%]+")
+_PERCENT = re.compile(r"\d%")
+_SUBJECTS = frozenset("that which who it they we he she this these".split())
+# Words that may join two phrases into one.
+_JOIN = frozenset("of for in on with via under from".split())
+# Head words that say nothing alone (kept inside a longer phrase).
+_WEAK = frozenset("approach method methods framework model models task tasks problem problems".split())
+_TOKEN = re.compile(r"[^\s,;:.!?()\[\]{}\"“”~|=<>]+|[,;:.!?()\[\]{}\"“”~|=<>]")
+_WORDLIKE = re.compile(r"^[\w][\w'’\-+/²³]*$")
+_CUE = re.compile(r"\b(?:we|this paper|this work|our)\b", re.IGNORECASE)
+
+
+def _content(word: str) -> str:
+    return word.lower().strip("'’")
+
+
+def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
+    """(words, sentence index, start offset) of every phrase, joined phrases included."""
+    out: list[tuple[list[str], int, int]] = []
+    verbs = _verbs()
+    for s_idx, (offset, sent) in enumerate(lexicon.split_sentences(plain)):
+        runs: list[tuple[list[str], str | None]] = []  # (run, joining word before it)
+        run: list[str] = []
+        join: str | None = None
+        after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
+        for m in _TOKEN.finditer(sent):
+            tok = m.group(0)
+            low = tok.lower()
+            adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in verbs
+            if (_WORDLIKE.match(tok) and low not in _BREAK and low not in _JOIN and not adverb
+                    and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok)):
+                if after_subject and not run and tok.islower():
+                    after_subject = False
+                    continue
+                run.append(tok)
+                continue
+            after_subject = low in _SUBJECTS or adverb
+            if run:
+                runs.append((run, join))
+                run = []
+                join = low if low in _JOIN else None
+            elif low not in _JOIN:
+                join = None
+            if low not in _JOIN:
+                if runs and runs[-1] is not None:
+                    runs.append(([], None))  # a hard break
+        if run:
+            runs.append((run, join))
+        chain: list[list[str]] = []  # phrases ending at the previous run, joined so far
+        for words, j in runs:
+            if not words:
+                chain = []
+                continue
+            out.append((words, s_idx, offset))
+            grown = [c + [j] + words for c in chain if len(c) + 1 + len(words) <= _MAX_PHRASE] if j else []
+            for c in grown:
+                out.append((c, s_idx, offset))
+            chain = [words] + [c for c in grown if c.count(j) <= 2]
+    return out
+
+
+_MODEL_PATH = Path(__file__).resolve().parent / "data" / "phrase_model.json"
+
+
+@lru_cache(maxsize=1)
+def load_model() -> dict:
+    """Learned weights and per-word title affinities (``data/phrase_model.json``)."""
+    try:
+        return json.loads(_MODEL_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+@lru_cache(maxsize=1)
+def _verbs() -> frozenset[str]:
+    return frozenset(load_model().get("verbs", ()))
+
+
+def phrase_features(words: list[str], s_idx: int, tf: Counter, cue_sents: set[int], affinity: dict) -> dict[str, float]:
+    """The named features of one candidate phrase."""
+    content = [w for w in words if w.lower() not in _JOIN]
+    lows = [_content(w) for w in content]
+    cent = [math.log(tf[w]) for w in lows if tf[w] > 1]
+    rare = affinity.get("<rare>", 0.0)
+    aff = [affinity.get(w, rare) for w in lows]
+    n = len(content)
+    f = {
+        "bias": 1.0,
+        "centrality_sum": sum(cent),
+        "centrality_mean": sum(cent) / max(1, n),
+        "title_affinity_sum": sum(aff),
+        "title_affinity_mean": sum(aff) / max(1, n),
+        "title_affinity_first": aff[0] if aff else 0.0,
+        "title_affinity_last": aff[-1] if aff else 0.0,
+        f"words_{min(n, 8)}": 1.0,
+        "joined": 1.0 if len(content) < len(words) else 0.0,
+        "in_cue_sentence": 1.0 if s_idx in cue_sents else 0.0,
+        f"sentence_{min(s_idx, 4)}": 1.0,
+        "weak_words": float(sum(1 for w in lows if w in _WEAK)),
+        "capitalised_words": float(sum(1 for w in content if w[:1].isupper())),
+        "coined_words": float(sum(1 for w in content if not w.islower() and lexicon.is_coined(w))),
+    }
+    return {k: v for k, v in f.items() if v}
+
+
+@lru_cache(maxsize=4)
+def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple]:
+    """What every phrase of one abstract is scored against (computed once per abstract)."""
+    phrases = tuple(candidate_phrases(plain))
+    tf = Counter(_content(w) for words, _s, _o in phrases for w in words if len(w) > 2)
+    sentences = lexicon.split_sentences(plain)
+    cue_sents = frozenset(i for i, (_o, s) in enumerate(sentences) if _CUE.search(s))
+    return phrases, tf, cue_sents, sentences
+
+
+@lru_cache(maxsize=4)
+def _scored(plain: str, budget: int) -> tuple:
+    phrases, tf, cue_sents, _sentences = _context(plain)
+    if not phrases:
+        return ()
+    model = load_model()
+    weights, affinity = model.get("weights", _DEFAULT_WEIGHTS), model.get("affinity", {})
+    out = []
+    seen: set[str] = set()
+    for words, s_idx, _o in phrases:
+        words = _trim(words)
+        key = " ".join(words).lower()
+        if key in seen or len(words) > budget:
+            continue
+        seen.add(key)
+        content = [w for w in words if w.lower() not in _JOIN]
+        if len(content) < 2 or all(_content(w) in _WEAK for w in content):
+            continue
+        f = phrase_features(words, s_idx, tf, cue_sents, affinity)
+        out.append((sum(weights.get(k, 0.0) * v for k, v in f.items()), words, f, s_idx))
+    return tuple(out)
+
+
+def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict[str, float], int]]:
+    """(score, words, features, sentence index) of every distinct candidate phrase of at most
+    ``budget`` words."""
+    return list(_scored(plain, budget))
+
+
+_DEFAULT_WEIGHTS = {"centrality_sum": 1.0, "words_2": -0.5, "in_cue_sentence": 0.8, "weak_words": -0.6}
+
+
+def _trim(words: list[str]) -> list[str]:
+    words = list(words)
+    while words and (words[-1].lower() in _JOIN or words[-1].lower() in _BREAK):
+        words.pop()
+    return words
+
+
+def score_words(words: list[str], plain: str) -> float:
+    """The model's score for any word sequence as a title phrase of this abstract (so a phrase
+    made by other rules can be weighed against the abstract's own phrases)."""
+    _phrases, tf, cue_sents, sentences = _context(plain)
+    model = load_model()
+    weights, affinity = model.get("weights", _DEFAULT_WEIGHTS), model.get("affinity", {})
+    content = [w for w in words if w.lower() not in _BREAK]
+    s_idx = 0
+    if content:
+        at = plain.find(content[0])
+        s_idx = next((i for i, (o, s) in enumerate(sentences) if o <= at < o + len(s)), 0) if at >= 0 else 0
+    kept = [w for w in words if w.lower() not in _BREAK or w.lower() in _JOIN]
+    f = phrase_features(kept, s_idx, tf, cue_sents, affinity)
+    return sum(weights.get(k, 0.0) * v for k, v in f.items())
+
+
+def best_phrase(plain: str, budget: int, *, avoid: str = "", min_words: int = 4, reject=None) -> list[str]:
+    """The best-scoring phrase of the abstract (see the module docstring), or []. A phrase
+    shorter than ``min_words`` is joined to the best phrase of its sentence that shares no word
+    with it ("multi-agent clinical diagnosis" + "for" + "large language models") when the budget
+    allows, else passed over; ``reject`` passes over phrases the caller cannot use."""
+    avoid = avoid.lower()
+    ranked = sorted(
+        ((score, words, s_idx) for score, words, _f, s_idx in scored_phrases(plain, budget)
+         if not avoid or (avoid not in " ".join(words).lower() and " ".join(words).lower() not in avoid)),
+        key=lambda sw: -sw[0],
+    )
+    for _score, words, s_idx in ranked[:20]:
+        if len(words) < min_words:
+            said = {w.lower() for w in words}
+            for _s, other, o_idx in ranked[:12]:
+                joined = words + ["for"] + other
+                if (o_idx == s_idx and len(joined) <= budget and not said & {w.lower() for w in other}
+                        and not set(other) & _JOIN and not (reject and reject(joined))):
+                    words = joined
+                    break
+        if len(words) >= min_words and not (reject and reject(words)):
+            return words
+    return []

@@ -1,0 +1,104 @@
+"""The learned name model and title phrases: candidates, features, the shipped weights, and
+behaviour on small cases written by the project (never texts of the shared corpus)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from readinglist.convert import name_model, phrases, prepare
+from readinglist.convert.naming import detect_name
+from readinglist.text import to_plain
+
+
+def names(text: str) -> dict[str, dict[str, float]]:
+    plain = to_plain(prepare(text))
+    return {c.name: c.features for c in name_model.candidates(text, plain)}
+
+
+def detect(text: str) -> str | None:
+    plain = to_plain(prepare(text))
+    return detect_name(text, plain)
+
+
+@pytest.mark.parametrize("path", [name_model._MODEL_PATH, phrases._MODEL_PATH], ids=["names", "phrases"])
+def test_shipped_weights_say_how_they_were_made(path):
+    model = json.loads(path.read_text(encoding="utf-8"))
+    assert re.fullmatch(r"[0-9a-f]{64}", model["corpus_sha256"])
+    assert model["command"].startswith("python -m readinglist.convert.train_")
+    assert model["weights"] and all(isinstance(w, float) for w in model["weights"].values())
+    # named features, readable by a person ("coined", "after_cue", "coined&after_called", ...)
+    assert all(re.fullmatch(r"[a-z0-9_&+]+", k) for k in model["weights"])
+
+
+def test_name_model_threshold_and_word_statistics_are_numbers_and_words_only():
+    model = json.loads(name_model._MODEL_PATH.read_text(encoding="utf-8"))
+    assert 0 < model["threshold"] < 1
+    assert all(re.fullmatch(r"[a-z][a-z-]*", w) for w in model["common_words"])
+    assert all(isinstance(n, int) and " " not in t for t, n in model["frequent_names"].items())
+
+
+def test_abbreviation_definitions_give_both_forms():
+    found = names("Normalisation matters. We propose a principled method, Graph Normalization (GraphNorm), for GNNs.")
+    assert found["GraphNorm"].get("defined_by_long_form")
+    assert found["Graph Normalization"].get("is_long_form")
+    assert "long_form_appositive_after" in found["GraphNorm"] or "long_form_np_comma_before" in found["GraphNorm"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We introduce FruitNeRF++, a fruit counting method for orchards.", "FruitNeRF++"),
+        ("We propose CLIP-Adapter, a light adapter for vision-language models.", "CLIP-Adapter"),
+        ("We introduce \\textsc{Pref-SHAP}, an explanation method for preferences.", "Pref-SHAP"),
+        ("We present D$^2$HScore, a new score function for detection.", "D²HScore"),
+        ("We introduce \\CFE{} (\\textbf{C}lassroom \\textbf{F}inal \\textbf{E}xam), a benchmark.", "CFE"),
+        ("This paper provides Tessera, a toolkit for tiling kernels.", "Tessera"),
+    ],
+)
+def test_candidates_cover_the_ways_names_are_written(text, name):
+    assert name in names(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Vision transformers are costly. We introduce GlimpseViT, a glimpse-based model that reads images in parts.", "GlimpseViT"),
+        ("Point clouds are sparse. We propose PointWeave++, an extension of our earlier encoder to outdoor scenes.", "PointWeave++"),
+        # prior work, baselines and everyday acronyms are not the paper's name
+        ("Large language models (LLMs) hallucinate. We compare GPT-4o and LLaMA-3 on ten tasks and find errors.", None),
+        ("We study the convergence of SGD with momentum under heavy-tailed noise and give tight rates.", None),
+    ],
+)
+def test_small_cases(text, expected):
+    assert detect(text) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_candidates_and_choice_never_raise_and_come_from_the_text(text):
+    plain = to_plain(prepare(text))
+    for cand in name_model.candidates(text, plain):
+        assert cand.name and cand.name in plain
+        assert all(isinstance(v, float) for v in cand.features.values())
+    chosen = name_model.choose(text, plain)
+    assert chosen is None or chosen in plain
+    assert name_model.choose(text, plain) == chosen
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300), st.integers(min_value=2, max_value=15))
+def test_best_phrase_is_short_and_from_the_text(text, budget):
+    words = phrases.best_phrase(text, budget)
+    assert len(words) <= budget
+    assert all(w in text for w in words if w != "for")
+
+
+def test_best_phrase_prefers_the_abstracts_recurring_words():
+    text = ("Community detection in sparse hypergraphs is hard. We study community detection in sparse "
+            "hypergraphs under noise and give thresholds for community detection.")
+    assert "community detection" in " ".join(phrases.best_phrase(text, 10)).lower()
