@@ -6,6 +6,8 @@ to a paper that already has one).
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -139,7 +141,7 @@ VALID_KEY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_])?")
 _KEY_JUNK = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
-def is_valid_key(key: object) -> bool:
+def is_valid_key(key: object) -> TypeGuard[str]:
     """True when ``key`` may be a citation key as it is (see VALID_KEY; at most 100 characters,
     not ending in ``.`` or ``-``, no ``..``)."""
     return isinstance(key, str) and VALID_KEY.fullmatch(key) is not None and ".." not in key

@@ -29,7 +29,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import NoReturn, Any
 
 from ..errors import StoreError
 from ..record import GENERATED_FIELDS, STATUSES, Event, Paper, Person, Record, Source
@@ -149,20 +149,29 @@ class _Fields:
     def __init__(self, data: dict, path, text: str, table: str | None = None):
         self.data, self.path, self.text, self.section = data, path, text, table
 
-    def fail(self, name: str, what: str):
+    def fail(self, name: str, what: str) -> NoReturn:
         where = f"[{self.section}] " if self.section else ""
         pos = _line_of(self.text, name, self.section)
         loc = f"{self.path}:{pos[0]}:{pos[1]}" if pos else f"{self.path}"
         raise StoreError(f"{loc}: {where}{name} {what}")
 
-    def str(self, name: str, default: str | None = None, *, required: bool = False) -> str | None:
+    def optional(self, name: str) -> str | None:
+        """The string value of ``name``, or None when it is absent."""
         value = self.data.get(name)
-        if value is None:
-            if required:
-                self.fail(name, "is missing")
-            return default
-        if not isinstance(value, str):
+        if value is not None and not isinstance(value, str):
             self.fail(name, f"must be a string, not {value!r}")
+        return value
+
+    def string(self, name: str, default: str = "") -> str:
+        """The string value of ``name``, or ``default`` when it is absent."""
+        value = self.optional(name)
+        return default if value is None else value
+
+    def required(self, name: str) -> str:
+        """The string value of ``name``, which must be there."""
+        value = self.optional(name)
+        if value is None:
+            self.fail(name, "is missing")
         return value
 
     def int(self, name: str, allowed=None) -> int | None:
@@ -356,7 +365,7 @@ def _from_data_checked(data: dict, path, text: str = "") -> Paper:
     top = _Fields(data, path, text)
     state = _Fields(top.table("state"), path, text, "state")
     gen = top.table("generated")
-    key = top.str("key", required=True)
+    key = top.required("key")
     from ..convert.keys import key_problem
 
     problem = key_problem(key)
@@ -365,15 +374,15 @@ def _from_data_checked(data: dict, path, text: str = "") -> Paper:
     authors = []
     for a in top.tables("authors"):
         f = _Fields(a, path, text)
-        authors.append(Person(family=f.str("family", ""), given=f.str("given", ""), literal=f.str("literal", "")))
+        authors.append(Person(family=f.string("family", ""), given=f.string("given", ""), literal=f.string("literal", "")))
     sources = []
     for s in top.tables("sources"):
         f = _Fields(s, path, text, "sources")
-        sources.append(Source(file=f.str("file", ""), paragraph=f.int("paragraph"), line=f.int("line")))
+        sources.append(Source(file=f.string("file", ""), paragraph=f.int("paragraph"), line=f.int("line")))
     history = []
     for e in state.tables("history"):
         f = _Fields(e, path, text, "state")
-        history.append(Event(event=f.str("event", ""), date=f.str("date", "")))
+        history.append(Event(event=f.string("event", ""), date=f.string("date", "")))
     extra = _Fields(top.table("fields"), path, text, "fields")
     for name, value in extra.data.items():
         if not _FIELD_NAME.fullmatch(name):
@@ -383,30 +392,30 @@ def _from_data_checked(data: dict, path, text: str = "") -> Paper:
     fields = tuple(sorted((str(k), v if isinstance(v, str) else str(v)) for k, v in extra.data.items()))
     record = Record(
         key=key,
-        title=top.str("title", ""),
-        abstract=top.str("abstract", ""),
-        entry_type=top.str("type", "misc"),
-        venue=top.str("venue"),
+        title=top.string("title", ""),
+        abstract=top.string("abstract", ""),
+        entry_type=top.string("type", "misc"),
+        venue=top.optional("venue"),
         year=top.int("year"),
-        shorttitle=top.str("shorttitle"),
+        shorttitle=top.optional("shorttitle"),
         tags=top.strs("tags"),
         authors=tuple(authors),
-        doi=top.str("doi"),
-        url=top.str("url"),
-        pages=top.str("pages"),
+        doi=top.optional("doi"),
+        url=top.optional("url"),
+        pages=top.optional("pages"),
         fields=fields,
         generated=frozenset(),
         sources=tuple(sources),
     )
     still = frozenset(f for f in GENERATED_FIELDS if f in gen and _value(record, f) == _plain(gen[f]))
-    status = state.str("status", "unread")
+    status = state.string("status", "unread")
     if status not in STATUSES:
         state.fail("status", f"must be one of {', '.join(STATUSES)}, not {status!r}")
     return Paper(
         record=record.evolve(generated=still),
         status=status,
         history=tuple(history),
-        notes=state.str("notes", ""),
+        notes=state.string("notes", ""),
         user_tags=state.strs("tags"),
         priority=state.int("priority", PRIORITIES),
         rating=state.int("rating", RATINGS),

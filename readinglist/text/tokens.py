@@ -184,6 +184,7 @@ def _emphasis(s: str, j: int, end: int, start: int, char: str):
     """``(token, next_index)`` for Markdown emphasis opening at ``j``, else ``(None, run_end)``."""
     run = _STAR_RUN if char == "*" else _UNDER_RUN
     m = run.match(s, j, end)
+    assert m is not None  # called where the run starts
     n = m.end() - j
     if n > 2 or not _flanks(s, j, n, end, start, char):
         return None, m.end()
@@ -212,9 +213,9 @@ def _macro(s: str, j: int, end: int):
         return None, j + 1
     c = s[j + 1]
     if c == "(" or c == "[":
-        close = "\\)" if c == "(" else "\\]"
-        what = ("find", close, end)
-        k = -1 if _scan.missed(what, j + 2) else s.find(close, j + 2, end)
+        closer = "\\)" if c == "(" else "\\]"
+        what = ("find", closer, end)
+        k = -1 if _scan.missed(what, j + 2) else s.find(closer, j + 2, end)
         if k < 0:
             _scan.miss(what, j + 2)
         if k >= 0 and s[j + 2 : k].strip():
@@ -305,8 +306,8 @@ def _special(s: str, j: int, end: int, start: int):
             # a closing single quote after an opening backtick earlier in this run (and no
             # other quote in between: looked for back to the previous quote only, so that a
             # run of quotes costs linear time)
-            q = s.rfind("'", start, j)
-            b = s.rfind("`", max(start, q + 1), j)
+            quote = s.rfind("'", start, j)
+            b = s.rfind("`", max(start, quote + 1), j)
             if b >= 0 and (b == start or s[b - 1] not in "`\\"):  # \`a is an accent
                 return (QUOTE, "\u2019"), j + 1
     return None, j + 1
