@@ -759,7 +759,7 @@ def export(
     rating: Optional[int] = _RATING_OPT,
     search: Optional[str] = _SEARCH_OPT,
     sort: str = typer.Option("key", help="Order of entries (as for list)."),
-    group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag | status | venue | priority."),
+    group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag (under every tag) | first-tag | status | venue | priority."),
     with_status: bool = typer.Option(False, "--with-status", help="Include reading status, priority and rating."),
     with_notes: bool = typer.Option(False, "--with-notes", help="Include your notes (BibTeX annote, CSL note)."),
     unicode: bool = typer.Option(False, "--unicode", help="BibTeX: UTF-8 Unicode text (biber, Zotero) instead of ASCII LaTeX."),
@@ -783,8 +783,8 @@ def export(
     output = Path(output_name) if output_name is not None else None
     if format is None and output is None:
         raise ValidationError("say which format: -f bibtex|csljson|markdown|zotero, or -o FILE with a known suffix")
-    if group_by and group_by not in ("tag", "status", "venue", "priority"):
-        raise ValidationError(f"unknown --group-by {group_by!r}; use tag, status, venue or priority")
+    if group_by and group_by not in ("tag", "first-tag", "status", "venue", "priority"):
+        raise ValidationError(f"unknown --group-by {group_by!r}; use tag, first-tag, status, venue or priority")
     papers = _find(status, tag, venue, year, priority, rating, search, sort)
     resolved = None
     if list_name is not None:
@@ -824,22 +824,66 @@ def export(
 
 
 @app.command()
-def stats() -> None:
-    """Reading progress per venue and per tag: counts and a bar for each.
+def stats(
+    weeks: int = typer.Option(12, "--weeks", min=1, max=104, help="How many weeks the sparkline of papers read covers."),
+) -> None:
+    """Reading progress per venue and per tag: counts, a bar, and a sparkline of papers read
+    per week (rich on a terminal, plain text when piped).
 
-    Example: readinglist stats
+    Example: readinglist stats --weeks 8
     """
-    from .stats import progress_rows
+    from .stats import progress_rows, read_per_week, sparkline
 
     papers = list(state.store)
-    plain = _plain_output()
+    if not _plain_output():
+        _console().print(stats_table(papers, weeks=weeks))
+        return
     for title, rows in progress_rows(papers):
         typer.echo(title)
         width = max((len(label) for label, *_ in rows), default=0)
         for label, read, reading, total in rows:
-            bar = _bar(read, reading, total, plain=plain)
+            bar = _bar(read, reading, total, plain=True)
             typer.echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {100 * read // max(total, 1):>3}% read")
         typer.echo("")
+    counts = read_per_week(papers, weeks=weeks)
+    typer.echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
+
+
+def stats_table(papers, *, weeks: int = 12):
+    """``stats`` on a terminal: one rich table, a row per venue and per tag, each with a bar
+    (read, reading, to read) and a sparkline of papers finished per week."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from .stats import groups, read_per_week, sparkline
+
+    table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
+    table.add_column("", no_wrap=True, max_width=28, overflow="ellipsis")
+    table.add_column("read", justify="right", no_wrap=True)
+    table.add_column("progress", no_wrap=True)
+    table.add_column("%", justify="right", no_wrap=True)
+    table.add_column(f"per week ({weeks})", no_wrap=True)
+
+    def row(label, members, style=""):
+        read = sum(p.status == "read" for p in members)
+        reading = sum(p.status == "reading" for p in members)
+        total = len(members)
+        width = 20
+        n_read = round(width * read / total) if total else 0
+        n_reading = min(width - n_read, round(width * reading / total)) if total else 0
+        bar = Text()
+        bar.append("█" * n_read, style="green")
+        bar.append("▒" * n_reading, style="yellow")
+        bar.append("░" * (width - n_read - n_reading), style="dim")
+        spark = Text(sparkline(read_per_week(members, weeks=weeks)), style="cyan")
+        table.add_row(Text(label, style=style), f"{read}/{total}", bar, f"{100 * read // max(total, 1)}%", spark)
+
+    row("all papers", papers, "bold")
+    for title, by in groups(papers):
+        table.add_row(Text(title, style="bold dim"), "", "", "", "")
+        for label, members in by.items():
+            row("  " + label, members)
+    return table
 
 
 def _bar(read: int, reading: int, total: int, *, plain: bool, width: int = 24) -> str:

@@ -24,3 +24,57 @@ def test_rows_per_venue_and_tag():
 
 def test_empty_store():
     assert dict(progress_rows([]))["all papers"] == [("all", 0, 0, 0)]
+
+
+from datetime import date  # noqa: E402
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from readinglist.record import Event  # noqa: E402
+from readinglist.stats import read_per_week, sparkline  # noqa: E402
+
+
+def finished(key, day, tags=("llm",)):
+    return Paper(Record(key=key, title=key, tags=tags), status="read",
+                 history=(Event("added", "2026-01-01T00:00:00Z"), Event("finished", f"{day}T10:00:00Z")))
+
+
+def test_read_per_week_counts_finished_papers_by_week():
+    today = date(2026, 12, 1)
+    papers = [
+        finished("a", "2026-12-01"),  # this week
+        finished("b", "2026-11-25"),  # 6 days ago: this week
+        finished("c", "2026-11-24"),  # 7 days ago: last week
+        finished("d", "2026-08-01"),  # too long ago
+        paper("e", "reading"),
+        Paper(Record(key="f", title="f"), status="unread", history=(Event("finished", "2026-12-01T00:00:00Z"),)),  # reset since
+    ]
+    assert read_per_week(papers, weeks=4, today=today) == [0, 0, 1, 2]
+
+
+@given(st.lists(st.integers(0, 1000), max_size=60))
+def test_sparkline_one_char_per_count_and_order_kept(counts):
+    line = sparkline(counts)
+    assert len(line) == len(counts)
+    for a, b in zip(counts, counts[1:]):
+        if a < b:
+            assert line[counts.index(a)] <= line[counts.index(b)]
+    assert all((c == 0) == (ch == "▁") for c, ch in zip(counts, line)) or max(counts, default=0) == 0
+    if counts and max(counts):
+        assert line[counts.index(max(counts))] == "█"
+
+
+def test_stats_table_on_a_terminal():
+    from rich.console import Console
+
+    from readinglist.cli import stats_table
+
+    today = date.today().isoformat()
+    papers = [finished("a", today), paper("b", "reading", venue="ICML", year=2024, tags=("theory",)), paper("c", "unread")]
+    console = Console(width=100, record=True, force_terminal=True, color_system=None)
+    console.print(stats_table(papers, weeks=6))
+    out = console.export_text()
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert "1/3" in lines["all"] and "33%" in lines["all"] and lines["all"].rstrip().endswith("▁▁▁▁▁█")
+    assert "0/1" in lines["ICML"] and "▒" in lines["ICML"] and "█" not in lines["ICML"]
+    assert "1/2" in lines["llm"] and lines["llm"].rstrip().endswith("▁▁▁▁▁█")

@@ -18,11 +18,18 @@ def unique(papers: Iterable[Paper]) -> list[Paper]:
     Exporters keep the order they are given: the caller chooses it (``readinglist export
     --sort``, by key by default, so that re-exports give small diffs)."""
     papers = list(papers)
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for paper in papers:
-        if paper.key in seen:
-            raise ValidationError(f"cannot export: key {paper.key!r} appears twice")
-        seen.add(paper.key)
+        folded = paper.key.casefold()
+        if folded in seen:
+            other = seen[folded]
+            if other == paper.key:
+                raise ValidationError(f"cannot export: key {paper.key!r} appears twice")
+            raise ValidationError(
+                f"cannot export: keys {other!r} and {paper.key!r} differ only in case, and BibTeX takes them for one; "
+                "change one of them (readinglist edit KEY)"
+            )
+        seen[folded] = paper.key
     return papers
 
 

@@ -114,7 +114,9 @@ def load_cache(cache_dir: Path) -> Index:
     is none or it cannot be read."""
     with gc_paused():
         try:
-            data = (cache_dir / CACHE_NAME).read_bytes()
+            from .atomic import read_bounded
+
+            data = read_bounded(cache_dir / CACHE_NAME, limit=2 << 30)  # a regular file only (no FIFO)
             version, names, sigs, keys, rows = marshal.loads(data)
             if version != CACHE_VERSION:
                 return Index()

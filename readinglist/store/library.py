@@ -324,6 +324,8 @@ class Store:
     def _acquire(self) -> None:
         from filelock import FileLock, Timeout
 
+        if os.path.islink(self.lock_path):  # filelock opens (and truncates) what a link points to
+            raise StoreError(f"{self.lock_path} is a symbolic link; remove it (readinglist makes the lock file itself)")
         if self._lock is None:
             self._lock = FileLock(str(self.lock_path), timeout=self.lock_timeout)
         try:

@@ -33,7 +33,7 @@ Recognition rules (the same for every rendering):
 from __future__ import annotations
 
 from .bibtex import to_bibtex
-from .markdown import escape_markdown, to_markdown
+from .markdown import escape_markdown, note_markdown, to_markdown
 from .plain import ascii_fold, strip_markup, to_plain
 from .tokens import normalize_space, tokenize
 
@@ -46,4 +46,5 @@ __all__ = [
     "to_bibtex",
     "to_markdown",
     "escape_markdown",
+    "note_markdown",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .plain import _macro_plain, _render_plain
+from .plain import _macro_plain, _math_plain, _render_plain
 from .tokens import _BOLD, _ITALIC, _MONO, CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, normalize_space, tokenize
 
 # ---------------------------------------------------------------------------------------------
@@ -37,28 +37,25 @@ def _md_wrap(inner: str, mark: str) -> str:
 
 
 def _md_code(s: str) -> str:
+    """``s`` as an inline code span, fenced by one backtick more than its longest run."""
     s = normalize_space(s)
     if not s:
         return ""
-    fence = "``" if "`" in s else "`"
+    longest = max((len(run) for run in re.findall(r"`+", s)), default=0)
+    fence = "`" * (longest + 1)
     pad = " " if "`" in s else ""
     return fence + pad + s + pad + fence
 
 
 def _markdown_into(tokens, parts: list) -> None:
-    n = len(tokens)
-    for i, t in enumerate(tokens):
+    for t in tokens:
         kind = t[0]
         if kind is TEXT:
             parts.append(escape_markdown(t[1]))
         elif kind is MATH:
-            body = normalize_space(t[1]).translate(_MD_MATH_FIX)
-            if not body:
-                continue
-            nxt = tokens[i + 1] if i + 1 < n else None
-            glued = nxt is not None and nxt[0] is TEXT and nxt[1][:1].isalnum()
-            # GitHub's $`...`$ form when a letter or digit follows the closing dollar
-            parts.append("$`" + body + "`$" if glued else "$" + body + "$")
+            # shown as Unicode text (ℓ₁, θ ≥ 0, M²LE): readable everywhere, and nothing in it
+            # is left for a Markdown renderer without math support to read as a link or HTML
+            parts.append(escape_markdown(_math_plain(t[1], scripts=True)))
         elif kind is FMT:
             name = t[1]
             if name in _MONO:
@@ -100,9 +97,8 @@ def _render_markdown(tokens) -> str:
 def to_markdown(s: str) -> str:
     """Markdown for GitHub, safe inside a list item, a table cell or ``<details>``.
 
-    Math stays ``$...$`` (``\\(..\\)``, ``\\[..\\]``, ``$$..$$`` become ``$..$``; GitHub's
-    ``$`...`$`` form is used when a letter or digit follows the closing dollar; ``|``, ``<``,
-    ``>`` inside math become ``\\vert``, ``\\lt``, ``\\gt``). ``\\emph{x}`` -> ``*x*``,
+    Math is shown as Unicode text (``$\\ell_1$`` -> ``ℓ₁``, ``$\\theta \\geq 0$`` -> ``θ≥ 0``),
+    escaped like any text. ``\\emph{x}`` -> ``*x*``,
     ``\\textbf{x}`` -> ``**x**``, ``\\texttt{x}`` and ```x``` -> code, LaTeX quotes -> curly
     quotes, source Markdown emphasis kept (``__x__`` written as ``**x**``), other LaTeX commands
     replaced by their plain reading. In ordinary text ``\\ ` * _ [ ] | # $ ~`` are
@@ -119,3 +115,88 @@ def to_markdown(s: str) -> str:
     if m:
         out = ("\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3)) + out[m.end() :]
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the reader's notes: their own Markdown, made inert
+
+_SAFE_URL = re.compile(r"^(?:https?:|mailto:|#|/|\.|[^:]*$)", re.I)
+_INLINE_LINK = re.compile(r"(\]\(\s*)(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)")
+_REF_DEF = re.compile(r"^( {0,3}\[[^\]\n]+\]:[ \t]*)(\S+)", re.M)
+_ENTITY = re.compile(r"&(?=#?\w+;)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BACKTICKS = re.compile(r"`+")
+
+
+def _safe_url(url: str) -> str:
+    target = re.sub(r"[\s\x00-\x1f\\<>]", "", url)
+    return url if _SAFE_URL.match(target) else "#"
+
+
+def _inert(text: str) -> str:
+    """Markdown outside code: raw HTML and entities escaped, unsafe link targets replaced."""
+    text = _ENTITY.sub("&amp;", text).replace("<", "&lt;")
+    text = _INLINE_LINK.sub(lambda m: m.group(1) + _safe_url(m.group(2)), text)
+    return _REF_DEF.sub(lambda m: m.group(1) + _safe_url(m.group(2)), text)
+
+
+def _inert_paragraph(text: str) -> str:
+    """A paragraph with its code spans kept as written (they are inert) and the rest made inert.
+    Code spans pair backtick runs of equal length, as CommonMark does, across the paragraph's lines."""
+    out: list[str] = []
+    pos = 0
+    runs = list(_BACKTICKS.finditer(text))
+    i = 0
+    while i < len(runs):
+        opener = runs[i]
+        closer = next((r for r in runs[i + 1 :] if len(r.group()) == len(opener.group())), None)
+        if closer is None:
+            i += 1
+            continue
+        out.append(_inert(text[pos : opener.start()]))
+        out.append(text[opener.start() : closer.end()])
+        pos = closer.end()
+        i = runs.index(closer) + 1
+    out.append(_inert(text[pos:]))
+    return "".join(out)
+
+
+def note_markdown(text: str) -> str:
+    """The reader's notes as the Markdown they wrote (headings, lists, emphasis, links, code),
+    made inert: raw HTML shows as text (``<`` escaped outside code), character references
+    cannot spell a URL scheme, and a link or image whose target is not http(s), mailto or
+    relative (``javascript:``, ``data:``, ``vbscript:``) points to ``#`` instead. Code spans and
+    fenced code blocks are kept as written (renderers show them literally)."""
+    lines = text.strip().replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[str] = []
+    paragraph: list[str] = []
+    fence = ""
+
+    def flush() -> None:
+        if paragraph:
+            out.append(_inert_paragraph("\n".join(paragraph)))
+            paragraph.clear()
+
+    for line in lines:
+        if fence:
+            out.append(line)
+            m = _FENCE.match(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)) :].strip():
+                fence = ""
+            continue
+        m = _FENCE.match(line)
+        if m:
+            flush()
+            fence = m.group(1)
+            info = line[m.end() :]
+            out.append(line[: m.end()] + info.replace("<", "&lt;").replace("`", ""))
+            continue
+        if not line.strip():
+            flush()
+            out.append("")
+        else:
+            paragraph.append(line)
+    flush()
+    if fence:
+        out.append(fence)  # close a fence left open, so it cannot swallow what follows
+    return "\n".join(out)

@@ -243,3 +243,30 @@ def test_import_of_an_empty_name_or_a_folder_is_one_line(tmp_path, monkeypatch):
         from readinglist.convert.reader import read_text
 
         read_text(tmp_path)
+
+
+def test_a_lock_file_link_is_refused_and_its_target_untouched(lib, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (lib / ".lock").unlink(missing_ok=True)
+    (lib / ".lock").symlink_to(victim)
+    with pytest.raises(StoreError, match="is a symbolic link"):
+        Store.open(lib).set_note("k1", "x")
+    assert victim.read_text() == "precious"
+
+
+def test_a_fifo_as_the_cache_file_is_ignored(lib):
+    from readinglist.store.cache import CACHE_NAME
+
+    shutil.rmtree(lib / ".cache", ignore_errors=True)
+    (lib / ".cache").mkdir()
+    os.mkfifo(lib / ".cache" / CACHE_NAME)
+    result = cli("--store", lib, "list", timeout=60)
+    assert result.returncode == 0 and "k1" in result.stdout
+
+
+def test_keys_differing_only_in_case_by_hand_edit_refuse_to_export(lib):
+    path = lib / "papers" / "k2.toml"
+    path.write_text(path.read_text().replace('key = "k2"', 'key = "K1"'))
+    result = run("--store", lib, "export", "-f", "bibtex", ok=False)
+    assert result.exit_code == 1 and "differ only in case" in result.output

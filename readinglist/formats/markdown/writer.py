@@ -14,18 +14,21 @@ Layout::
 
 Choices:
 
-* One task-list item per paper: ``[x]`` when read, ``[ ]`` otherwise; so the number of items
-  is the number of papers, also when grouped by tag: a paper is listed under its first tag
-  (the topic tag that fitted best), papers without tags under "untagged" at the end.
+* One task-list item per paper and group: ``[x]`` when read, ``[ ]`` otherwise. Grouped by
+  ``tag``, a paper is listed under every one of its tags (so the contents' counts agree with
+  ``stats``); by ``first-tag``, only under its first tag (the topic tag that fitted best), so
+  each paper appears once. Papers without tags go under "untagged" at the end.
 * Groups: ``tag`` (alphabetical), ``status`` (in progress, to read, read, skipped),
   ``venue`` (by venue, newest year first), ``priority`` (1, 2, 3, none). Inside a group
   (or the whole list) papers keep the order they are given (``readinglist export --sort``).
 * Reading status, priority and rating are always shown (they are what a reading list is
   for); the reader's notes only with ``with_notes``, as a quote under the item.
-* Abstracts and notes go through :func:`readinglist.text.to_markdown` (their LaTeX and
-  inline Markdown rendered for GitHub: emphasis, code, math kept as ``$...$``; everything
-  else escaped, so a link, heading, list or HTML tag in a note shows as written and nothing
-  can break the list). Notes keep their paragraphs. Titles, venues and headings are plain
+* Abstracts go through :func:`readinglist.text.to_markdown` (their LaTeX and inline Markdown
+  rendered for GitHub: emphasis, code, math as Unicode text; everything else escaped, so a
+  link or HTML tag in an abstract shows as written and nothing can break the list). Notes are
+  the Markdown the reader wrote (headings, lists, links, code), made inert by
+  :func:`readinglist.text.note_markdown`: raw HTML shows as text and ``javascript:`` or
+  ``data:`` links point nowhere. Titles, venues and headings are plain
   text and are shown literally (:func:`literal`).
 * Table-of-contents links follow GitHub's heading anchors (lowercase, punctuation dropped,
   spaces to hyphens, ``-1``, ``-2`` for repeats).
@@ -43,7 +46,7 @@ from ...record import Paper
 from ...gc_pause import gc_paused
 from ..exporting import event_title, unique
 
-GROUPINGS = ("tag", "status", "venue", "priority")
+GROUPINGS = ("tag", "first-tag", "status", "venue", "priority")
 STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", "skipped": "Skipped"}
 UNTAGGED = "untagged"
 
@@ -70,7 +73,11 @@ def github_anchor(heading: str, seen: Counter) -> str:
 
 
 def code(s: str) -> str:
-    """``s`` as an inline code span, whatever backticks it holds."""
+    """``s`` as an inline code span, whatever backticks it holds, on one line (a line break in
+    a hand-edited key or tag could otherwise start an HTML block on the next line)."""
+    from ...text import normalize_space
+
+    s = normalize_space(s)
     longest = max((len(run) for run in re.findall(r"`+", s)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
@@ -80,9 +87,10 @@ def code(s: str) -> str:
 def _groups(papers: list[Paper], group_by: str) -> list[tuple[str, list[Paper]]]:
     """(heading, papers) pairs in display order."""
     by: dict = {}
-    if group_by == "tag":
+    if group_by in ("tag", "first-tag"):
         for p in papers:
-            by.setdefault(p.tags[0] if p.tags else None, []).append(p)
+            for tag in (p.tags if group_by == "tag" else p.tags[:1]) or (None,):
+                by.setdefault(tag, []).append(p)
         order = sorted((k for k in by if k is not None), key=str.lower)
         pairs = [(k, by[k]) for k in order]
         if None in by:
@@ -147,8 +155,9 @@ def _item(paper: Paper, options: ExportOptions, md: Callable[[str], str]) -> lis
         lines.append("  " + " · ".join(meta))
     notes = paper.notes.strip() if options.with_notes else ""
     if notes:
-        paragraphs = [md(p) for p in re.split(r"\n\s*\n", notes) if p.strip()]
-        quoted = "\n>\n".join("> " + p.replace("\n", "\n> ") for p in paragraphs)
+        from ...text import note_markdown
+
+        quoted = "\n".join("> " + line if line.strip() else ">" for line in note_markdown(notes).split("\n"))
         lines += [""] + _indent(quoted)
     if r.abstract:
         lines += ["", "  <details><summary>Abstract</summary>", ""]

@@ -89,7 +89,8 @@ def test_ungrouped_list():
 @pytest.mark.parametrize(
     "group_by,headings",
     [
-        ("tag", ["llm", "vision", "untagged"]),
+        ("first-tag", ["llm", "vision", "untagged"]),
+        ("tag", ["editing", "llm", "transformers", "vision", "untagged"]),
         ("status", ["In progress", "To read", "Read", "Skipped"]),
         ("venue", ["ICML 2025", "NeurIPS 2026"]),
         ("priority", ["Priority 1", "Priority 2", "No priority"]),
@@ -101,7 +102,8 @@ def test_grouped_list_structure(group_by, headings):
     assert tokens[1].content == "My list"
     secs = sections(tokens)
     assert list(secs) == ["Contents"] + headings
-    assert sum(len(v) for k, v in secs.items() if k != "Contents") == 4  # one item per paper
+    # one item per paper; grouped by tag, one per paper and tag (as stats counts them)
+    assert sum(len(v) for k, v in secs.items() if k != "Contents") == (6 if group_by == "tag" else 4)
     # the table of contents links each heading by its GitHub anchor, with its count
     toc = secs["Contents"]
     assert [t.children[1].content for t in toc] == headings
@@ -134,33 +136,33 @@ def test_nasty_title_and_abstract_render_literally():
     assert "<table>" not in html and "<h1>" in html and html.count("<h1>") == 1
 
 
-def test_abstracts_folded_in_details_with_math_kept():
+def test_abstracts_folded_in_details_with_math_as_unicode():
     tokens, html = render(exporter.export(papers(), ExportOptions(config=CONFIG)))
     assert html.count("<details><summary>Abstract</summary>") == 3  # one paper has no abstract
     assert html.count("</details>") == 3
     blocks = re.findall(r"<details><summary>Abstract</summary>\n(.*?)</details>", html, re.S)
     assert len(blocks) == 3
     (canvit,) = [b for b in blocks if "mIoU" in b]
-    assert r"$\ell_1$" in canvit and "45.9% mIoU" in canvit and "<em>fewer</em>" in canvit
+    assert "ℓ₁" in canvit and "$" not in canvit and "45.9% mIoU" in canvit and "<em>fewer</em>" in canvit
     # details sit inside their list item
     assert all(t.level >= 2 for t in tokens if t.type == "html_block")
 
 
-def test_notes_only_with_notes_and_cannot_break_the_list():
-    notes = "# not a heading\n- not a list\n</details> <script>x</script>\n\n1. nor this"
+def test_notes_only_with_notes_rendered_as_markdown_and_cannot_break_the_list():
+    notes = "# a heading\n- a list\n</details> <script>x</script>\n\n1. numbered"
     base = papers()
     base[0] = base[0].evolve(notes=notes)
-    without = exporter.export(base, ExportOptions(config=CONFIG, group_by="tag"))
-    assert "not a heading" not in without
-    text = exporter.export(base, ExportOptions(config=CONFIG, group_by="tag", with_notes=True))
+    without = exporter.export(base, ExportOptions(config=CONFIG, group_by="first-tag"))
+    assert "a heading" not in without
+    text = exporter.export(base, ExportOptions(config=CONFIG, group_by="first-tag", with_notes=True))
     tokens, html = render(text)
     assert list(sections(tokens)) == ["Contents", "llm", "vision", "untagged"]
     assert len(items(tokens)) == 4
-    assert "<script>" not in html and html.count("</details>") == 3
-    assert "<blockquote>" in html and "# not a heading" in html and "1. nor this" in html
-    assert [t for t in tokens if t.type == "heading_open"][1:] == [
-        t for t in tokens if t.type == "heading_open" and t.tag == "h2"
-    ]
+    assert "<script>" not in html and html.count("</details>") == 3 and "&lt;/details&gt;" in html
+    # the note's own Markdown renders, inside the quote inside its item
+    assert "<blockquote>\n<h1>a heading</h1>\n<ul>\n<li>a list" in html and "<ol>\n<li>numbered</li>" in html
+    heading = next(i for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h1" and i > 2)
+    assert tokens[heading].level > 2  # nested in the list item's blockquote
 
 
 def test_empty_title_still_gives_an_item():
@@ -170,7 +172,7 @@ def test_empty_title_still_gives_an_item():
 
 
 def test_deterministic_groups_in_fixed_order_items_in_given_order():
-    options = ExportOptions(config=CONFIG, group_by="tag")
+    options = ExportOptions(config=CONFIG, group_by="first-tag")
     assert exporter.export(papers(), options) == exporter.export(papers(), options)
     tokens, _ = render(exporter.export(list(reversed(papers())), options))
     secs = sections(tokens)
