@@ -774,7 +774,7 @@ def export(
     """
     from .errors import ValidationError
     from .store.atomic import write_output
-    from .jobs import export_papers
+    from .jobs import export_chunks
 
     if output_name is not None and not output_name.strip():
         from .errors import OutputError
@@ -803,7 +803,7 @@ def export(
         collection: str | None = title or resolved.list.title or resolved.list.name
     else:
         collection = title or filters or None
-    text = export_papers(
+    chunks = export_chunks(
         papers,
         config=state.config,
         format=format,
@@ -817,9 +817,10 @@ def export(
         unicode=unicode,
     )
     if output is None:
-        sys.stdout.write(text)
+        for chunk in chunks:  # written as they come: a large export never holds every string
+            sys.stdout.write(chunk)
     else:
-        write_output(output, text)
+        write_output(output, chunks)
         typer.echo(f"{len(papers)} papers written to {output}", err=True)
 
 

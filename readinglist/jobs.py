@@ -6,10 +6,11 @@ print nothing. ``progress`` callbacks, when given, are called as ``progress(done
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from .config import Config
 from .record import Duplicate, Paper, Skipped
@@ -125,6 +126,32 @@ def export_papers(
 
     ``reading_list`` (a :class:`~readinglist.store.lists.Resolved`) is handed to the exporter in
     its options; ``papers`` should then be the list's papers in order."""
+    return "".join(
+        export_chunks(
+            papers, config=config, format=format, path=path, with_status=with_status, with_notes=with_notes,
+            group_by=group_by, title=title, reading_list=reading_list, collection=collection, unicode=unicode,
+        )
+    )  # fmt: skip
+
+
+def export_chunks(
+    papers: Sequence[Paper],
+    *,
+    config: Config,
+    format: str | None = None,
+    path: str | os.PathLike | None = None,
+    with_status: bool = False,
+    with_notes: bool = False,
+    group_by: str | None = None,
+    title: str | None = None,
+    reading_list=None,
+    collection: str | None = None,
+    unicode: bool = False,
+) -> Iterator[str]:
+    """:func:`export_papers`' text in pieces, for writing as they come: an exporter may offer
+    ``export_chunks(papers, options)`` (an iterator of strings, the built-in ones do); one
+    that only has ``export`` gives its whole text as one piece. The exporter's checks run
+    before the first piece is returned."""
     from .formats.registry import ExportOptions, find_exporter
 
     exporter = find_exporter(format, path)
@@ -132,7 +159,12 @@ def export_papers(
         config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title,
         reading_list=reading_list, collection=collection, unicode=unicode,
     )
-    return exporter.export(list(papers), options)
+    chunks = getattr(exporter, "export_chunks", None)
+    if chunks is None:
+        return iter([exporter.export(list(papers), options)])
+    pieces = iter(chunks(list(papers), options))
+    first = next(pieces, "")  # runs the exporter's checks now, not halfway through writing
+    return itertools.chain([first], pieces)
 
 
 @dataclass(frozen=True)

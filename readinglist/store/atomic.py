@@ -25,7 +25,10 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+
+#: What a file is written from: text, bytes, or pieces of text written as they come.
+Text = str | bytes | Iterable[str]
 
 #: Above this many files, one ``os.sync()`` replaces an fsync per file (same guarantee, faster).
 SYNC_EACH_MAX = 64
@@ -70,8 +73,9 @@ def check_inside(folder: str | os.PathLike, root: str | os.PathLike) -> None:
         raise LinkRefused(errno.EXDEV, f"{folder} leads out of the store (to {real}); readinglist does not write there", str(folder))
 
 
-def replace_files(folder: str | os.PathLike, files: Mapping[str, str | bytes | None], *, inside: str | os.PathLike | None = None) -> None:
-    """Write each ``name -> text`` in ``folder`` atomically (``None`` deletes ``name``).
+def replace_files(folder: str | os.PathLike, files: Mapping[str, Text | None], *, inside: str | os.PathLike | None = None) -> None:
+    """Write each ``name -> text`` in ``folder`` atomically (``None`` deletes ``name``; text
+    may also be an iterable of strings, written piece by piece).
 
     All temporary files are written and synced before the first rename, so an interrupted
     batch leaves every file old or new. An existing file keeps its mode. With ``inside``,
@@ -105,7 +109,11 @@ def replace_files(folder: str | os.PathLike, files: Mapping[str, str | bytes | N
             written.append((tmp, name))
             with os.fdopen(fd, "wb") as fh:
                 os.fchmod(fh.fileno(), mode)
-                fh.write(text.encode("utf-8") if isinstance(text, str) else text)
+                if isinstance(text, (str, bytes)):
+                    fh.write(text.encode("utf-8") if isinstance(text, str) else text)
+                else:  # pieces, written as they come (an export streams its text)
+                    for piece in text:
+                        fh.write(piece.encode("utf-8"))
                 if not many:
                     fh.flush()
                     os.fsync(fh.fileno())
@@ -130,7 +138,7 @@ def replace_files(folder: str | os.PathLike, files: Mapping[str, str | bytes | N
         raise
 
 
-def write_atomic(path: str | os.PathLike, text: str | bytes, *, inside: str | os.PathLike | None = None) -> None:
+def write_atomic(path: str | os.PathLike, text: Text, *, inside: str | os.PathLike | None = None) -> None:
     """Write ``text`` to ``path`` atomically, creating its folder if needed.
 
     Without ``inside``, a ``path`` that is a symbolic link is followed: the file it points to is
@@ -142,7 +150,7 @@ def write_atomic(path: str | os.PathLike, text: str | bytes, *, inside: str | os
     replace_files(path.parent, {path.name: text}, inside=inside)
 
 
-def write_output(path: str | os.PathLike, text: str) -> None:
+def write_output(path: str | os.PathLike, text: Text) -> None:
     """:func:`write_atomic` for an export the user named: every failure is an OutputError with
     one line naming the path (a folder, an empty name, no such folder, a regular file where a
     folder should be, no permission, a full disk)."""

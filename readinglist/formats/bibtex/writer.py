@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..registry import ExportOptions
 from ...record import Paper, Person, Record
@@ -229,25 +229,37 @@ def _comment(record: Record, options: ExportOptions) -> str | None:
     return "% " + " ".join(note.replace("@", " at ").split())
 
 
+#: Papers per piece of a streamed export.
+CHUNK = 500
+
+
 class BibtexExporter:
     name = "bibtex"
     suffixes = (".bib", ".bibtex")
     description = "BibTeX for LaTeX (bibtex, biber) and Zotero; --with-status adds JabRef reading fields"
 
     def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
+        return "".join(self.export_chunks(papers, options))
+
+    def export_chunks(self, papers: Sequence[Paper], options: ExportOptions) -> Iterator[str]:
+        """The export in pieces of CHUNK papers (joined, exactly :meth:`export`'s text): the
+        CLI writes each piece as it comes, so a large export never holds every string."""
         from bibtexparser.model import Entry, Field, ImplicitComment
 
-        with gc_paused():
-            blocks = []
-            for paper in unique(papers):
-                if blocks:
-                    blocks.append(ImplicitComment(""))  # a blank line between entries
-                comment = _comment(paper.record, options)
-                if comment:
-                    blocks.append(ImplicitComment(comment))  # right above its entry
-                fields = [Field(name, value) for name, value in paper_fields(paper, options)]
-                blocks.append(Entry(paper.record.entry_type, paper.key, fields))
-            return self._write(blocks)
+        papers = unique(papers)
+        for start in range(0, len(papers), CHUNK):
+            with gc_paused():
+                blocks = []
+                for paper in papers[start : start + CHUNK]:
+                    if blocks or start:
+                        blocks.append(ImplicitComment(""))  # a blank line between entries
+                    comment = _comment(paper.record, options)
+                    if comment:
+                        blocks.append(ImplicitComment(comment))  # right above its entry
+                    fields = [Field(name, value) for name, value in paper_fields(paper, options)]
+                    blocks.append(Entry(paper.record.entry_type, paper.key, fields))
+                text = self._write(blocks)
+            yield text
 
     @staticmethod
     def _write(blocks) -> str:

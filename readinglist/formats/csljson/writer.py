@@ -26,7 +26,7 @@ Choices:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ...errors import ValidationError
 from ..registry import ExportOptions
@@ -117,14 +117,32 @@ def dumps(items: list[dict]) -> str:
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
+#: Items per piece of a streamed export.
+CHUNK = 500
+
+
 class CslJsonExporter:
     name = "csljson"
     suffixes = (".json",)
     description = "CSL-JSON for Zotero, pandoc and citeproc; --with-status adds Zotero Reading List lines"
 
     def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
-        with gc_paused():
-            return dumps([paper_item(p, options) for p in unique(papers)])
+        return "".join(self.export_chunks(papers, options))
+
+    def export_chunks(self, papers: Sequence[Paper], options: ExportOptions) -> Iterator[str]:
+        """The export in pieces of CHUNK items, joined exactly :func:`dumps`'s text (an array
+        with ``indent=2``): the CLI writes each piece as it comes."""
+        papers = unique(papers)
+        if not papers:
+            yield dumps([])
+            return
+        for start in range(0, len(papers), CHUNK):
+            with gc_paused():
+                items = [paper_item(p, options) for p in papers[start : start + CHUNK]]
+                # each item as json.dumps(indent=2) nests it inside the array: indented 2 more
+                body = ",\n".join("  " + json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n  ") for item in items)
+            yield ("[\n" if start == 0 else ",\n") + body
+        yield "\n]\n"
 
 
 exporter = CslJsonExporter()

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ...errors import ValidationError
 from ..registry import ExportOptions
@@ -228,10 +228,11 @@ class MarkdownExporter:
     description = "Markdown reading list (GitHub task list, grouped, abstracts folded)"
 
     def export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
-        with gc_paused():
-            return self._export(papers, options)
+        return "".join(self.export_chunks(papers, options))
 
-    def _export(self, papers: Sequence[Paper], options: ExportOptions) -> str:
+    def export_chunks(self, papers: Sequence[Paper], options: ExportOptions) -> Iterator[str]:
+        """The export in pieces (joined, exactly :meth:`export`'s text): the CLI writes each
+        piece as it comes, so a large export never holds every string at once."""
         from ...text import to_markdown
 
         group_by = options.group_by
@@ -239,24 +240,44 @@ class MarkdownExporter:
             raise ValidationError(f"cannot group a reading list by {group_by!r}; choose one of {', '.join(GROUPINGS)}")
         papers = unique(papers)
         if options.reading_list is not None:
-            return _curated(papers, options, to_markdown)
+            with gc_paused():
+                text = _curated(papers, options, to_markdown)
+            yield text
+            return
         title = options.title or "Reading list"
         seen: Counter = Counter()
         github_anchor(title, seen)
         lines = [f"# {literal(title)}", "", _summary(papers)]
         if group_by is None:
             if papers:
-                lines += [""] + _entries(papers, options, to_markdown)
-            return "\n".join(lines) + "\n"
+                yield "\n".join([*lines, ""]) + "\n"
+                yield from _entry_chunks(papers, options, to_markdown)
+                yield "\n"
+            else:
+                yield "\n".join(lines) + "\n"
+            return
         groups = _groups(papers, group_by)
         github_anchor("Contents", seen)
         anchors = [github_anchor(heading, seen) for heading, _ in groups]
         lines += ["", "## Contents", ""]
         lines += [f"- [{literal(h)}](#{a}) ({len(ps)})" for (h, ps), a in zip(groups, anchors)]
+        yield "\n".join(lines)
         for heading, members in groups:
-            lines += ["", f"## {literal(heading)}", ""]
-            lines += _entries(members, options, to_markdown)
-        return "\n".join(lines) + "\n"
+            yield f"\n\n## {literal(heading)}\n" + ("\n" if members else "")
+            yield from _entry_chunks(members, options, to_markdown)
+        yield "\n"
+
+
+#: Papers per piece of a streamed export.
+CHUNK = 500
+
+
+def _entry_chunks(papers: list[Paper], options: ExportOptions, md) -> Iterator[str]:
+    """``"\\n".join(_entries(papers, ...))`` in pieces of CHUNK papers."""
+    for start in range(0, len(papers), CHUNK):
+        with gc_paused():
+            text = "\n".join(_entries(papers[start : start + CHUNK], options, md))
+        yield ("\n\n" if start else "") + text
 
 
 exporter = MarkdownExporter()

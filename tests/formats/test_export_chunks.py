@@ -1,0 +1,106 @@
+"""Streamed exports: the built-in exporters give their text in pieces (export_chunks), which the
+CLI writes as they come; joined, the pieces are exactly the one-piece text, whatever the size of
+a piece."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import ABSTRACTS, CONFIG
+
+from readinglist.formats.bibtex import writer as bibtex_writer
+from readinglist.formats.csljson import writer as csljson_writer
+from readinglist.formats.markdown import writer as markdown_writer
+from readinglist.formats.registry import ExportOptions, find_exporter
+from readinglist.jobs import export_chunks
+from readinglist.record import Event, Paper, Record, Source
+
+MODULES = {"bibtex": bibtex_writer, "csljson": csljson_writer, "markdown": markdown_writer}
+
+
+def _papers(n: int) -> list[Paper]:
+    out = []
+    for i in range(n):
+        record = Record(
+            key=f"paper{i:03d}",
+            title=f"Title {i}: 50% of $\\ell_1$ & more",
+            abstract=ABSTRACTS[i % len(ABSTRACTS)],
+            venue="NeurIPS" if i % 2 else "ICML",
+            year=2026,
+            tags=(("llm",), ("vision", "llm"), ())[i % 3],
+            generated=frozenset({"key", "title", "tags"}),
+            sources=(Source("seeds/x.txt", i + 1, 2 * i + 3),),
+        )
+        status = ("unread", "reading", "read")[i % 3]
+        out.append(Paper(record, status=status, history=(Event("added", "2026-11-30T06:15:00Z"),), notes="note" if i % 4 == 0 else "",
+                         priority=(None, 1, 2)[i % 3], rating=(None, 4)[i % 2]))  # fmt: skip
+    return out
+
+
+OPTIONS = [
+    {},
+    {"with_status": True, "with_notes": True},
+    {"group_by": "tag", "with_notes": True},
+    {"group_by": "status", "title": "Week 12"},
+]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_pieces_join_to_the_one_piece_text(name, n, monkeypatch):
+    exporter = find_exporter(name)
+    papers = _papers(n)
+    for opts in OPTIONS:
+        options = ExportOptions(config=CONFIG, **opts)
+        monkeypatch.setattr(MODULES[name], "CHUNK", 10**6)
+        whole = list(exporter.export_chunks(papers, options))
+        monkeypatch.setattr(MODULES[name], "CHUNK", 2)
+        pieces = list(exporter.export_chunks(papers, options))
+        assert "".join(pieces) == "".join(whole) == exporter.export(papers, options)
+        if n == 7 and name != "markdown":
+            assert len(pieces) >= 4  # really in pieces
+
+
+def test_streamed_csljson_is_the_json_dump_of_the_items(monkeypatch):
+    monkeypatch.setattr(csljson_writer, "CHUNK", 3)
+    options = ExportOptions(config=CONFIG, with_status=True)
+    papers = _papers(8)
+    text = find_exporter("csljson").export(papers, options)
+    items = [csljson_writer.paper_item(p, options) for p in papers]
+    assert text == json.dumps(items, indent=2, ensure_ascii=False) + "\n" and json.loads(text) == items
+
+
+def test_streamed_bibtex_is_the_one_library_text(monkeypatch):
+    """The reference: every entry in one bibtexparser library, written at once."""
+    from bibtexparser.model import Entry, Field, ImplicitComment
+
+    options = ExportOptions(config=CONFIG, with_status=True, with_notes=True)
+    papers = _papers(9)
+    blocks: list = []
+    for paper in papers:
+        if blocks:
+            blocks.append(ImplicitComment(""))
+        comment = bibtex_writer._comment(paper.record, options)
+        if comment:
+            blocks.append(ImplicitComment(comment))
+        blocks.append(Entry(paper.record.entry_type, paper.key, [Field(k, v) for k, v in bibtex_writer.paper_fields(paper, options)]))
+    monkeypatch.setattr(bibtex_writer, "CHUNK", 4)
+    assert find_exporter("bibtex").export(papers, options) == bibtex_writer.BibtexExporter._write(blocks)
+
+
+def test_a_failing_export_fails_before_the_first_piece():
+    papers = _papers(3)
+    with pytest.raises(Exception, match="appears twice"):
+        export_chunks(papers + papers[:1], config=CONFIG, format="bibtex")
+
+
+def test_an_exporter_without_pieces_gives_one(monkeypatch):
+    class Plain:
+        name, suffixes, description = "plain", (".plain",), "one string"
+
+        def export(self, papers, options):
+            return "".join(p.key + "\n" for p in papers)
+
+    monkeypatch.setattr("readinglist.formats.registry.find_exporter", lambda fmt, path=None: Plain())
+    assert list(export_chunks(_papers(2), config=CONFIG, format="plain")) == ["paper000\npaper001\n"]
