@@ -223,4 +223,5 @@
   window.readinglistFilter = apply; // for tests and benchmarks: returns how many papers match
   window.readinglistMatches = function () { return matches.map(function (i) { return papers[i].key; }); };
   apply();
+  window.readinglistReadyMs = performance.now(); // page usable: data parsed, first cards shown
 })();

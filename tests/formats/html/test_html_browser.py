@@ -185,3 +185,25 @@ def test_a_long_list_shows_a_page_at_a_time_and_filters_all_of_it(browser, tmp_p
 
     WebDriverWait(browser, 10, poll_frequency=0.2).until(scrolled_to_the_end)
     assert not browser.find_elements("css selector", "main button.more")
+
+
+def test_bibtex_is_one_click_away(browser, store, tmp_path):
+    from readinglist.formats.bibtex import exporter as bibtex
+    from readinglist.formats.registry import ExportOptions
+    from readinglist.config import default_config
+
+    papers = list(store)[:3]
+    page = tmp_path / "bib.html"
+    page.write_text(export_html(papers), encoding="utf-8")
+    load(browser, page)
+    first = browser.find_element("css selector", "article.paper")
+    first.find_element("css selector", "details.bib summary").click()
+    shown = first.find_element("css selector", "details.bib pre").text
+    assert shown.splitlines()[1].startswith(f"@inproceedings{{{papers[0].key},")
+    # the entry is the BibTeX export's, without the abstract (the page shows that already)
+    entry = bibtex.export([papers[0].evolve(record=papers[0].record.evolve(abstract=""))], ExportOptions(config=default_config()))
+    assert shown.strip() == entry.strip()
+    button = first.find_element("css selector", "button.copy")
+    button.click()
+    assert button.text in ("copied", "select and copy")  # headless may refuse the clipboard
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
