@@ -130,10 +130,20 @@ class Tagger:
         found: dict[int, int] = {}
         lead: set[int] = set()
         covered: dict[int, set[int]] = {}  # token position -> tags of multi-word matches over it
+        # matches by start, so that finding a longer one around a match looks at the few starts
+        # within a phrase's length before it (linear in the text, not quadratic in its matches)
+        by_begin: dict[int, list[tuple[int, _Phrase]]] = {}
+        for b, e, o in longs:
+            by_begin.setdefault(b, []).append((e, o))
+        longest = max((e - b for b, e, _ in longs), default=0)
         for begin, end, ph in longs:
             for pos in range(begin, end):
                 covered.setdefault(pos, set()).add(ph.tag)
-            if any(o.tag != ph.tag and b <= begin and end <= e and e - b > end - begin for b, e, o in longs):
+            if any(
+                o.tag != ph.tag and end <= e and e - b > end - begin
+                for b in range(max(0, begin - longest), begin + 1)
+                for e, o in by_begin.get(b, ())
+            ):
                 continue
             found[ph.ident] = found.get(ph.ident, 0) + 1
             if begin < lead_tokens:

@@ -261,8 +261,11 @@ def _macro(s: str, j: int, end: int):
         elif p > k and p < end and s[p].isalpha():
             return (MACRO, name, s[j : p + 1]), p + 1
         return (MACRO, name, s[j:k]), k
-    # generic: take directly adjacent brace groups as arguments
-    while k < end and s[k] == "{":
+    # generic: take directly adjacent brace groups as arguments (at most 9, as TeX: more are
+    # groups of their own, so that no macro hands the LaTeX converter an unbounded span)
+    for _ in range(9):
+        if k >= end or s[k] != "{":
+            break
         close = _match_brace(s, k, end)
         if close < 0:
             break

@@ -183,3 +183,12 @@ def test_editor_failures_are_one_line_errors(one, tmp_path, monkeypatch, body, m
     result = run(one, "note", "k1", ok=False)
     assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
     assert Store.open(one).get("k1").notes == ""
+
+
+def test_keys_windows_reserves_get_a_safe_file_name(tmp_path):
+    store = Store.open(tmp_path / "lib")
+    store.import_records([Record(key="con", title="A", abstract="alpha beta gamma delta"), Record(key="NUL", title="B", abstract="one two three four five")])
+    assert sorted(p.name for p in (tmp_path / "lib" / "papers").glob("*.toml")) == ["NUL_.toml", "con_.toml"]
+    assert Store.open(tmp_path / "lib").get("con").record.title == "A"
+    Store.open(tmp_path / "lib").set_note("NUL", "x")
+    assert Store.open(tmp_path / "lib").get("NUL").notes == "x"
