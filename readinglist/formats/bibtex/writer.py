@@ -249,7 +249,7 @@ class BibtexExporter:
         papers = unique(papers)
         for start in range(0, len(papers), CHUNK):
             with gc_paused():
-                blocks = []
+                blocks: list = []
                 for paper in papers[start : start + CHUNK]:
                     if blocks or start:
                         blocks.append(ImplicitComment(""))  # a blank line between entries
