@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from pathlib import Path
 from typing import List, Optional
 
@@ -34,6 +35,33 @@ class _Group(TyperGroup):
             raise typer.Exit(1) from None
 
 
+def _show_usage_error(self, file=None) -> None:
+    """A usage error as one line plus a hint (instead of click's four-line block)."""
+    import re
+
+    ctx = self.ctx
+    msg = self.format_message()
+    msg = msg[:1].lower() + msg[1:]
+    cmd = ctx.command_path if ctx is not None else "readinglist"
+    sys.stderr.write(f"readinglist: error: {msg.rstrip('.')}\n")
+    if ctx is not None:
+        usage = ctx.command.get_usage(ctx).replace("Usage: ", "", 1).replace("\n", " ")
+        usage = re.sub(r"\{(\w+)\}|\[([a-z]\w*)\]", lambda m: m.group(1).upper() if m.group(1) else f"[{m.group(2).upper()}]", " ".join(usage.split()))
+        sys.stderr.write(f"hint: {usage}   ('{cmd} -h' for help)\n")
+
+
+def _install_usage_errors() -> None:
+    """typer 0.28 vendors click as typer._click; older releases use click itself."""
+    try:
+        from typer._click import exceptions  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover
+        from click import exceptions  # type: ignore[no-redef]
+    exceptions.UsageError.show = _show_usage_error  # type: ignore[method-assign]
+
+
+_install_usage_errors()
+
+
 app = typer.Typer(
     name="readinglist",
     cls=_Group,
@@ -55,6 +83,7 @@ class State:
     store_path: Optional[str] = None
     color: str = "auto"
     pager: bool = True
+    warned: set = dc_field(default_factory=set)
     _config: object = None
     _store: object = None
 
@@ -331,9 +360,19 @@ def _print_import_report(report) -> None:
 
 
 def _find(status, tag, venue, year, priority, rating, search, sort):
-    return state.store.find(
+    papers = state.store.find(
         status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort
     )
+    _warn_broken()
+    return papers
+
+
+def _warn_broken() -> None:
+    """A paper file that does not parse is reported once (file:line:col) and skipped."""
+    for message in state.store.broken:
+        if message not in state.warned:
+            state.warned.add(message)
+            print(f"readinglist: warning: {message}; skipped", file=sys.stderr)
 
 
 _STATUS_OPT = typer.Option(None, "--status", "-s", help=STATUS_HELP)
@@ -396,6 +435,7 @@ def search(
     Example: readinglist search "knowledge editing"
     """
     hits = state.store.search(text, limit=limit)
+    _warn_broken()
     if as_json:
         for paper, score in hits:
             sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
@@ -492,7 +532,8 @@ def note(
         paper = store.set_note(key, message, append=append, expect=expect)
     except ConflictError as exc:  # the edited text is the user's: keep it where they can find it
         raise ConflictError(f"{exc}; your text is in {_keep(message)}") from None
-    typer.echo(f"{paper.key}: notes saved ({len(paper.notes.splitlines())} lines)")
+    n = len(paper.notes.splitlines())
+    typer.echo(f"{paper.key}: notes saved ({_count(n, 'line')})" if n else f"{paper.key}: notes cleared")
 
 
 def _keep(text: str | bytes) -> str:
@@ -655,6 +696,7 @@ def next_(
     Example: readinglist next --tag llm --limit 5
     """
     papers = state.store.find(status=("reading", "unread"), tags=tuple(tag or ()), venue=venue, year=year, sort="next")
+    _warn_broken()
     _print_papers(papers[:limit], as_json=as_json)
 
 
@@ -820,8 +862,12 @@ def export(
         for chunk in chunks:  # written as they come: a large export never holds every string
             sys.stdout.write(chunk)
     else:
+        if not os.path.lexists(output.parent):  # a typo must not grow folders (no mkdir -p)
+            from .errors import OutputError
+
+            raise OutputError(f"{output}: no folder {output.parent}; create it first")
         write_output(output, chunks)
-        typer.echo(f"{len(papers)} papers written to {output}", err=True)
+        typer.echo(f"{_count(len(papers), 'paper')} written to {output}", err=True)
 
 
 @app.command()
@@ -836,6 +882,7 @@ def stats(
     from .stats import progress_rows, read_per_week, sparkline
 
     papers = list(state.store)
+    _warn_broken()
     if not _plain_output():
         _console().print(stats_table(papers, weeks=weeks))
         return
@@ -844,7 +891,7 @@ def stats(
         width = max((len(label) for label, *_ in rows), default=0)
         for label, read, reading, total in rows:
             bar = _bar(read, reading, total, plain=True)
-            typer.echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {100 * read // max(total, 1):>3}% read")
+            typer.echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {round(100 * read / max(total, 1)):>3}% read")
         typer.echo("")
     counts = read_per_week(papers, weeks=weeks)
     typer.echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
@@ -877,7 +924,7 @@ def stats_table(papers, *, weeks: int = 12):
         bar.append("▒" * n_reading, style="yellow")
         bar.append("░" * (width - n_read - n_reading), style="dim")
         spark = Text(sparkline(read_per_week(members, weeks=weeks)), style="cyan")
-        table.add_row(Text(label, style=style), f"{read}/{total}", bar, f"{100 * read // max(total, 1)}%", spark)
+        table.add_row(Text(label, style=style), f"{read}/{total}", bar, f"{round(100 * read / max(total, 1))}%", spark)
 
     row("all papers", papers, "bold")
     for title, by in groups(papers):

@@ -95,6 +95,9 @@ class Index:
     by_key: dict[str, str] = field(default_factory=dict)
     temp_files: list[str] = field(default_factory=list)  # leftovers of killed writers
     changes: int = 0  # entries that differ from the cache file on disk
+    #: files that do not parse: name -> the one-line error (file:line:col); left out of
+    #: ``papers`` and ``sigs`` (so they are read again, and reported, on every scan)
+    broken: dict[str, str] = field(default_factory=dict)
 
     def put(self, name: str, paper: Paper | None, sig: Signature | None = None) -> None:
         """Record that file ``name`` now holds ``paper`` (None: the file is gone)."""
@@ -259,7 +262,20 @@ def _scan(papers_dir: Path, previous: Index, stats: Stats) -> tuple[Index, int]:
     # Only the differences are handled in Python; the comparisons run on dict views.
     changed = sorted(name for name, _ in sigs.items() - previous.sigs.items())
     gone = old_papers.keys() - sigs.keys()
-    parsed, vanished = parse_files(papers_dir, changed)
+    try:
+        parsed, vanished = parse_files(papers_dir, changed)
+    except StoreError:  # one bad file must not hide the others: parse one by one, note the bad
+        parsed, vanished = {}, []
+        for name in changed:
+            try:
+                more, lost = _parse_share(papers_dir, [name], None)
+            except StoreError as exc:
+                index.broken[name] = str(exc)
+                del sigs[name]
+                continue
+            parsed.update(more)
+            vanished += lost
+        gone |= index.broken.keys()
     for name in vanished:  # removed while we looked
         del sigs[name]
         gone.add(name)

@@ -401,6 +401,8 @@ class Store:
                 paper = paperfile.parse(text, self.papers_dir / name)
                 if paper.key == key:
                     return name, text, paper
+        if index.broken:  # the key may be in a file that does not parse: say so
+            raise StoreError(f"no paper with key {key!r}, and a paper file does not parse: " + "; ".join(index.broken.values()))
         raise UnknownKeyError(key, suggestions=self._suggest(key, index.by_key))
 
     @staticmethod
@@ -445,6 +447,8 @@ class Store:
         else:
             previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir)
             index, scan_ns = cache.scan(self.papers_dir, previous, stats)
+        if index.broken and self._depth > 0:  # a write that needs every paper refuses
+            raise StoreError(next(iter(index.broken.values())) + "; fix or remove this file first")
         self._index = index
         self._index_locked = self._depth > 0
         for name, text in self._pending.items():  # a transaction's own changes
@@ -469,6 +473,13 @@ class Store:
             except OSError:
                 pass
         names.clear()
+
+    @property
+    def broken(self) -> list[str]:
+        """One-line errors (file:line:col) for the paper files that do not parse. Reading
+        (list, find, search, iteration, stats) skips them; writes that need the whole store
+        (imports) refuse, and so does any change to such a paper."""
+        return list(self._index.broken.values()) if self._index is not None else []
 
     def _papers(self) -> list[Paper]:
         return list(self._load_index().papers.values())

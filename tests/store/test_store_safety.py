@@ -152,7 +152,6 @@ def test_a_file_that_does_not_parse_is_reported_and_never_overwritten(store):
         lambda s: s.get("p0007"),
         lambda s: s.set_status("p0007", "read"),
         lambda s: s.set_note("p0007", "x"),
-        lambda s: s.find(),
         lambda s: s.import_records(_records(1)),
     ):
         with pytest.raises(StoreError) as err:
@@ -161,6 +160,12 @@ def test_a_file_that_does_not_parse_is_reported_and_never_overwritten(store):
         assert re.search(rf"{re.escape(str(path))}:5:\d+: not valid TOML", message), message
         assert "\n" not in message
         assert path.read_bytes() == broken
+    # reading skips it and reports it (file:line:col) in .broken: one bad file blocks no list
+    reader = Store.open(store.root)
+    assert "p0007" not in {p.key for p in reader.find()} and len(reader.find()) == len(list(reader))
+    (message,) = reader.broken
+    assert re.search(rf"{re.escape(str(path))}:5:\d+: not valid TOML", message), message
+    assert path.read_bytes() == broken
     # other papers can still be marked (their files do not need the broken one)
     assert Store.open(store.root).set_status("p0008", "read").status == "read"
 
