@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..record import Paper
     from .library import Store
 
+_list = list  # Resolved has a field called ``list``
+
 HEADER = "# readinglist list — edit freely: sections and papers keep the order written here.\n"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
@@ -99,7 +101,7 @@ class Resolved:
     renamed: tuple[tuple[str, str], ...] = ()  # (key in the list, the paper's key now)
 
     @property
-    def papers(self) -> list[Paper]:
+    def papers(self) -> _list[Paper]:  # the field ``list`` shadows the builtin in this class
         """The papers in reading order (a paper listed twice appears once, first place wins)."""
         seen: set[str] = set()
         out = []
@@ -115,7 +117,7 @@ class Resolved:
         papers = self.papers
         return sum(p.status == "read" for p in papers), len(papers)
 
-    def messages(self) -> list[str]:
+    def messages(self) -> _list[str]:
         """One line per key that was followed or is missing."""
         out = [f"list {self.list.name}: {old} was renamed {new}" for old, new in self.renamed]
         for key, suggestions in self.missing:
@@ -280,8 +282,10 @@ def resolve(store: Store, lst: ReadingList) -> Resolved:
     """The list's papers in order, following renamed keys; missing keys with suggestions."""
     from .paperfile import file_stem
 
-    items, missing, renamed = [], [], []
-    by_file = None
+    items: list[Item] = []
+    missing: list[tuple[str, tuple[str, ...]]] = []
+    renamed: list[tuple[str, str]] = []
+    by_file: dict[str, Paper] | None = None
     for section in lst.sections:
         for entry in section.entries:
             try:
@@ -289,10 +293,11 @@ def resolve(store: Store, lst: ReadingList) -> Resolved:
             except UnknownKeyError as exc:
                 if by_file is None:
                     by_file = _renamed_by_file(store)
-                paper = by_file.get(file_stem(entry.key))
-                if paper is None:
+                found = by_file.get(file_stem(entry.key))
+                if found is None:
                     missing.append((entry.key, exc.suggestions))
                     continue
+                paper = found
                 renamed.append((entry.key, paper.key))
             items.append(Item(section.title, entry, paper))
     return Resolved(lst, tuple(items), tuple(missing), tuple(renamed))
