@@ -47,6 +47,16 @@ def event_title(record: Record) -> str | None:
     return " ".join(parts) or None
 
 
+def placeholder_name(shorttitle: str | None, title: str) -> str:
+    """What an authorless paper is called where an author's name would stand (``{name}`` in
+    ``[export] anonymous_author``): its system name (``CanViT``), else its title's first four
+    words (``Benchmark for evaluating legal…``)."""
+    if shorttitle and shorttitle.strip():
+        return " ".join(shorttitle.split())
+    words = title.split()
+    return " ".join(words[:4]) + ("…" if len(words) > 4 else "")
+
+
 def join_tags(tags: Sequence[str]) -> str:
     """Tags as one comma-separated string (BibTeX keywords, CSL keyword)."""
     return ", ".join(tags)

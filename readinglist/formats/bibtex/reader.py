@@ -148,17 +148,43 @@ def _one_group(name: str) -> bool:
 
 
 #: The export's placeholder author by default (see ``[export] anonymous_author``).
-_DEFAULT_PLACEHOLDER = "Authors of {key}"
+_DEFAULT_PLACEHOLDER = "{name}"
+_FORMER_PLACEHOLDER = "Authors of {key}"
 
 
-def is_placeholder_author(value: str | None, key: str, config) -> bool:
+def is_placeholder_author(value: str | None, key: str, config, values: dict | None = None) -> bool:
     """True when ``value`` is still the placeholder the export wrote for ``key`` (configured
-    now or by default), so it stands for "no authors"; False once a person replaced it."""
+    now or by default, or the former default), so it stands for "no authors"; False once a
+    person replaced it. ``values`` (the entry's fields) give ``{name}`` (short title or title)."""
     if value is None:
         return True
+    from ..exporting import placeholder_name
+
     text = " ".join(importing.latex_to_unicode(value.strip()).split())
-    patterns = {_DEFAULT_PLACEHOLDER, getattr(config, "anonymous_author", "") or _DEFAULT_PLACEHOLDER}
-    return any(text == " ".join(p.replace("{key}", key).split()) for p in patterns)
+    patterns = {_DEFAULT_PLACEHOLDER, _FORMER_PLACEHOLDER, getattr(config, "anonymous_author", "") or _DEFAULT_PLACEHOLDER}
+    name = None
+    if values is not None and any("{name}" in p for p in patterns):
+        short = values.get("shorttitle")
+        name = placeholder_name(
+            importing.latex_to_unicode(short) if short and short.strip() else None,
+            importing.latex_to_unicode(values.get("title") or ""),
+        )
+    return any(
+        text == " ".join(p.replace("{key}", key).split())
+        for p in patterns
+        if "{name}" not in p
+    ) or (name is not None and any(text == " ".join(p.replace("{key}", key).replace("{name}", name).split()) for p in patterns))
+
+
+def drop_placeholder(values: dict, key: str, config) -> bool:
+    """Remove the export's placeholder author (and the biblatex option that goes with it) from
+    an entry's ``values``; True when there was one."""
+    if not is_placeholder_author(values.get("author"), key, config, values):
+        return False
+    values.pop("author", None)
+    if " ".join(values.get("options", "").split()) == "useauthor=false":
+        values.pop("options")
+    return True
 
 
 def _markers(library) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
@@ -287,10 +313,9 @@ class BibtexImporter:
                 raise InputError(f"{where}: a field of {entry.key} {exc} through @string macros") from None
 
             generated, sources = markers.get(entry.key, (frozenset(), ()))
-            if "author" in generated:  # readinglist's placeholder (e.g. {Authors of k}): no authors
+            if "author" in generated:  # readinglist's placeholder (e.g. {CanViT}): no authors
                 generated -= {"author"}
-                if is_placeholder_author(values.get("author"), entry.key, config):
-                    values.pop("author", None)  # else a person put the real authors there: keep them
+                drop_placeholder(values, entry.key, config)  # else a person put the real authors there: keep them
             try:
                 record = fields_record(
                     entry.key,

@@ -21,7 +21,7 @@ Choices (see tests/formats/bibtex/test_bibtex_writer.py for the real programs th
   turns them into tags, biblatex into keywords.
 * Records without authors get BibTeX's ``key`` field (the system name, else the title), which
   plainnat-like styles use to sort and label, and a placeholder author (``[export]
-  anonymous_author``, by default ``{Authors of <key>}``: one corporate name per paper) so that
+  anonymous_author``, by default ``{<name>}``, the short title or the first title words) so that
   plainnat and biber's data model accept the entry; the placeholder is declared as generated
   in the comment line, and readinglist's importers drop it again.
 * Generated fields are declared in a ``%`` comment line right before the entry, not in a
@@ -43,7 +43,7 @@ from collections.abc import Iterator, Sequence
 from ..registry import ExportOptions
 from ...record import Paper, Person, Record
 from ...gc_pause import gc_paused
-from ..exporting import event_title, join_tags, unique
+from ..exporting import join_tags, placeholder_name, unique
 from ..vocabulary import JABREF_READSTATUS, generated_note
 
 #: Entry types whose venue is a journal rather than a book title.
@@ -51,7 +51,7 @@ JOURNAL_TYPES = frozenset({"article"})
 #: Record fields written from their own attributes; ``Record.fields`` may not override them.
 OWN_FIELDS = frozenset(
     "key author title shorttitle booktitle journal eventtitle year pages doi url abstract keywords"
-    " readstatus priority ranking annote".split()
+    " readstatus priority ranking annote options".split()
 )
 VERBATIM_FIELDS = frozenset({"doi", "url", "eprint"})
 
@@ -175,10 +175,10 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     venue = options.config.venue_name(record.venue)
     if venue:
         fields.append(("journal" if record.entry_type in JOURNAL_TYPES else "booktitle", _text(venue, uni)))
-    if record.entry_type not in JOURNAL_TYPES:
-        event = event_title(record)
-        if event and record.venue:
-            fields.append(("eventtitle", _text(event, uni)))
+    if record.entry_type not in JOURNAL_TYPES and record.venue and venue != record.venue:
+        # the event's name only: biblatex prints the year after it anyway ("NeurIPS. 2026.",
+        # not "NeurIPS 2026. 2026.")
+        fields.append(("eventtitle", _text(record.venue, uni)))
     if record.year:
         fields.append(("year", str(record.year)))
     if record.pages:
@@ -214,11 +214,12 @@ def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
 
 
 def _placeholder_author(record: Record, options: ExportOptions) -> str | None:
-    """The BibTeX value standing in for a missing author list (``{Authors of canvit2026}``)."""
+    """The BibTeX value standing in for a missing author list (``{CanViT}``)."""
     pattern = options.config.anonymous_author
     if not pattern or record.authors:
         return None
-    return "{" + _text(pattern.replace("{key}", record.key), options.unicode) + "}"
+    name = placeholder_name(record.shorttitle, record.title)
+    return "{" + _text(pattern.replace("{key}", record.key).replace("{name}", name), options.unicode) + "}"
 
 
 def _comment(record: Record, options: ExportOptions) -> str | None:

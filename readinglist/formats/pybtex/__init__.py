@@ -44,7 +44,7 @@ def record_to_entry(record: Record, config: Config) -> Entry:
     persons = {}
     if record.authors:
         persons["author"] = [_pybtex_person(p) for p in record.authors]
-    else:  # the export's placeholder ("{Authors of canvit2026}"), if configured
+    else:  # the export's placeholder ("{CanViT}"), if configured
         persons["author"] = [PybtexPerson(last=v) for k, v in pairs if k == "author"]
     return Entry(record.entry_type, fields=fields, persons=persons)
 
@@ -100,14 +100,13 @@ def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
     """A Record from a pybtex entry, read exactly as readinglist's BibTeX importer reads a .bib
     entry (:func:`readinglist.formats.bibtex.reader.fields_record`), without the export's
     placeholder for "no authors"."""
-    from ..bibtex.reader import is_placeholder_author, fields_record
+    from ..bibtex.reader import drop_placeholder, fields_record
 
     values = {name.lower(): str(value) for name, value in entry.fields.items()}
     people = entry.persons.get("author", ())
     if people:
         values["author"] = " and ".join(str(p) for p in people)
-        if is_placeholder_author(values["author"], key, config):
-            del values["author"]  # the export's placeholder: no authors
+        drop_placeholder(values, key, config)  # the export's placeholder: no authors
     record = fields_record(key, entry.type, values, config)
     if record is None:
         record = Record(key=key, title="", abstract="", entry_type=entry.type.lower())
