@@ -55,7 +55,7 @@ def _markdown_into(tokens, parts: list) -> None:
         elif kind is MATH:
             # shown as Unicode text (ℓ₁, θ ≥ 0, M²LE): readable everywhere, and nothing in it
             # is left for a Markdown renderer without math support to read as a link or HTML
-            parts.append(escape_markdown(_math_plain(t[1], scripts=True)))
+            parts.append(escape_markdown(" ".join(_math_plain(t[1], scripts=True).split())))
         elif kind is FMT:
             name = t[1]
             if name in _MONO:
