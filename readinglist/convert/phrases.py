@@ -46,7 +46,7 @@ _BREAK = frozenset(
     available publicly github https http www com org one two three four five six seven eight nine ten""".split()
 )
 _NOT_ADVERBS = frozenset("family early anomaly assembly monopoly supply italy july reply butterfly".split())
-_MAX_PHRASE = 15  # no title phrase is longer
+_MAX_PHRASE = 11  # no title phrase is longer (titles ask for at most 11 words)
 _NUMBER = re.compile(r"[\d.,%]+")
 _PERCENT = re.compile(r"\d%")
 _SUBJECTS = frozenset("that which who it they we he she this these".split())
@@ -156,7 +156,8 @@ def phrase_features(words: list[str], s_idx: int, tf: Counter, cue_sents: set[in
 def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple]:
     """What every phrase of one abstract is scored against (computed once per abstract)."""
     phrases = tuple(candidate_phrases(plain))
-    tf = Counter(_content(w) for words, _s, _o in phrases for w in words if len(w) > 2)
+    # each word once per occurrence: the runs themselves, not the longer phrases joined from them
+    tf = Counter(_content(w) for words, _s, _o in phrases if _JOIN.isdisjoint(words) for w in words if len(w) > 2)
     sentences = lexicon.split_sentences(plain)
     cue_sents = frozenset(i for i, (_o, s) in enumerate(sentences) if _CUE.search(s))
     return phrases, tf, cue_sents, sentences
