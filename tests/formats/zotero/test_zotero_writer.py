@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
@@ -178,6 +178,7 @@ _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 @settings(max_examples=60, deadline=None)
 @given(title=_TEXT.filter(str.strip), tag=_TEXT.filter(str.strip), notes=_TEXT, venue=_TEXT)
+@example(title="a\ufffe", tag="\uffffb", notes="\x01", venue="\r\n")
 def test_arbitrary_text_is_valid_rdf(title, tag, notes, venue):
     record = Record(key="k2026", title=title, abstract=notes, venue=venue or None, year=2026, tags=(tag,))
     g = parse(exporter.export([Paper(record, notes=notes)], replace(EVERYTHING, collection=title)))
