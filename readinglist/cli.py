@@ -33,6 +33,9 @@ class _Group(TyperGroup):
 
             typer.echo(f"readinglist: error: {escape_controls(str(exc), keep='')}", err=True)
             raise typer.Exit(1) from None
+        except RecursionError:  # the last guard: readers bound their depth, but never a traceback
+            typer.echo("readinglist: error: an input is nested too deeply to process; nothing was written", err=True)
+            raise typer.Exit(1) from None
 
 
 def _show_usage_error(self, file=None) -> None:

@@ -162,6 +162,8 @@ def parse(text: str, name: str, path: str | Path = "") -> ReadingList:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ListError(f"{where}: {exc}; fix it by hand") from None
+    except RecursionError:
+        raise ListError(f"{where}: arrays or tables nested too deeply; fix it by hand") from None
 
     def bad(what: str):
         return ListError(f"{where}: {what}")

@@ -145,6 +145,8 @@ def parse(text: str, path: str | os.PathLike, *, loads=None) -> Paper:
         if m:
             raise StoreError(f"{path}:{m.group(2)}:{m.group(3)}: not valid TOML: {m.group(1)}") from None
         raise StoreError(f"{path}: not valid TOML: {msg}") from None
+    except RecursionError:
+        raise StoreError(f"{path}: not a paper file: arrays or tables nested too deeply") from None
     return from_data(data, path, text)
 
 

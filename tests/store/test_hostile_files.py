@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from readinglist.cli import app
@@ -270,3 +272,34 @@ def test_keys_differing_only_in_case_by_hand_edit_refuse_to_export(lib):
     path.write_text(path.read_text().replace('key = "k2"', 'key = "K1"'))
     result = run("--store", lib, "export", "-f", "bibtex", ok=False)
     assert result.exit_code == 1 and "differ only in case" in result.output
+
+
+def test_deeply_nested_toml_in_a_paper_or_config_file_is_one_line(lib, tmp_path):
+    deep = "x = " + "[" * 50_000 + "]" * 50_000 + "\n"
+    path = lib / "papers" / "k1.toml"
+    path.write_text(path.read_text() + deep)
+    with pytest.raises(StoreError, match="nested too deeply"):
+        paperfile.parse(path.read_text(), path)
+    config = tmp_path / "deep.toml"
+    config.write_text(deep)
+    result = run("--config", config, "--store", lib, "list", ok=False)
+    assert result.exit_code == 1 and "nested too deeply" in result.output
+
+
+_TOML_PIECES = [
+    'key = "k1"\n', "key = 5\n", 'title = "t"\n', "title = 5\n", "year = 1e400\n", "year = 99999999999999999999\n",
+    "[state]\n", "[fields]\n", "[generated]\n", "[[authors]]\n", "[[sources]]\n", 'status = "x"\n', "tags = [1]\n",
+    "history = [{event = 1}]\n", "notes = '''\x1b'''\n", '"bad name" = "x"\n', "x = 2020-01-01\n", "a = [[1]]\n",
+    "rating = 9\n", "priority = -1\n", 'family = "A"\n', "paragraph = \"p\"\n", "=\n", "[\n", '"\\u0000"\n',
+]
+
+
+@given(st.lists(st.sampled_from(_TOML_PIECES) | st.text(max_size=6), max_size=25).map("".join))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_hand_edit_is_a_paper_or_a_one_line_store_error(text):
+    try:
+        paper = paperfile.parse(text, "x.toml")
+    except StoreError as exc:
+        assert str(exc).startswith("x.toml") and "\n" not in str(exc)
+        return
+    assert paper.key
