@@ -224,6 +224,8 @@ def main() -> int:
         if op == "import-into":
             link_copy(big_store, target)
             run([*rl, "--store", str(target), "list"])  # warm the copy's cache, untimed
+            if keys:  # new links changed the ctime of the files main_copy shares: re-warm it too
+                run([*rl, "--store", str(main_copy), "list"])
         elif op == "first-list":
             link_copy(clone_store, target)
             shutil.rmtree(target / ".cache", ignore_errors=True)
