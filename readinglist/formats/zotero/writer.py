@@ -25,7 +25,8 @@ and prefixes, same shapes), so that Zotero's RDF import reads each piece back::
   (1-3) and ``Rating: N`` (1-5) lines, which Zotero keeps as they are and readinglist's CSL-JSON
   importer reads back.
 * **Notes** (``with_notes``) become one child note per paper: a ``bib:Memo`` whose ``rdf:value``
-  is the HTML Zotero stores notes as (text escaped, paragraphs as ``<p>``, lines as ``<br/>``).
+  is the HTML Zotero stores notes as: the reader's Markdown rendered, raw HTML shown as text,
+  ``javascript:`` and other unsafe link targets dropped.
 * A **collection** (``options.collection``, set by the CLI for a filtered export or ``--title``)
   becomes a ``z:Collection`` holding every exported item by ``dcterms:hasPart``.
 * Characters XML 1.0 forbids (C0 controls other than tab and newline) are dropped.
@@ -98,9 +99,14 @@ def _resource(key: str, suffix: str = "") -> str:
 
 
 def note_html(notes: str) -> str:
-    """A note as the HTML Zotero stores: escaped text, ``<p>`` per paragraph, ``<br/>`` per line."""
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", notes.strip()) if p.strip()]
-    return "".join("<p>" + "<br/>".join(escape(line) for line in p.splitlines()) + "</p>" for p in paragraphs)
+    """A note as the HTML Zotero stores: the reader's Markdown rendered (headings, lists,
+    emphasis, links, code), raw HTML shown as text and unsafe link targets dropped
+    (:func:`readinglist.text.note_markdown`, then markdown-it with HTML off)."""
+    from markdown_it import MarkdownIt
+
+    from ...text import note_markdown
+
+    return MarkdownIt("commonmark", {"html": False}).render(note_markdown(notes)).strip()
 
 
 def extra_lines(paper: Paper, options: ExportOptions) -> list[str]:

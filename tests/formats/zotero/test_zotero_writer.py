@@ -160,7 +160,7 @@ def test_notes_are_child_memos():
     note = one(g, item("canvit2026"), DCTERMS.isReferencedBy)
     assert one(g, note, RDF.type) == BIB.Memo
     html = str(one(g, note, RDF.value))
-    assert html == "<p>Great results &amp; &lt;b&gt;clear&lt;/b&gt; writing.<br/>Second line.</p><p>Cite in chapter 2.</p>"
+    assert html == "<p>Great results &amp; &lt;b&gt;clear&lt;/b&gt; writing.\nSecond line.</p>\n<p>Cite in chapter 2.</p>"
     assert not list(g.objects(item("doe2026editing"), DCTERMS.isReferencedBy))  # no notes, no memo
 
 
@@ -212,3 +212,12 @@ def test_cli_filtered_export_is_a_collection(tmp_path):
     result = CliRunner().invoke(app, ["--store", str(tmp_path / "lib"), "export", "-f", "zotero"])
     assert result.exit_code == 0, result.output
     assert not list(parse(result.stdout).subjects(RDF.type, Z.Collection))
+
+
+def test_notes_markdown_becomes_inert_html():
+    notes = "A *key* idea, [code](https://example.org/x) [bad](javascript:alert(1)) <script>alert(1)</script>\n\n## Questions\n\n- one"
+    g = parse(exporter.export([Paper(DOE, notes=notes)], EVERYTHING))
+    html = str(one(g, one(g, item("doe2026editing"), DCTERMS.isReferencedBy), RDF.value))
+    assert "<em>key</em>" in html and '<a href="https://example.org/x">code</a>' in html
+    assert "<h2>Questions</h2>" in html and "<li>one</li>" in html
+    assert "<script" not in html and 'href="javascript' not in html and "&lt;script&gt;" in html
