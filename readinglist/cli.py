@@ -298,6 +298,7 @@ def import_(
     """
     from .jobs import import_files
 
+    paths = _expand_folders(paths)
     progress = _progress_bar(len(paths))
     try:
         # the store is opened (and made) only once every file was read and converted
@@ -315,6 +316,26 @@ def import_(
         if progress:
             progress.close()
     _print_import_report(report)
+
+
+def _expand_folders(paths: list[Path]) -> list[Path]:
+    """``import seeds/``: a folder stands for the files in it that an importer reads by suffix."""
+    if not any(p.is_dir() for p in paths):
+        return paths
+    from .errors import InputError
+    from .formats.registry import all_importers
+
+    suffixes = {s for imp in all_importers() for s in imp.suffixes}
+    out: list[Path] = []
+    for p in paths:
+        if not p.is_dir():
+            out.append(p)
+            continue
+        found = sorted(f for f in p.iterdir() if f.suffix in suffixes and f.is_file())
+        if not found:
+            raise InputError(f"{p}: a folder with no lists to import ({', '.join('*' + s for s in sorted(suffixes))})")
+        out += found
+    return out
 
 
 def _progress_bar(total: int):
@@ -358,7 +379,7 @@ def _print_import_report(report) -> None:
         print(f"warning: {escape_controls(w, keep='')}", file=err)
     typer.echo(
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
-        f"{len(report.duplicates)} duplicates, {len(report.skipped)} skipped paragraphs"
+        f"{_count(len(report.duplicates), 'duplicate')}, {_count(len(report.skipped), 'skipped paragraph')}"
     )
 
 

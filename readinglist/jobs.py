@@ -30,6 +30,9 @@ class ImportReport:
     skipped: tuple[Skipped, ...]
     renamed: tuple[tuple[str, str], ...] = ()
     warnings: tuple[str, ...] = ()
+    #: records that are exactly a paper already in the store under another key (its key was
+    #: renamed by hand, or the key pattern changed): counted as updated/unchanged, not reported
+    known: tuple[Duplicate, ...] = ()
 
 
 def import_files(
@@ -69,7 +72,10 @@ def import_files(
         if progress:
             progress(done, len(paths), str(path))
         importer = find_importer(format, path)
-        results.append(importer.parse(read_text(path), source=_display_path(path, config), options=options))
+        result = importer.parse(read_text(path), source=_display_path(path, config), options=options)
+        if getattr(importer, "name", "") == "abstracts":
+            _check_venue_year(path, result.records, venue, year)
+        results.append(result)
     if progress:
         progress(len(paths), len(paths), "saving")
     records = [r for res in results for r in res.records]
@@ -84,7 +90,8 @@ def import_files(
         added=summary.added,
         updated=summary.updated,
         unchanged=summary.unchanged,
-        duplicates=tuple(d for res in results for d in res.duplicates) + tuple(summary.duplicates),
+        duplicates=tuple(d for res in results for d in res.duplicates) + tuple(d for d in summary.duplicates if not d.exact),
+        known=tuple(d for d in summary.duplicates if d.exact),
         skipped=tuple(s for res in results for s in res.skipped),
         renamed=tuple(summary.renamed),
         warnings=tuple(w for res in results for w in res.warnings)
@@ -99,13 +106,32 @@ def _rekeyed_warning(wanted: str, given: str) -> str:
     return f"key {wanted!r} cannot be a citation key ({key_problem(wanted)}); the paper is {given}"
 
 
+def _check_venue_year(path, records, venue, year) -> None:
+    """An abstract list whose header names no venue or year is refused before any key is
+    given (keys and the .bib need the year, booktitle needs the venue)."""
+    missing = []
+    if venue is None and any(not r.venue for r in records):
+        missing.append(("venue", "--venue NAME"))
+    if year is None and any(not r.year for r in records):
+        missing.append(("year", "--year YYYY"))
+    if missing:
+        from .errors import InputError
+
+        what = " or ".join(m for m, _ in missing)
+        raise InputError(f"no {what} in {path}: pass {' '.join(f for _, f in missing)}")
+
+
 def _display_path(path: str | os.PathLike, config: Config) -> str:
-    """A source path as records remember it: relative to the config's folder when inside it."""
-    p = Path(path)
-    try:
-        return p.resolve().relative_to(config.root.resolve()).as_posix()
-    except ValueError:
-        return p.as_posix()
+    """A source path as records remember it, the same from any folder: relative to the folder
+    that holds the store (the project) when inside it, else to the config's folder, else
+    absolute."""
+    p = Path(path).resolve()
+    for base in (Path(config.store).resolve().parent, config.root.resolve()):
+        try:
+            return p.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return p.as_posix()
 
 
 def export_papers(
