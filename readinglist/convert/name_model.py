@@ -196,6 +196,8 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0) -> list[Candidate]:
     # 1. tokens that look coined or carry ++
     for m in _TOKEN.finditer(plain):
         tok = m.group(0)
+        if tok.islower() and tok[-1] != "+":
+            continue  # no candidate is all lowercase (is_coined needs a capital)
         if "'" in tok or "’" in tok:
             tok = lexicon.strip_possessive(tok)
         if tok.endswith("+") or _coined(tok.rstrip("+")) or _CAMEL_START.match(tok):
