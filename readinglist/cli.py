@@ -56,9 +56,9 @@ def _show_usage_error(self, file=None) -> None:
 def _install_usage_errors() -> None:
     """typer 0.28 vendors click as typer._click; older releases use click itself."""
     try:
-        from typer._click import exceptions  # type: ignore[import-not-found]
+        from typer._click import exceptions  # type: ignore[import-not-found,unused-ignore]
     except ImportError:  # pragma: no cover
-        from click import exceptions  # type: ignore[no-redef]
+        from click import exceptions  # type: ignore[no-redef,import-not-found,unused-ignore]
     exceptions.UsageError.show = _show_usage_error  # type: ignore[method-assign]
 
 

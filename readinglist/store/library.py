@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
+from typing import TYPE_CHECKING
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
@@ -37,6 +38,11 @@ from ..record import STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, S
 from . import paperfile
 from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
+
+if TYPE_CHECKING:
+    from filelock import BaseFileLock
+
+    from .cache import Index
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
@@ -245,10 +251,10 @@ class Store:
         self._config = config
         self.clock: Clock = clock or utc_now
         self.lock_timeout = lock_timeout
-        self._lock = None
+        self._lock: BaseFileLock | None = None
         self._depth = 0
         self._pending: dict[str, str | None] = {}  # file name -> new text (None: delete)
-        self._index = None  # cache.Index, loaded on demand
+        self._index: Index | None = None  # loaded on demand
         self._index_locked = False  # the index was scanned while this transaction held the lock
 
     # ------------------------------------------------------------------ opening
@@ -339,6 +345,7 @@ class Store:
             raise StoreError(f"{self.lock_path}: cannot lock the store: {exc.strerror}") from None
 
     def _release(self) -> None:
+        assert self._lock is not None  # only after _acquire
         self._lock.release()
 
     def _flush(self) -> None:
@@ -588,6 +595,7 @@ class Store:
             # tomlkit round trip (1.5 ms and a 15 ms import); the result is the same text
             new_text = paperfile.render(new)
         else:  # keep the person's comments, layout and edits
+            assert old is not None  # ``text`` exists, so it parsed to ``old``
             new_text = paperfile.edit(text, old, new, path)
         if new_text != text:
             self._stage(name, new_text)
@@ -687,7 +695,7 @@ class Store:
         if unknown:
             raise ValidationError(f"{record.key}: unknown state field(s) {', '.join(sorted(unknown))}")
         status = _check_status(state.get("status", "unread"))
-        history = (Event("added", now),)
+        history: tuple[Event, ...] = (Event("added", now),)
         if status != "unread":
             history += (Event(STATUS_EVENTS[status], now),)
         return Paper(

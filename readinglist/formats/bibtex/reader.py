@@ -340,12 +340,13 @@ class BibtexImporter:
             records.append(record)
 
             state = importing.StateBuilder(f"{where} ({entry.key})")
-            if get("readstatus"):
-                state.status(get("readstatus"), JABREF_READSTATUS_IN, "readstatus")
-            if get("priority"):
-                state.number("priority", get("priority"), "prio", range(1, 4))
-            if get("ranking"):
-                state.number("rating", get("ranking"), "rank", range(1, 6))
+            readstatus, priority, ranking = get("readstatus"), get("priority"), get("ranking")
+            if readstatus:
+                state.status(readstatus, JABREF_READSTATUS_IN, "readstatus")
+            if priority:
+                state.number("priority", priority, "prio", range(1, 4))
+            if ranking:
+                state.number("rating", ranking, "rank", range(1, 6))
             if get("annote"):
                 # written line by line as plain text (formats/bibtex/writer.py): read back so
                 state.notes("\n".join(importing.latex_to_unicode(line) for line in values["annote"].strip().splitlines()))

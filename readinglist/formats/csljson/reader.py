@@ -177,8 +177,8 @@ class CslJsonImporter:
                 issued = _date(item.get("issued")) if item.get("issued") else None
                 year = options.year or importing.find_year(issued, _text(event) or None)
                 venue = options.venue or importing.find_venue(config, _text(item.get("container-title")) or None, _text(event) or None)
-                custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
-                listed = [custom.get(name) if isinstance(custom.get(name), list) else [] for name in ("generated", "sources")]
+                custom: dict = item["custom"] if isinstance(item.get("custom"), dict) else {}
+                listed: list[list] = [custom[name] if isinstance(custom.get(name), list) else [] for name in ("generated", "sources")]
                 generated = set(generated_names(x for x in listed[0] if isinstance(x, str)))
                 sources = tuple(importing.parse_source(s) for s in listed[1] if isinstance(s, str) and s.strip())
 
@@ -192,7 +192,7 @@ class CslJsonImporter:
                     key = new_key
                 taken.add(key)
 
-                fields = {}
+                fields: dict[str, str] = {}
                 for name, value in item.items():
                     if name in _CONSUMED or name not in FIELD_NAMES:
                         continue

@@ -101,13 +101,13 @@ def _groups(papers: list[Paper], group_by: str) -> list[tuple[str, list[Paper]]]
             by.setdefault(p.status, []).append(p)
         known = [s for s in STATUS_LABELS if s in by]
         others = sorted(s for s in by if s not in STATUS_LABELS)
-        return [(STATUS_LABELS.get(s, s), by[s]) for s in known + others]
+        return [(STATUS_LABELS.get(s) or str(s), by[s]) for s in known + others]
     if group_by == "venue":
         for p in papers:
             r = p.record
             by.setdefault((r.venue or "", -(r.year or 0)), []).append(p)
         return [
-            (event_title(by[k][0].record) if k[0] else "No venue", by[k])
+            (event_title(by[k][0].record) or "No venue" if k[0] else "No venue", by[k])
             for k in sorted(by, key=lambda k: (k[0] == "", k[0].lower(), k[1]))
         ]
     for p in papers:
