@@ -304,11 +304,11 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0) -> list[Candidate]:
                 f[f"{kind}&{ctx}"] = 1.0
         out.append(Candidate(name, first[name], {k: v for k, v in f.items() if v}))
     by_name = {c.name: c for c in out}
-    for acro, long in pairs:
-        a, lf = by_name.get(acro), by_name.get(long)
+    for acro, long_form in pairs:
+        a, lf = by_name.get(acro), by_name.get(long_form)
         if not a or not lf:
             continue
-        # the acronym inherits where its long form stands ("we propose Long Form (ACRO), a ...")
+        # the acronym inherits where its long_form form stands ("we propose Long Form (ACRO), a ...")
         for ctx in ("after_cue", "after_called", "appositive_after", "our_kind_before", "np_comma_before", "first_in_cue_sentence"):
             if lf.features.get(ctx):
                 a.features[f"long_form_{ctx}"] = 1.0

@@ -16,6 +16,8 @@ go to the earliest), used when no trained weights are installed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import re
 
 from .lexicon import (  # noqa: F401 - GENERIC_ACRONYMS, KNOWN_SYSTEMS, split_sentences are re-exported
@@ -269,7 +271,7 @@ def _starts_sentence(plain: str, pos: int) -> bool:
     return not before or before[-1] in ".!?:;"
 
 
-def _sentence_at(sentences: list[tuple[int, str]], pos: int) -> str:
+def _sentence_at(sentences: Sequence[tuple[int, str]], pos: int) -> str:
     for offset, sent in reversed(sentences):
         if offset <= pos:
             return sent

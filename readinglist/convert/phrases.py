@@ -12,6 +12,8 @@ at most ``budget`` words, never ending on a dangling word. Pure Python, linear i
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 import json
 import math
 import re
@@ -104,7 +106,7 @@ def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
             grown = [c + [j] + words for c in chain if len(c) + 1 + len(words) <= _MAX_PHRASE] if j else []
             for c in grown:
                 out.append((c, s_idx, offset))
-            chain = [words] + [c for c in grown if c.count(j) <= 2]
+            chain = [words] + [c for c in grown if c.count(j or "") <= 2]
     return out
 
 
@@ -125,7 +127,7 @@ def _verbs() -> frozenset[str]:
     return frozenset(load_model().get("verbs", ()))
 
 
-def phrase_features(words: list[str], s_idx: int, tf: Counter, cue_sents: set[int], affinity: dict) -> dict[str, float]:
+def phrase_features(words: list[str], s_idx: int, tf: Counter, cue_sents: Set[int], affinity: dict) -> dict[str, float]:
     """The named features of one candidate phrase."""
     content = [w for w in words if w.lower() not in _JOIN]
     lows = [_content(w) for w in content]

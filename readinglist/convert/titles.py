@@ -473,8 +473,8 @@ def _contribution(plain: str, budget: int, keep_article: bool = False) -> list[s
 def _find_contribution(plain: str, budget: int, max_tier: int = 2) -> _Found | None:
     """The object of the strongest contribution cue: "we propose" (tier 0) before "we study"
     (tier 1) before "we evaluate/extend" (tier 2, turned into a gerund), earliest first."""
-    low = plain.lower()
-    if len(low) != len(plain) or _OTHER_SPACE.search(plain):
+    low: str | None = plain.lower()
+    if len(plain) != len(low or "") or _OTHER_SPACE.search(plain):
         low = None
     found = _best_object(plain, low, budget, [c for c in _VERB_CUE if c[0] <= min(max_tier, 1)])
     if found is None and max_tier >= 2:  # evaluation verbs only when nothing is proposed or studied
@@ -503,7 +503,7 @@ def _best_object(plain: str, low: str | None, budget: int, cues) -> _Found | Non
                 if tier == 0 and obj.startswith("to "):
                     verb = re.match(r"to\s+([a-z]+)\s+(?=\S)", obj)
                     ger = _gerund(verb.group(1) + "s") if verb else None
-                    if not ger:
+                    if not ger or not verb:
                         continue
                     obj = f"{ger} {obj[verb.end():]}"
                     if re.match(r"[a-z]+\s+(?:these|this|those|such|it|them)\b", obj):
@@ -560,11 +560,12 @@ _ANALYTIC_HEADS = frozenset(
 def _resolve_anaphora(obj: str, plain: str, offset: int) -> tuple[str, str, bool]:
     """Replace a pointer back to earlier text in a contribution phrase by what it points to.
 
-    Returns (object, analytic, resolved): ``analytic`` when the phrase explained something
-    ("an explanation of this phenomenon: X"), ``resolved`` when the object was rewritten."""
+    Returns (object, analytic, resolved): ``analytic`` is the preposition ("in") that joins the
+    object to what it explained ("an explanation of this phenomenon: X"), else "";
+    ``resolved`` says whether the object was rewritten."""
     m = _THIS_VIA.match(obj)
     if m:
-        return obj[m.end() :], False, True
+        return obj[m.end() :], "", True
     m = _THIS_COLON.match(obj)
     if m:
         return obj[m.end() :], "in" if _head(_words(m.group(0))) in _ANALYTIC_HEADS | _CAUSE_HEADS else "", True
@@ -841,8 +842,8 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     from .phrases import best_phrase, score_words
 
     named = bool(name) and (title == name or title.startswith(f"{name}: "))
-    body = title[len(name) + 2 :] if named and title != name else ("" if named else title)
-    budget = MAX_WORDS - (len(_words(name)) if named else 0)
+    body = title[len(name or "") + 2 :] if named and title != name else ("" if named else title)
+    budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
     opening = re.findall(r"[a-z0-9]+", plain.lower())[:5]
 
     name_words = {w for w in re.findall(r"[a-z0-9]+", (name or "").lower()) if len(w) > 2} if named else set()

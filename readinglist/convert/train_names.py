@@ -19,6 +19,8 @@ Only numbers and common-word lists are kept, never a text of the corpus.
 
 from __future__ import annotations
 
+from typing import Any
+
 import argparse
 import gzip
 import hashlib
@@ -186,10 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         goal = m["recall"] + m["precision"]
         if best is None or goal > best[0]:
             best = (goal, t, m)
+    assert best is not None  # at least one threshold was tried
     _, threshold, heldout = best
     clf.fit(X, y)  # final weights from every paper
     weights = {name: round(float(w), 4) for name, w in zip(vec.get_feature_names_out(), clf.coef_[0])}
-    model = {
+    model: dict[str, Any] = {
         "about": "readinglist name model: logistic regression over name_model.candidates features",
         "command": "python -m readinglist.convert.train_names" + (f" --limit {a.limit}" if a.limit else "") + (f" --C {a.C}" if a.C != 0.5 else ""),
         "corpus": path.name,

@@ -16,6 +16,8 @@ Deterministic for a given corpus.
 
 from __future__ import annotations
 
+from typing import Any
+
 import argparse
 import hashlib
 import json
@@ -68,9 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     in_abs: Counter = Counter()
     in_title: Counter = Counter()
     for r in rows:
-        words = set(re.findall(r"[a-z][a-z0-9'’\-+]*", r["abstract"].lower()))
-        in_abs.update(words)
-        in_title.update(words & set(re.findall(r"[a-z][a-z0-9'’\-+]*", r["title"].lower())))
+        abstract_words = set(re.findall(r"[a-z][a-z0-9'’\-+]*", r["abstract"].lower()))
+        in_abs.update(abstract_words)
+        in_title.update(abstract_words & set(re.findall(r"[a-z][a-z0-9'’\-+]*", r["title"].lower())))
     affinity = {w: round(math.log((in_title[w] + 0.5) / (n - in_title[w] + 0.5)), 3) for w, n in sorted(in_abs.items()) if n >= AFFINITY_MIN_DF}
     rare = [math.log((in_title[w] + 0.5) / (n - in_title[w] + 0.5)) for w, n in in_abs.items() if 3 <= n < AFFINITY_MIN_DF]
     affinity["<rare>"] = round(sum(rare) / max(1, len(rare)), 3)
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(ys)} phrases; held-out fifth: mean ROUGE-1 of the chosen phrase {heldout:.3f}", file=sys.stderr)
     reg.fit(X, ys)
     weights = {k: round(float(w), 4) for k, w in zip(vec.get_feature_names_out(), reg.coef_)}
-    model = {
+    model: dict[str, Any] = {
         "about": "readinglist title-phrase model: ridge regression of ROUGE-1 vs the real title over phrases.phrase_features",
         "command": "python -m readinglist.convert.train_phrases" + (f" --limit {a.limit}" if a.limit != 12000 else ""),
         "corpus": path.name,
