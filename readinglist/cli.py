@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 
 from . import __version__
 from .errors import ReadinglistError
-from .record import STATUSES
+from .record import SORTS, STATUSES
 
 class _Group(TyperGroup):
     """Library errors become one line on stderr and exit status 1, never a traceback."""
@@ -417,7 +417,7 @@ def list_(
     priority: Optional[int] = _PRIORITY_OPT,
     rating: Optional[int] = _RATING_OPT,
     search: Optional[str] = _SEARCH_OPT,
-    sort: str = typer.Option("key", help="key | title | year | venue | status | priority (1 first) | rating (best first) | added | changed"),
+    sort: str = typer.Option("key", help=" | ".join(SORTS) + " (priority: 1 first; rating: best first)."),
     reverse: bool = typer.Option(False, "--reverse", "-r", help="Reverse the order."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, metavar="N", help="At most N papers."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per line, for scripts."),
@@ -815,7 +815,7 @@ def open_(
 
 @app.command()
 def export(
-    format: Optional[str] = typer.Option(None, "--format", "-f", help="bibtex | csljson | markdown | html | zotero (else from -o's suffix)."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="An exporter's name (`readinglist formats` lists them; else from -o's suffix)."),
     output_name: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (else stdout).", metavar="PATH"),
     status: Optional[str] = _STATUS_OPT,
     tag: Optional[List[str]] = _TAG_OPT,
@@ -848,9 +848,7 @@ def export(
         raise OutputError("the output file name (-o) is empty")
     output = Path(output_name) if output_name is not None else None
     if format is None and output is None:
-        raise ValidationError("say which format: -f bibtex|csljson|markdown|zotero, or -o FILE with a known suffix")
-    if group_by and group_by not in ("tag", "first-tag", "status", "venue", "priority"):
-        raise ValidationError(f"unknown --group-by {group_by!r}; use tag, first-tag, status, venue or priority")
+        raise ValidationError("say which format: -f NAME (readinglist formats lists them), or -o FILE with a known suffix")
     papers = _find(status, tag, venue, year, priority, rating, search, sort)
     resolved = None
     if list_name is not None:

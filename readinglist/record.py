@@ -10,6 +10,11 @@ from dataclasses import dataclass, field, replace
 
 STATUSES = ("unread", "reading", "read", "skipped")
 
+#: Orders :meth:`readinglist.store.Store.find` knows ("-" in front reverses one): priority puts
+#: 1 first, rating the best first, next is the reading order of ``readinglist next``, relevance
+#: needs a search.
+SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "next", "relevance")
+
 #: The history event a change to each status records ("added" is written once, on import).
 STATUS_EVENTS = {"reading": "started", "read": "finished", "skipped": "skipped", "unread": "reset"}
 #: Fields a generator may have made; ``Record.generated`` names the ones that still are.

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
-from ..record import STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, Source
+from ..record import SORTS, STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, Source
 from . import paperfile
 from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
-SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "next", "relevance")
 #: The index is written back to the cache after this many files were parsed again.
 CACHE_SAVE_AFTER = 64
 #: Batches larger than this are flushed with one ``os.sync()`` instead of an fsync per file.
