@@ -198,12 +198,16 @@ def test_bibtex_is_one_click_away(browser, store, tmp_path):
     load(browser, page)
     first = browser.find_element("css selector", "article.paper")
     first.find_element("css selector", "details.bib summary").click()
-    shown = first.find_element("css selector", "details.bib pre").text
+    pre = first.find_element("css selector", "details.bib pre")
+    # the entry is filled in when the panel opens: wait for it (a loaded machine is slow)
+    WebDriverWait(browser, 10, poll_frequency=0.1).until(lambda _: pre.text.strip())
+    shown = pre.text
     assert shown.splitlines()[1].startswith(f"@inproceedings{{{papers[0].key},")
     # the entry is the BibTeX export's, without the abstract (the page shows that already)
     entry = bibtex.export([papers[0].evolve(record=papers[0].record.evolve(abstract=""))], ExportOptions(config=default_config()))
     assert shown.strip() == entry.strip()
     button = first.find_element("css selector", "button.copy")
     button.click()
-    assert button.text in ("copied", "select and copy")  # headless may refuse the clipboard
+    # the clipboard answers asynchronously; headless may refuse it ("select and copy")
+    WebDriverWait(browser, 10, poll_frequency=0.1).until(lambda _: button.text in ("copied", "select and copy"))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
