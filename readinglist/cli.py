@@ -339,26 +339,49 @@ def _expand_folders(paths: list[Path]) -> list[Path]:
 
 
 def _progress_bar(total: int):
-    """A rich progress display on stderr (files read, then saving) when stderr is a terminal,
-    else None: a spinner keeps moving while one long list converts."""
+    """A rich progress display on stderr when stderr is a terminal, else None: the abstracts of
+    each file as they are generated (count, rate, time left), and a spinner with the elapsed time
+    while a file is read or the store is saved."""
     if not sys.stderr.isatty():
         return None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task) -> Text:
+            return Text(f"{task.speed:,.0f} abstracts/s" if task.speed and task.total else "", style="dim")
 
     bar = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        Rate(),
         TimeElapsedColumn(),
+        TimeRemainingColumn(),
         console=_console(stderr=True),
         transient=True,
     )
-    task = bar.add_task("importing", total=total)
+    tasks = [bar.add_task("importing", total=None)]
     bar.start()
+    current = [""]
 
     def update(done: int, total: int, label: str) -> None:
-        bar.update(task, completed=done, total=total, description=label[-40:])
+        if label != current[0]:  # a new file (or saving): its own count, rate and time left
+            current[0] = label
+            bar.remove_task(tasks[0])
+            tasks[0] = bar.add_task(label[-40:], total=total or None, completed=done)
+        else:
+            bar.update(tasks[0], completed=done, total=total or None)
 
     update.close = bar.stop  # type: ignore[attr-defined]
     return update

@@ -1,14 +1,16 @@
 """Whole jobs over the store: import files, export a selection, build the exports from seeds.
 
 These are the library calls the CLI makes (one call per command); they raise typed errors and
-print nothing. ``progress`` callbacks, when given, are called as ``progress(done, total, label)``.
+print nothing. ``progress`` callbacks, when given, are called as ``progress(done, total, label)``:
+``done`` of ``total`` abstracts of the file ``label`` generated so far, or ``(0, 0, label)`` while a
+file is read and matched or the store is saved (nothing to count).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -69,15 +71,22 @@ def import_files(
     options = ImportOptions(config=config, venue=venue, year=year, processes=processes)
     results = []
     for done, path in enumerate(paths):
+        label = str(path) if len(paths) == 1 else f"{done + 1}/{len(paths)} {path}"
+        file_options = options
         if progress:
-            progress(done, len(paths), str(path))
+            progress(0, 0, label)  # reading and matching the file: no count yet
+
+            def items(n: int, total: int, label: str = label) -> None:
+                progress(n, total, label)  # abstracts generated in this file
+
+            file_options = replace(options, progress=items)
         importer = find_importer(format, path)
-        result = importer.parse(read_text(path), source=_display_path(path, config), options=options)
+        result = importer.parse(read_text(path), source=_display_path(path, config), options=file_options)
         if getattr(importer, "name", "") == "abstracts":
             _check_venue_year(path, result.records, venue, year)
         results.append(result)
     if progress:
-        progress(len(paths), len(paths), "saving")
+        progress(0, 0, "saving")
     records = [r for res in results for r in res.records]
     states: dict = {}
     for res in results:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..config import Config, default_config
 from ..record import Duplicate, ImportResult, Record, Skipped, Source
@@ -33,6 +33,9 @@ class ConvertResult:
     def as_import_result(self) -> ImportResult:
         return ImportResult(records=self.records, skipped=self.skipped, duplicates=self.duplicates, warnings=self.warnings)
 
+
+#: ``progress(done, total)``: how many of a batch's items (abstracts) are done.
+ItemProgress = Callable[[int, int], None]
 
 #: Below this many new abstracts in one list, generating in one process is quicker than forking.
 PARALLEL_MIN = 1000
@@ -99,19 +102,33 @@ def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[s
     return [generate(a, tagger, max_tags) for a in abstracts]
 
 
-def generate_all(abstracts: list[str], tagger, max_tags: int, *, processes: int = 1) -> list:
+def generate_all(
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None
+) -> list:
     """:func:`generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
     a large batch is shared among forked workers (which inherit the compiled tagger); the result
     is the same as in one process. The library default is one process: forking from a threaded
-    host is unsafe, so only a caller that owns its process (the CLI) asks for more."""
+    host is unsafe, so only a caller that owns its process (the CLI) asks for more.
+    ``progress(done, total)`` is called as abstracts are generated (every 25, and at the end)."""
     import multiprocessing
 
-    if processes < 2 or len(abstracts) < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
-        return [generate(a, tagger, max_tags) for a in abstracts]
+    total = len(abstracts)
+    if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        out = []
+        for a in abstracts:
+            out.append(generate(a, tagger, max_tags))
+            if progress and (len(out) % 25 == 0 or len(out) == total):
+                progress(len(out), total)
+        return out
     _WORKER.update(tagger=tagger, max_tags=max_tags)
-    chunks = [abstracts[i : i + 250] for i in range(0, len(abstracts), 250)]
+    chunks = [abstracts[i : i + 250] for i in range(0, total, 250)]
+    done: list = []
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        return [fields for chunk in pool.map(_generate_chunk, chunks) for fields in chunk]
+        for chunk in pool.imap(_generate_chunk, chunks):  # in order, as each chunk is ready
+            done += chunk
+            if progress:
+                progress(len(done), total)
+    return done
 
 
 @dataclass
@@ -138,6 +155,8 @@ class Converter:
     taken: set[str] = field(default_factory=set)
     #: worker processes for generating large batches (see :func:`generate_all`); 1 = no fork
     processes: int = 1
+    #: called as ``progress(done, total)`` while a list's new abstracts are generated
+    progress: ItemProgress | None = None
 
     def __post_init__(self) -> None:
         from .matching import NearIndex
@@ -183,7 +202,9 @@ class Converter:
             self._by_fingerprint[fp] = index
             self._near.add(str(index), para.text)
             pending.append(_Pending(para.text, venue, year, [src]))
-        fields = generate_all([p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes)
+        fields = generate_all(
+            [p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress
+        )
         for p, (name, title, tags, error) in zip(pending, fields):
             if error:
                 src = p.sources[0]
@@ -228,13 +249,15 @@ def convert(
     config: Config | None = None,
     taken: Iterable[str] = (),
     processes: int = 1,
+    progress: ItemProgress | None = None,
 ) -> ConvertResult:
     """Convert one abstract list (its text) into records.
 
     ``venue`` and ``year`` override the list's header; ``source`` names the input in each
     record's provenance; ``taken`` are keys the new records must avoid; ``processes`` > 1 lets
-    a large list be generated in forked worker processes (see :func:`generate_all`).
+    a large list be generated in forked worker processes (see :func:`generate_all`);
+    ``progress(done, total)`` is told how many new abstracts were generated so far.
     """
-    conv = Converter(config=config or default_config(), taken=set(taken), processes=processes)
+    conv = Converter(config=config or default_config(), taken=set(taken), processes=processes, progress=progress)
     conv.add_text(text, source=source, venue=venue, year=year)
     return conv.result()

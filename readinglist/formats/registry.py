@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Protocol
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import UnknownFormatError
 
@@ -51,6 +51,7 @@ class ImportOptions:
     venue: str | None = None  # overrides the venue found in the input
     year: int | None = None  # overrides the year found in the input
     processes: int = 1  # worker processes an importer may fork (the CLI passes its cores)
+    progress: Callable[[int, int], None] | None = None  # progress(done, total) over one input's items
 
 
 class Exporter(Protocol):

@@ -61,3 +61,43 @@ def test_reimport_after_a_hand_rename_is_quiet(tmp_path, seed_paths):
     out = script("--store", "lib", "import", seed_paths[1], cwd=tmp_path)
     assert out.returncode == 0 and "duplicate" not in out.stderr and "0 added" in out.stdout
     assert script("--store", "lib", "show", "mine2026", cwd=tmp_path).returncode == 0
+
+
+def test_progress_counts_the_abstracts_of_each_file(tmp_path, seed_paths):
+    """What the progress display is told: per file, its new abstracts as they are generated (ending
+    at all of them), with (0, 0) while a file is read or the store saved."""
+    from readinglist.config import default_config
+    from readinglist.jobs import import_files
+    from readinglist.store import Store
+
+    calls: list[tuple[int, int, str]] = []
+    store = Store.open(tmp_path / "lib", create=True)
+    report = import_files(store, seed_paths, config=default_config(), progress=lambda d, t, label: calls.append((d, t, label)))
+    labels = list(dict.fromkeys(label for _, _, label in calls))
+    assert labels == [f"1/2 {seed_paths[0]}", f"2/2 {seed_paths[1]}", "saving"]
+    counted = 0
+    for label in labels[:2]:
+        mine = [(d, t) for d, t, lab in calls if lab == label]
+        assert mine[0] == (0, 0)
+        done = [d for d, t in mine[1:]]
+        assert done == sorted(done) and mine[-1][0] == mine[-1][1] > 0
+        counted += mine[-1][1]
+    assert counted == len(report.added) == 38
+
+
+def test_parallel_generation_reports_progress_in_order(seed_texts, monkeypatch):
+    import importlib
+
+    from readinglist.config import default_config
+    from readinglist.convert import convert
+    from readinglist.convert.tagging import compile_taxonomy
+
+    convert_module = importlib.import_module("readinglist.convert")
+    monkeypatch.setattr(convert_module, "PARALLEL_MIN", 2)
+    config = default_config()
+    abstracts = [r.abstract for r in convert(seed_texts[0]).records] * 30  # 570: three chunks of 250
+    calls: list[tuple[int, int]] = []
+    tagger = compile_taxonomy(config.taxonomy)
+    out = convert_module.generate_all(abstracts, tagger, config.max_tags, processes=2, progress=lambda d, t: calls.append((d, t)))
+    assert len(out) == len(abstracts)
+    assert calls == [(250, 570), (500, 570), (570, 570)]

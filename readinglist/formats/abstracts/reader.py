@@ -15,7 +15,13 @@ class AbstractListImporter:
         from ...convert import convert
 
         return convert(
-            text, venue=options.venue, year=options.year, source=source, config=options.config, processes=options.processes
+            text,
+            venue=options.venue,
+            year=options.year,
+            source=source,
+            config=options.config,
+            processes=options.processes,
+            progress=options.progress,
         ).as_import_result()
 
 
