@@ -677,14 +677,16 @@ def tag(
     else:
         tags = words
     store = state.store
-    if not remove:
-        for word in tags:
-            if store.names_a_paper(word):
-                raise ValidationError(
-                    f"{word!r} is a paper's key, not a tag: to tag several papers, "
-                    f"readinglist tag --key {keys[0] if single and keys else 'KEY1'} --key {word} TAG... (or select them with a filter)"
-                )
     papers = _selection(keys, status, tag, venue, year, priority, rating, search)
+    for word in tags:
+        # a paper's key where a tag belongs: `tag KEY1 KEY2` meant two papers (a tag that really
+        # is spelled like a key may still be removed from the papers that have it)
+        if store.names_a_paper(word) and not (remove and any(word in p.tags for p in papers)):
+            raise ValidationError(
+                f"{word!r} is a paper's key, not a tag: to {'untag' if remove else 'tag'} several papers, "
+                f"readinglist tag --key {keys[0] if single and keys else 'KEY1'} --key {word}{' --remove' if remove else ''} TAG... "
+                "(or select them with a filter)"
+            )
     wanted = set(tags)
     if remove:
         todo = [p for p in papers if wanted & set(p.tags)] if not single else papers

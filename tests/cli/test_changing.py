@@ -84,6 +84,9 @@ def test_tag_refuses_a_key_as_a_tag(store):
     result = run(store, "tag", "canvit2026", "captrack2026", ok=False)
     assert "captrack2026" in result.output and "--key" in result.output
     assert files(store) == before
+    result = run(store, "tag", "--remove", "canvit2026", "captrack2026", ok=False)  # untag two papers?
+    assert "captrack2026" in result.output and "--remove" in result.output
+    assert files(store) == before
 
 
 def test_next_is_by_priority_then_age(store):
