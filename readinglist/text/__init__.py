@@ -32,10 +32,22 @@ Recognition rules (the same for every rendering):
 
 from __future__ import annotations
 
-from .bibtex import to_bibtex
-from .markdown import escape_markdown, note_markdown, to_markdown
-from .plain import ascii_fold, strip_markup, to_plain
-from .tokens import normalize_space, tokenize
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+# Each rendering is imported when first asked for (PEP 562), so a command that only needs plain
+# text does not compile the BibTeX and Markdown renderers' tables (~20 ms of every start-up).
+_WHERE = {
+    "normalize_space": "tokens",
+    "tokenize": "tokens",
+    "to_plain": "plain",
+    "strip_markup": "plain",
+    "ascii_fold": "plain",
+    "to_bibtex": "bibtex",
+    "to_markdown": "markdown",
+    "escape_markdown": "markdown",
+    "note_markdown": "markdown",
+}
 
 __all__ = [
     "normalize_space",
@@ -48,3 +60,19 @@ __all__ = [
     "escape_markdown",
     "note_markdown",
 ]
+assert set(__all__) == set(_WHERE)
+
+if TYPE_CHECKING:
+    from .bibtex import to_bibtex
+    from .markdown import escape_markdown, note_markdown, to_markdown
+    from .plain import ascii_fold, strip_markup, to_plain
+    from .tokens import normalize_space, tokenize
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
