@@ -18,11 +18,14 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 # ``readinglist.convert`` is both the pipeline's package and its entry-point function. The function
-# is bound here, after the package is imported, so that ``from readinglist import convert`` is always
-# the function; import the package's modules with ``from readinglist.convert import naming``.
-from .convert import Converter as Converter, ConvertResult as ConvertResult, convert as convert  # noqa: E402
+# is bound here, after the package is imported (a light one: the machinery is in
+# convert/pipeline.py), so that ``from readinglist import convert`` is always the function; import
+# the package's modules with ``from readinglist.convert import naming``.
+from .convert import convert as convert  # noqa: E402
 
 _EXPORTS = {
+    "Converter": "convert.pipeline",
+    "ConvertResult": "convert.pipeline",
     "Store": "store",
     "load_config": "config",
     "Config": "config",
@@ -37,7 +40,7 @@ _EXPORTS = {
     "STATUSES": "record",
 }
 
-__all__ = sorted([*_EXPORTS, "convert", "Converter", "ConvertResult"]) + ["__version__"]
+__all__ = sorted([*_EXPORTS, "convert"]) + ["__version__"]
 
 
 def __getattr__(name: str):

@@ -95,7 +95,7 @@ def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
 
 def examples(rows: list[dict]):
     """(group, features, label, name) for every usable candidate of every paper."""
-    from . import prepare
+    from .pipeline import prepare
     from .name_model import candidates
     from .lexicon import is_coined
     from ..text import to_plain

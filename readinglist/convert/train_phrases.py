@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(OUT))
     a = ap.parse_args(argv)
     from . import phrases
-    from . import prepare
+    from .pipeline import prepare
     from ..text import to_plain
 
     path = Path(a.corpus)

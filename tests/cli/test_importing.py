@@ -86,13 +86,12 @@ def test_progress_counts_the_abstracts_of_each_file(tmp_path, seed_paths):
 
 
 def test_parallel_generation_reports_progress_in_order(seed_texts, monkeypatch):
-    import importlib
 
     from readinglist.config import default_config
     from readinglist.convert import convert
     from readinglist.convert.tagging import compile_taxonomy
 
-    convert_module = importlib.import_module("readinglist.convert")
+    from readinglist.convert import pipeline as convert_module
     monkeypatch.setattr(convert_module, "PARALLEL_MIN", 2)
     config = default_config()
     abstracts = [r.abstract for r in convert(seed_texts[0]).records] * 30  # 570: three chunks of 250

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
-from readinglist.convert import Converter, convert
+from readinglist.convert import convert
+from readinglist.convert.pipeline import Converter
 
 
 def test_seeds_become_19_records_each_with_venue_year_and_sources(seed_paths, seed_texts):
@@ -104,8 +105,8 @@ def test_arbitrary_text_never_crashes_and_keys_stay_unique(paragraphs, header):
 def test_large_batches_are_generated_in_parallel_with_the_same_result(seed_texts, monkeypatch):
     from readinglist import convert as _function
 
-    convert_module = importlib.import_module("readinglist.convert")
-    assert convert_module is not _function
+    assert importlib.import_module("readinglist.convert") is not _function
+    from readinglist.convert import pipeline as convert_module
     from readinglist.convert.tagging import compile_taxonomy
 
     config = default_config()
@@ -147,7 +148,7 @@ _FRAGMENTS = [
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=12)), max_size=60))
 def test_generators_never_raise_on_any_text(pieces):
-    from readinglist.convert import generate
+    from readinglist.convert.pipeline import generate
     from readinglist.convert.tagging import compile_taxonomy
 
     raw = " ".join(pieces)
@@ -181,7 +182,7 @@ def test_the_library_never_forks_unless_asked(seed_texts, monkeypatch):
     by default, however large the batch; only a caller that asks (the CLI) gets workers."""
     import multiprocessing
 
-    convert_module = importlib.import_module("readinglist.convert")
+    from readinglist.convert import pipeline as convert_module
     monkeypatch.setattr(convert_module, "PARALLEL_MIN", 2)
 
     def no_fork(*args, **kwargs):

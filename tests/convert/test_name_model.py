@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.convert import name_model, phrases, prepare
+from readinglist.convert import name_model, phrases
+from readinglist.convert.pipeline import prepare
 from readinglist.convert.naming import detect_name
 from readinglist.text import to_plain
 

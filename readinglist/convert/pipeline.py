@@ -1,0 +1,230 @@
+"""The pipeline's machinery (:class:`Converter` and the generation stages it runs); the
+entry point is :func:`readinglist.convert.convert`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from collections.abc import Callable
+
+from ..config import Config, default_config
+from ..record import Duplicate, ImportResult, Record, Skipped, Source
+
+
+@dataclass(frozen=True)
+class ConvertResult:
+    """Records made from one or more abstract lists, and what was left out."""
+
+    records: tuple[Record, ...]
+    skipped: tuple[Skipped, ...] = ()
+    duplicates: tuple[Duplicate, ...] = ()
+    warnings: tuple[str, ...] = ()  # abstracts whose generation failed (file:line: what happened)
+
+    def as_import_result(self) -> ImportResult:
+        return ImportResult(records=self.records, skipped=self.skipped, duplicates=self.duplicates, warnings=self.warnings)
+
+
+#: ``progress(done, total)``: how many of a batch's items (abstracts) are done.
+ItemProgress = Callable[[int, int], None]
+
+#: Below this many new abstracts in one list, generating in one process is quicker than forking.
+PARALLEL_MIN = 1000
+
+
+# An author's own macro for the system name, "\CFE{}" or "\MethodName": LaTeX would print the
+# name, and to_plain (not knowing the macro) would drop it; its own name is the best guess.
+_MACRO_NAME = re.compile(r"\\([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*)(?:\{\}|(?![A-Za-z{]))")
+_KNOWN_MACROS = frozenset("LaTeX TeX BibTeX LaTeXe XeTeX LuaTeX ConTeXt AmS AMS".split())
+
+
+def _macro_name(m: re.Match) -> str:
+    return m.group(0) if m.group(1) in _KNOWN_MACROS else m.group(1)
+
+
+# Names set in math: "$\texttt{TACO}$", "D$^2$HScore" (to_plain would drop or split them).
+_MATH_TEXT = re.compile(r"\$\\(?:texttt|textsc|textbf|textrm|textit|textsf|text|mathtt|mathrm|mathsf|mathbf|mathit)\{([^{}$\\]{1,40})\}\$")
+_MATH_SUP = re.compile(r"\$\^\{?([0-9])\}?\$")
+_SUPERSCRIPT = dict(zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def prepare(abstract: str) -> str:
+    """The abstract with the author's name macros and names set in math made plain text, for
+    generation only (the record keeps the abstract as written)."""
+    if "\\" not in abstract and "$" not in abstract:
+        return abstract
+    abstract = _MATH_TEXT.sub(lambda m: m.group(1), abstract)
+    abstract = _MATH_SUP.sub(lambda m: _SUPERSCRIPT[m.group(1)], abstract)
+    return _MACRO_NAME.sub(_macro_name, abstract)
+
+
+def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tuple[str, ...], str | None]:
+    """The generated fields of one abstract: (system name or None, title, topic tags, error).
+
+    Generation never stops an import: if naming or titling fails on an abstract (a bug), the
+    record gets a plain title from the abstract's first words, no name, and ``error`` says what
+    went wrong so the import summary can report it (file:line)."""
+    from .naming import detect_name
+    from ..text import to_plain
+    from .titles import make_title, plain_title
+
+    error = None
+    try:
+        plain = to_plain(prepare(abstract))
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        plain, error = " ".join(abstract.split()), f"{type(exc).__name__}: {exc}"
+    try:
+        name = detect_name(abstract, plain)
+        title = make_title(abstract, plain, name)
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        name, title, error = None, plain_title(plain), error or f"{type(exc).__name__}: {exc}"
+    try:
+        tags = tuple(tagger.tags(plain, name=name, title=title, max_tags=max_tags))
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        tags, error = (), error or f"{type(exc).__name__}: {exc}"
+    return name, title, tags, error
+
+
+_WORKER: dict = {}
+
+
+def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[str, ...], str | None]]:
+    tagger, max_tags = _WORKER["tagger"], _WORKER["max_tags"]
+    return [generate(a, tagger, max_tags) for a in abstracts]
+
+
+def generate_all(
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None
+) -> list:
+    """:func:`generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
+    a large batch is shared among forked workers (which inherit the compiled tagger); the result
+    is the same as in one process. The library default is one process: forking from a threaded
+    host is unsafe, so only a caller that owns its process (the CLI) asks for more.
+    ``progress(done, total)`` is called as abstracts are generated (every 25, and at the end)."""
+    import multiprocessing
+
+    total = len(abstracts)
+    if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        out = []
+        for a in abstracts:
+            out.append(generate(a, tagger, max_tags))
+            if progress and (len(out) % 25 == 0 or len(out) == total):
+                progress(len(out), total)
+        return out
+    _WORKER.update(tagger=tagger, max_tags=max_tags)
+    chunks = [abstracts[i : i + 250] for i in range(0, total, 250)]
+    done: list = []
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        for chunk in pool.imap(_generate_chunk, chunks):  # in order, as each chunk is ready
+            done += chunk
+            if progress:
+                progress(len(done), total)
+    return done
+
+
+@dataclass
+class _Pending:
+    """A new abstract waiting for its generated fields and key."""
+
+    abstract: str
+    venue: str | None
+    year: int | None
+    sources: list[Source]
+
+
+@dataclass
+class Converter:
+    """Converts several lists into one set of records, merging duplicates across them.
+
+    ``taken`` holds keys that new records must not get (e.g. those already in a store).
+    Stages: each list is read and its paragraphs checked against the abstracts seen so far
+    (exact fingerprint, then near-duplicate index); only new abstracts are generated (name,
+    title, tags), and then keyed in input order, so keys do not depend on how work was shared.
+    """
+
+    config: Config = field(default_factory=default_config)
+    taken: set[str] = field(default_factory=set)
+    #: worker processes for generating large batches (see :func:`generate_all`); 1 = no fork
+    processes: int = 1
+    #: called as ``progress(done, total)`` while a list's new abstracts are generated
+    progress: ItemProgress | None = None
+
+    def __post_init__(self) -> None:
+        from .matching import NearIndex
+        from .tagging import compile_taxonomy
+
+        self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score)
+        self._near = NearIndex()
+        self._by_fingerprint: dict[str, int] = {}
+        self._records: list[Record] = []
+        self._skipped: list[Skipped] = []
+        self._duplicates: list[tuple[Source, int, float]] = []  # (where, record index, score)
+        self._warnings: list[str] = []
+
+    def add_text(self, text: str, *, source: str = "<string>", venue: str | None = None, year: int | None = None) -> None:
+        """Convert one list. ``venue``/``year`` override what its header says."""
+        from .matching import fingerprint
+        from .reader import parse_list
+
+        parsed = parse_list(text, source=source)
+        self._skipped.extend(parsed.skipped)
+        venue = venue or parsed.venue
+        year = year or parsed.year
+        pending: list[_Pending] = []
+        first_new = len(self._records)
+        for para in parsed.paragraphs:
+            src = Source(file=source, paragraph=para.number, line=para.line)
+            fp = fingerprint(para.text)
+            index = self._by_fingerprint.get(fp)
+            score = 100.0
+            if index is None:
+                hit = self._near.best(para.text, self.config.duplicate_threshold)
+                if hit is not None:
+                    index, score = int(hit[0]), hit[1]
+            if index is not None:
+                if index >= first_new:
+                    pending[index - first_new].sources.append(src)
+                else:
+                    kept = self._records[index]
+                    self._records[index] = kept.evolve(sources=kept.sources + (src,))
+                self._duplicates.append((src, index, round(score, 1)))
+                continue
+            index = first_new + len(pending)
+            self._by_fingerprint[fp] = index
+            self._near.add(str(index), para.text)
+            pending.append(_Pending(para.text, venue, year, [src]))
+        fields = generate_all(
+            [p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress
+        )
+        for p, (name, title, tags, error) in zip(pending, fields):
+            if error:
+                src = p.sources[0]
+                self._warnings.append(
+                    f"{src.file}:{src.line}: could not generate a name and title ({error[:200]}); "
+                    f"used the abstract's first words"
+                )
+            self._records.append(self._record(p, name, title, tags))
+
+    def _record(self, p: _Pending, name: str | None, title: str, tags: tuple[str, ...]) -> Record:
+        from .keys import KeyParts, make_key, unique_key
+
+        key = unique_key(make_key(self.config.key_pattern, KeyParts(name=name, title=title, venue=p.venue, year=p.year)), self.taken)
+        self.taken.add(key)
+        generated = {"key", "title", "tags"} | ({"shorttitle"} if name else set())
+        return Record(
+            key=key,
+            title=title,
+            abstract=p.abstract,
+            venue=p.venue,
+            year=p.year,
+            shorttitle=name,
+            tags=tags,
+            generated=frozenset(generated),
+            sources=tuple(p.sources),
+        )
+
+    def result(self) -> ConvertResult:
+        duplicates = tuple(
+            Duplicate(source=src, key=self._records[i].key, similarity=score, exact=score >= 100.0)
+            for src, i, score in self._duplicates
+        )
+        return ConvertResult(tuple(self._records), tuple(self._skipped), duplicates, tuple(self._warnings))
