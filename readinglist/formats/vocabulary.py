@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..record import GENERATED_FIELDS
 
 if TYPE_CHECKING:
-    from ..record import Record
+    from ..record import Paper, Record
 
 #: readinglist status -> JabRef ``readstatus`` (unread and skipped have none).
 JABREF_READSTATUS = {"read": "read", "reading": "skimmed"}
@@ -46,6 +46,23 @@ CSL_TYPES = {
     "online": "webpage",
     "misc": "document",
 }
+#: BibTeX entry type -> Zotero item type (anything else becomes "document").
+ZOTERO_TYPES = {
+    "inproceedings": "conferencePaper",
+    "conference": "conferencePaper",
+    "article": "journalArticle",
+    "book": "book",
+    "incollection": "bookSection",
+    "inbook": "bookSection",
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "thesis": "thesis",
+    "techreport": "report",
+    "report": "report",
+    "unpublished": "manuscript",
+    "online": "webpage",
+    "misc": "document",
+}
 #: CSL item type -> BibTeX entry type: the inverse of CSL_TYPES (its first BibTeX type for each
 #: CSL type), plus CSL types that CSL_TYPES never writes.
 ENTRY_TYPES = {
@@ -56,6 +73,34 @@ ENTRY_TYPES = {
     "post-weblog": "online",
     "document": "misc",
 }
+
+
+# -- reading state in Zotero's Extra (CSL-JSON ``note``, Zotero RDF ``dc:description``) ----------
+
+#: The Reading List plugin's lines, and readinglist's own Priority/Rating lines, as read back.
+READ_STATUS_LINE = re.compile(r"^\s*Read_Status\s*:\s*(.*?)\s*$", re.I)
+READ_STATUS_DATE_LINE = re.compile(r"^\s*Read_Status_Date\s*:\s*(.*?)\s*$", re.I)
+STATE_LINE = re.compile(r"^\s*(Priority|Rating)\s*:\s*(\d+)\s*$", re.I)
+
+
+def reading_state_lines(paper: Paper) -> list[str]:
+    """``paper``'s reading state as Extra lines: ``Read_Status:`` and ``Read_Status_Date:`` for
+    the Zotero Reading List plugin, then ``Priority:`` and ``Rating:`` when set (the CSL-JSON and
+    Zotero RDF exports write them with ``--with-status``; the CSL-JSON importer reads them back)."""
+    from ..errors import ValidationError
+    from .exporting import status_date
+
+    if paper.status not in ZOTERO_READ_STATUS:
+        raise ValidationError(f"cannot export {paper.key}: unknown reading status {paper.status!r}")
+    lines = [f"Read_Status: {ZOTERO_READ_STATUS[paper.status]}"]
+    changed = status_date(paper)
+    if changed:
+        lines.append(f"Read_Status_Date: {changed}")
+    if paper.priority is not None:
+        lines.append(f"Priority: {paper.priority}")
+    if paper.rating is not None:
+        lines.append(f"Rating: {paper.rating}")
+    return lines
 
 
 # -- the "generated" comment line --------------------------------------------------------------

@@ -35,7 +35,14 @@ from ...errors import InputError
 from ..registry import ImportOptions
 from ...record import ImportResult, Person, Record, Skipped, Source
 from .. import importing
-from ..vocabulary import ENTRY_TYPES, ZOTERO_READ_STATUS_IN, generated_names
+from ..vocabulary import (
+    ENTRY_TYPES,
+    READ_STATUS_DATE_LINE,
+    READ_STATUS_LINE,
+    STATE_LINE,
+    ZOTERO_READ_STATUS_IN,
+    generated_names,
+)
 
 #: CSL variables kept in Record.fields, under BibTeX names.
 FIELD_NAMES = {
@@ -64,10 +71,6 @@ _CONSUMED = frozenset(
     "id type citation-key title title-short author container-title event-title event issued page DOI URL"
     " abstract keyword categories note custom".split()
 )
-_STATUS_LINE = re.compile(r"^\s*Read_Status\s*:\s*(.*?)\s*$", re.I)
-_STATUS_DATE_LINE = re.compile(r"^\s*Read_Status_Date\s*:\s*(.*?)\s*$", re.I)
-#: readinglist's own Extra lines (the CSL-JSON and Zotero RDF exports write them with --with-status)
-_STATE_LINE = re.compile(r"^\s*(Priority|Rating)\s*:\s*(\d+)\s*$", re.I)
 _USABLE_KEY = re.compile(r"[^\s{}(),\\#%~\"'=/]+")
 
 
@@ -223,14 +226,14 @@ class CslJsonImporter:
                 state = importing.StateBuilder(where)
                 note_lines = []
                 for line in str(item.get("note") or "").splitlines():
-                    m = _STATUS_LINE.match(line)
-                    extra = _STATE_LINE.match(line)
+                    m = READ_STATUS_LINE.match(line)
+                    extra = STATE_LINE.match(line)
                     if m:
                         state.status(m.group(1), ZOTERO_READ_STATUS_IN, "Read_Status")
                     elif extra:
                         name = extra.group(1).lower()
                         state.number(name, extra.group(2), "", range(1, 4) if name == "priority" else range(1, 6))
-                    elif not _STATUS_DATE_LINE.match(line):
+                    elif not READ_STATUS_DATE_LINE.match(line):
                         note_lines.append(line)
                 state.notes("\n".join(note_lines))
                 warnings += state.warnings

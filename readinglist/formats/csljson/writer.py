@@ -28,12 +28,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 
-from ...errors import ValidationError
 from ..registry import ExportOptions
 from ...record import GENERATED_FIELDS, Paper, Person, Record
-from ..vocabulary import CSL_TYPES, ZOTERO_READ_STATUS
+from ..vocabulary import CSL_TYPES, reading_state_lines
 from ...gc_pause import gc_paused
-from ..exporting import event_title, join_tags, status_date, unique
+from ..exporting import event_title, join_tags, unique
 
 
 
@@ -93,18 +92,7 @@ def paper_item(paper: Paper, options: ExportOptions) -> dict:
     """The item of ``paper``'s record with all its tags and, as asked, status and notes."""
     record = paper.record if not paper.user_tags else paper.record.evolve(tags=paper.tags)
     item = record_item(record, options)
-    lines = []
-    if options.with_status:
-        if paper.status not in ZOTERO_READ_STATUS:
-            raise ValidationError(f"cannot export {paper.key}: unknown reading status {paper.status!r}")
-        lines.append(f"Read_Status: {ZOTERO_READ_STATUS[paper.status]}")
-        changed = status_date(paper)
-        if changed:
-            lines.append(f"Read_Status_Date: {changed}")
-        if paper.priority is not None:
-            lines.append(f"Priority: {paper.priority}")
-        if paper.rating is not None:
-            lines.append(f"Rating: {paper.rating}")
+    lines = reading_state_lines(paper) if options.with_status else []
     if options.with_notes and paper.notes.strip():
         lines.append(paper.notes.strip())
     if lines:

@@ -40,9 +40,9 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape, quoteattr
 
 from ...record import Paper, Person
-from ..vocabulary import ZOTERO_READ_STATUS
+from ..vocabulary import ZOTERO_TYPES, reading_state_lines
 from ...gc_pause import gc_paused
-from ..exporting import event_title, status_date, unique
+from ..exporting import event_title, unique
 from ..registry import ExportOptions
 
 NAMESPACES = (
@@ -56,23 +56,6 @@ NAMESPACES = (
     ("prism", "http://prismstandard.org/namespaces/1.2/basic/"),
 )
 
-#: BibTeX entry type -> Zotero item type (anything else: "document").
-ZOTERO_TYPES = {
-    "inproceedings": "conferencePaper",
-    "conference": "conferencePaper",
-    "article": "journalArticle",
-    "book": "book",
-    "incollection": "bookSection",
-    "inbook": "bookSection",
-    "phdthesis": "thesis",
-    "mastersthesis": "thesis",
-    "thesis": "thesis",
-    "techreport": "report",
-    "report": "report",
-    "unpublished": "manuscript",
-    "online": "webpage",
-    "misc": "document",
-}
 #: Zotero types the RDF translator writes with an rdf:type of their own.
 _RDF_TYPES = {
     "journalArticle": "bib:Article",
@@ -111,17 +94,7 @@ def note_html(notes: str) -> str:
 
 def extra_lines(paper: Paper, options: ExportOptions) -> list[str]:
     """The lines of Zotero's Extra field for ``paper``."""
-    lines = [f"Citation Key: {paper.key}"]
-    if options.with_status:
-        lines.append(f"Read_Status: {ZOTERO_READ_STATUS.get(paper.status, 'To Read')}")
-        changed = status_date(paper)
-        if changed:
-            lines.append(f"Read_Status_Date: {changed}")
-        if paper.priority is not None:
-            lines.append(f"Priority: {paper.priority}")
-        if paper.rating is not None:
-            lines.append(f"Rating: {paper.rating}")
-    return lines
+    return [f"Citation Key: {paper.key}"] + (reading_state_lines(paper) if options.with_status else [])
 
 
 def _creator(person: Person, ind: str) -> list[str]:
