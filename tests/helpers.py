@@ -212,3 +212,26 @@ def round_trip(tmp_path: Path, exporter_name: str, importer_obj, suffix: str):
     assert len(summary.added) == len(records) and not summary.renamed
     text2 = exporter.export(list(second), options)
     return first, second, text1, text2
+
+
+# -- the CLI in process ---------------------------------------------------------------------------
+
+
+def cli(*args, ok: bool = True, input: str | None = None, env: dict | None = None):
+    """Run ``readinglist ARGS`` in process (typer's CliRunner). ``ok``: it must succeed (else
+    it must fail); the result's ``output`` and ``exit_code`` are there to check further."""
+    from typer.testing import CliRunner
+
+    from readinglist.cli import app
+
+    result = CliRunner().invoke(app, [*map(str, args)], input=input, env=env)
+    if ok:
+        assert result.exit_code == 0, (result.output, result.exception)
+    else:
+        assert result.exit_code != 0, result.output
+    return result
+
+
+def cli_in(store, *args, **kwargs):
+    """:func:`cli` on the store at ``store`` (``--store STORE ARGS``)."""
+    return cli("--store", store, *args, **kwargs)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import console_script
+from helpers import console_script, cli_in
 from typer.testing import CliRunner
 
 from readinglist.cli import app
@@ -16,11 +16,7 @@ from readinglist.cli import app
 runner = CliRunner()
 
 
-def run(store, *args, ok=True):
-    result = runner.invoke(app, ["--store", str(store), *map(str, args)])
-    if ok:
-        assert result.exit_code == 0, (result.output, result.exception)
-    return result
+run = cli_in  # tests/helpers.py
 
 
 @pytest.fixture

@@ -6,23 +6,18 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from readinglist.cli import app
+
+from helpers import cli
 from readinglist.errors import ValidationError
 from readinglist.record import Record
 from readinglist.store import Store
 from readinglist.text.controls import escape_controls, strip_controls
 
-runner = CliRunner()
 EVIL = "Title \x1b[2J\x1b]52;c;aGk=\x07 with \x9b31m C1 and \x08backspace\r"
 
 
-def run(*args, ok=True):
-    result = runner.invoke(app, [*map(str, args)])
-    if ok:
-        assert result.exit_code == 0, (result.output, result.exception)
-    return result
+run = cli  # tests/helpers.py
 
 
 @given(st.text())

@@ -6,20 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from readinglist.cli import app
-
-runner = CliRunner()
 
 
-def run(store, *args, ok=True, input=None, env=None):
-    result = runner.invoke(app, ["--store", str(store), *map(str, args)], input=input, env=env)
-    if ok:
-        assert result.exit_code == 0, (result.output, result.exception)
-    else:
-        assert result.exit_code != 0, result.output
-    return result
+from helpers import cli_in
+
+
+
+run = cli_in  # tests/helpers.py
 
 
 def papers(store, *args) -> dict[str, dict]:

@@ -7,20 +7,15 @@ import re
 import tomllib
 
 import pytest
-from typer.testing import CliRunner
 
-from readinglist.cli import app
+
+from helpers import cli_in
 from readinglist.errors import ListError, UnknownKeyError, UnknownListError, ValidationError
 from readinglist.store import Store, lists
 
-runner = CliRunner()
 
 
-def run(store, *args, ok=True):
-    result = runner.invoke(app, ["--store", str(store), *map(str, args)])
-    if ok:
-        assert result.exit_code == 0, (result.output, result.exception)
-    return result
+run = cli_in  # tests/helpers.py
 
 
 @pytest.fixture(scope="module")

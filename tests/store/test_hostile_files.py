@@ -14,24 +14,19 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from readinglist.cli import app
+
+from helpers import cli
 from readinglist.errors import InputError, OutputError, StoreError
 from readinglist.record import Record
 from readinglist.store import Store
 from readinglist.store import paperfile
 from readinglist.store.atomic import NotRegularFile, TooLarge, read_bounded, write_output
 
-runner = CliRunner()
 ROOT_USER = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def run(*args, ok=True):
-    result = runner.invoke(app, [*map(str, args)])
-    if ok:
-        assert result.exit_code == 0, (result.output, result.exception)
-    return result
+run = cli  # tests/helpers.py
 
 
 def cli(*args, timeout=60):

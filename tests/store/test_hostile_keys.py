@@ -11,22 +11,17 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from readinglist.cli import app
+
+from helpers import cli_in
 from readinglist.convert.keys import FoldedKeys, is_valid_key, key_problem, safe_key, unique_key
 from readinglist.errors import ConflictError, StoreError
 from readinglist.record import Record
 from readinglist.store import Store
 
-runner = CliRunner()
 
 
-def run(store, *args, ok=True):
-    result = runner.invoke(app, ["--store", str(store), *map(str, args)])
-    if ok:
-        assert result.exit_code == 0, (result.output, result.exception)
-    return result
+run = cli_in  # tests/helpers.py
 
 
 def bib(*entries: tuple[str, str]) -> str:
