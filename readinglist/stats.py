@@ -25,16 +25,7 @@ def progress_rows(papers: Iterable[Paper]) -> list[tuple[str, list[Row]]]:
     Venues are sorted by name; tags by how many papers carry them, then by name.
     """
     papers = list(papers)
-    by_venue: dict[str, list[Paper]] = {}
-    by_tag: dict[str, list[Paper]] = {}
-    for p in papers:
-        venue = " ".join(str(x) for x in (p.record.venue, p.record.year) if x) or "(no venue)"
-        by_venue.setdefault(venue, []).append(p)
-        for t in p.tags:
-            by_tag.setdefault(t, []).append(p)
-    venues = dict(sorted(by_venue.items()))
-    tags = dict(sorted(by_tag.items(), key=lambda kv: (-len(kv[1]), kv[0])))
-    return [("all papers", _rows({"all": papers})), ("by venue", _rows(venues)), ("by tag", _rows(tags))]
+    return [("all papers", _rows({"all": papers}))] + [(title, _rows(by)) for title, by in groups(papers)]
 
 
 SPARKS = "▁▂▃▄▅▆▇█"
