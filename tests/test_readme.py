@@ -60,8 +60,15 @@ def test_library_api_example_runs(tmp_path, monkeypatch):
 
 
 def _commands(group, path=()):
-    """(command path, click command) for every command below ``group``, depth first."""
-    for name, command in sorted(getattr(group, "commands", {}).items()):
+    """(command path, click command) for every command below ``group``, depth first (through
+    click's interface: the root builds its commands only when asked for them)."""
+    if not hasattr(group, "list_commands"):
+        return
+    import typer
+
+    ctx = typer.Context(group)
+    for name in sorted(group.list_commands(ctx)):
+        command = group.get_command(ctx, name)
         yield (*path, name), command
         yield from _commands(command, (*path, name))
 

@@ -67,7 +67,7 @@ def test_sparkline_one_char_per_count_and_order_kept(counts):
 def test_stats_table_on_a_terminal():
     from rich.console import Console
 
-    from readinglist.cli import stats_table
+    from readinglist.cli.library import stats_table
 
     today = date.today().isoformat()
     papers = [finished("a", today), paper("b", "reading", venue="ICML", year=2024, tags=("theory",)), paper("c", "unread")]

@@ -1,0 +1,179 @@
+"""What the commands share: the state the global options set, the store they open, the
+output helpers and the options of the list filters. No command is declared here."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Optional
+
+import typer
+
+from ..record import STATUSES
+
+STATUS_HELP = " | ".join(STATUSES)
+
+
+@dataclass
+class State:
+    config_path: Optional[str] = None
+    store_path: Optional[str] = None
+    color: str = "auto"
+    pager: bool = True
+    warned: set = dc_field(default_factory=set)
+    _config: object = None
+    _store: object = None
+
+    @property
+    def config(self):
+        if self._config is None:
+            from ..config import load_config
+
+            self._config = load_config(self.config_path, store=self.store_path)
+        return self._config
+
+    @property
+    def store(self):
+        """The store, which must exist (a mistyped --store is an error, not a new store)."""
+        return self.open_store(create=False)
+
+    def open_store(self, *, create: bool, here: bool = False):
+        """The store; ``here``: outside any project, ``./library`` rather than the user's default
+        store (``build`` makes a project in the current folder, as ``git init`` does)."""
+        if self._store is None:
+            from ..store.library import Store
+
+            cfg = self.config
+            path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
+            self._store = Store.open(path, config=cfg, create=create)
+        return self._store
+
+
+state = State()
+
+
+# --------------------------------------------------------------------------- output helpers
+
+
+def _plain_output() -> bool:
+    """Plain text for pipes and files (tab-separated lines, ASCII bars); NO_COLOR only drops colour."""
+    return not sys.stdout.isatty()
+
+
+def _color(stream=None) -> bool:
+    from ..terminal import use_color
+
+    return use_color(state.color, stream)
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, no_color=not _color(sys.stderr if stderr else sys.stdout), highlight=False)
+
+
+def _out(text: str) -> None:
+    """Long output goes through $PAGER on a terminal (as git does) unless --no-pager."""
+    if state.pager:
+        from ..terminal import page
+
+        page(text)
+    else:
+        sys.stdout.write(text)
+
+
+def _paper_json(paper) -> dict:
+    rec = paper.record
+    return {
+        "key": rec.key,
+        "title": rec.title,
+        "shorttitle": rec.shorttitle,
+        "venue": rec.venue,
+        "year": rec.year,
+        "status": paper.status,
+        "priority": paper.priority,
+        "rating": paper.rating,
+        "tags": list(rec.tags),
+        "user_tags": list(paper.user_tags),
+        "notes": paper.notes,
+        "generated": sorted(rec.generated),
+        "authors": [str(a) for a in rec.authors],
+        "doi": rec.doi,
+        "url": rec.url,
+        "abstract": rec.abstract,
+        "sources": [str(s) for s in rec.sources],
+        "history": [{"event": e.event, "date": e.date} for e in paper.history],
+    }
+
+
+def _print_papers(papers, *, as_json: bool) -> None:
+    if as_json:
+        for paper in papers:
+            sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
+        return
+    if _plain_output():  # one write of all lines: 20,000 papers print in a few ms
+        from ..text.controls import escape_controls as esc
+
+        sys.stdout.write(
+            "".join(
+                f"{esc(r.key, '')}\t{p.status}\t{esc(r.venue or '', '')} {r.year or ''}\t{esc(','.join(p.tags if p.user_tags else r.tags), '')}\t{esc(r.title, '')}\n"
+                for p in papers
+                for r in (p.record,)
+            )
+        )
+        return
+    from ..terminal import paper_table, width
+
+    if papers:
+        _out("\n".join(paper_table(papers, total_width=width(), color=_color())) + "\n")
+    print(_count(len(papers), "paper"), file=sys.stderr)
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 paper", "2 papers" """
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
+
+def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion for citation keys, from the store the command line names."""
+    try:
+        from ..config import load_config
+        from ..store.library import Store
+
+        root = ctx.find_root().params
+        config = load_config(root.get("config"), store=root.get("store"))
+        return [k for k in Store.open(config.store, config=config, create=False).keys() if k.startswith(incomplete)]
+    except Exception:  # completion must never fail loudly
+        return []
+
+
+_KEY = typer.Argument(..., help="The paper's citation key.", autocompletion=_complete_key)
+_STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in STATUSES if s.startswith(incomplete)])
+
+def _find(status, tag, venue, year, priority, rating, search, sort):
+    papers = state.store.find(
+        status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort
+    )
+    _warn_broken()
+    return papers
+
+
+def _warn_broken() -> None:
+    """A paper file that does not parse is reported once (file:line:col) and skipped."""
+    for message in state.store.broken:
+        if message not in state.warned:
+            state.warned.add(message)
+            print(f"readinglist: warning: {message}; skipped", file=sys.stderr)
+
+
+_STATUS_OPT = typer.Option(None, "--status", "-s", help=STATUS_HELP)
+_TAG_OPT = typer.Option(None, "--tag", "-t", help="Only papers with this tag (repeat: all must match).")
+_VENUE_OPT = typer.Option(None, "--venue", help="Only this venue (e.g. NeurIPS).")
+_YEAR_OPT = typer.Option(None, "--year", min=1000, max=2999, help="Only this year (1000-2999).")
+_PRIORITY_OPT = typer.Option(None, "--priority", min=1, max=3, help="Only this priority (1-3).")
+_RATING_OPT = typer.Option(None, "--rating", min=1, max=5, help="Only this rating (1-5).")
+_SEARCH_OPT = typer.Option(None, "--search", help="Only papers whose title, abstract or notes contain TEXT.")
+

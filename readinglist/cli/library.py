@@ -1,0 +1,190 @@
+"""Commands that read the whole library: list, search, stats, where, formats."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..record import SORTS
+from .common import (
+    _PRIORITY_OPT,
+    _RATING_OPT,
+    _SEARCH_OPT,
+    _STATUS_OPT,
+    _TAG_OPT,
+    _VENUE_OPT,
+    _YEAR_OPT,
+    _console,
+    _find,
+    _paper_json,
+    _plain_output,
+    _print_papers,
+    _warn_broken,
+    state,
+)
+
+commands = typer.Typer()
+
+
+@commands.command("list")
+def list_(
+    status: Optional[str] = _STATUS_OPT,
+    tag: Optional[List[str]] = _TAG_OPT,
+    venue: Optional[str] = _VENUE_OPT,
+    year: Optional[int] = _YEAR_OPT,
+    priority: Optional[int] = _PRIORITY_OPT,
+    rating: Optional[int] = _RATING_OPT,
+    search: Optional[str] = _SEARCH_OPT,
+    sort: str = typer.Option("key", help=" | ".join(SORTS) + " (priority: 1 first; rating: best first)."),
+    reverse: bool = typer.Option(False, "--reverse", "-r", help="Reverse the order."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, metavar="N", help="At most N papers."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per line, for scripts."),
+) -> None:
+    """List papers: a table on a terminal (one line per paper, paged when long), tab-separated
+    lines when piped, JSON lines with --json.
+
+    Example: readinglist list --status unread --tag llm --sort priority --limit 10
+    """
+    papers = _find(status, tag, venue, year, priority, rating, search, sort)
+    if reverse:
+        papers.reverse()
+    _print_papers(papers[:limit] if limit is not None else papers, as_json=as_json)
+
+
+
+@commands.command()
+def search(
+    text: str = typer.Argument(..., help="Words that must all occur (whole words; a plural -s/-es also matches)."),
+    limit: int = typer.Option(20, "--limit", "-n", min=1, metavar="N", help="At most N results (1 or more)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON lines with a score field (0-100)."),
+) -> None:
+    """Full-text search over titles, notes and abstracts, best matches first: every word must
+    occur as a whole word; a word in the title ranks above one in the notes, above one in the
+    abstract. Prints the same table as list (tab-separated lines when piped).
+
+    Example: readinglist search "knowledge editing"
+    """
+    hits = state.store.search(text, limit=limit)
+    _warn_broken()
+    if as_json:
+        for paper, score in hits:
+            sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
+        return
+    if not hits:
+        print(f"no paper matches {text!r}", file=sys.stderr)
+        return
+    _print_papers([paper for paper, _ in hits], as_json=False)
+
+
+
+@commands.command()
+def stats(
+    weeks: int = typer.Option(12, "--weeks", min=1, max=104, help="How many weeks the sparkline of papers read covers."),
+) -> None:
+    """Reading progress per venue and per tag: counts, a bar, and a sparkline of papers read
+    per week (rich on a terminal, plain text when piped).
+
+    Example: readinglist stats --weeks 8
+    """
+    from ..stats import progress_rows, read_per_week, sparkline
+
+    papers = list(state.store)
+    _warn_broken()
+    if not _plain_output():
+        _console().print(stats_table(papers, weeks=weeks))
+        return
+    for title, rows in progress_rows(papers):
+        typer.echo(title)
+        width = max((len(label) for label, *_ in rows), default=0)
+        for label, read, reading, total in rows:
+            bar = _bar(read, reading, total, plain=True)
+            typer.echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {round(100 * read / max(total, 1)):>3}% read")
+        typer.echo("")
+    counts = read_per_week(papers, weeks=weeks)
+    typer.echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
+
+
+def stats_table(papers, *, weeks: int = 12):
+    """``stats`` on a terminal: one rich table, a row per venue and per tag, each with a bar
+    (read, reading, to read) and a sparkline of papers finished per week."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..stats import groups, read_per_week, sparkline
+
+    table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
+    table.add_column("", no_wrap=True, max_width=28, overflow="ellipsis")
+    table.add_column("read", justify="right", no_wrap=True)
+    table.add_column("progress", no_wrap=True)
+    table.add_column("%", justify="right", no_wrap=True)
+    table.add_column(f"per week ({weeks})", no_wrap=True)
+
+    def row(label, members, style=""):
+        read = sum(p.status == "read" for p in members)
+        reading = sum(p.status == "reading" for p in members)
+        total = len(members)
+        width = 20
+        n_read = round(width * read / total) if total else 0
+        n_reading = min(width - n_read, round(width * reading / total)) if total else 0
+        bar = Text()
+        bar.append("█" * n_read, style="green")
+        bar.append("▒" * n_reading, style="yellow")
+        bar.append("░" * (width - n_read - n_reading), style="dim")
+        spark = Text(sparkline(read_per_week(members, weeks=weeks)), style="cyan")
+        table.add_row(Text(label, style=style), f"{read}/{total}", bar, f"{round(100 * read / max(total, 1))}%", spark)
+
+    row("all papers", papers, "bold")
+    for title, by in groups(papers):
+        table.add_row(Text(title, style="bold dim"), "", "", "", "")
+        for label, members in by.items():
+            row("  " + label, members)
+    return table
+
+
+def _bar(read: int, reading: int, total: int, *, plain: bool, width: int = 24) -> str:
+    n_read = round(width * read / total) if total else 0
+    n_reading = min(width - n_read, round(width * reading / total)) if total else 0
+    if plain:
+        return "[" + "#" * n_read + "~" * n_reading + "." * (width - n_read - n_reading) + "]"
+    return "█" * n_read + "▒" * n_reading + "░" * (width - n_read - n_reading)
+
+
+@commands.command()
+def where() -> None:
+    """Say which store and config file are in use, and why (the store is found as git finds a
+    repository: --store, else a config.toml or library/ in this folder or one above, else
+    READINGLIST_STORE, else the config file's, else your default store).
+
+    Example: readinglist where
+    """
+    cfg = state.config
+    why = {
+        "--store": "from --store",
+        "project": f"found from {Path.cwd()}",
+        "READINGLIST_STORE": "from READINGLIST_STORE",
+        "config": "from the config file",
+        "user default": "your default store",
+    }.get(cfg.store_from, cfg.store_from)
+    exists = "" if (Path(cfg.store) / "papers").is_dir() else " (not created yet)"
+    typer.echo(f"store:  {cfg.store}{exists}  ({why})")
+    typer.echo(f"config: {cfg.path if cfg.path is not None else '(built-in defaults)'}")
+
+
+@commands.command()
+def formats() -> None:
+    """List the importer and exporter plugins (built-in and installed).
+
+    Example: readinglist formats
+    """
+    from ..formats.registry import all_exporters, all_importers
+
+    for title, plugins in (("importers", all_importers()), ("exporters", all_exporters())):
+        typer.echo(title + ":")
+        for plugin in plugins:
+            typer.echo(f"  {plugin.name:<10} {' '.join(plugin.suffixes):<12} {plugin.description}")
+
+

@@ -1,0 +1,200 @@
+"""The curated reading lists: ``readinglist lists`` and its subcommands."""
+
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+import typer
+
+from .common import (
+    _PRIORITY_OPT,
+    _RATING_OPT,
+    _SEARCH_OPT,
+    _STATUS_OPT,
+    _TAG_OPT,
+    _VENUE_OPT,
+    _YEAR_OPT,
+    _complete_key,
+    _find,
+    state,
+)
+
+
+lists_app = typer.Typer(
+    name="lists",
+    help="Curated reading lists (lists/NAME.toml in the store): chosen papers, in order, under "
+    "headings, each with an optional comment. Without a subcommand: every list with its progress.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+    rich_markup_mode=None,
+    add_completion=False,
+)
+commands = typer.Typer()
+commands.add_typer(lists_app, name="lists")
+
+_LIST_NAME = typer.Argument(..., metavar="NAME", help="The list's name (its file is lists/NAME.toml).")
+
+
+@lists_app.callback()
+def lists_overview(ctx: typer.Context) -> None:
+    """Every curated list with its progress (7/12 read); subcommands change or show one.
+
+    Example: readinglist lists
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from ..store import lists
+
+    store = state.store
+    found = lists.names(store)
+    if not found:
+        typer.echo("no lists yet; make one with: readinglist lists new NAME", err=True)
+        return
+    width = max(len(n) for n in found)
+    for name in found:
+        resolved = lists.resolve(store, lists.load(store, name))
+        read, total = resolved.progress
+        missing = f"  ({len(resolved.missing)} missing)" if resolved.missing else ""
+        typer.echo(f"{name:<{width}}  {read:>3}/{total:<3} read  {resolved.list.heading}{missing}")
+
+
+@lists_app.command("new")
+def lists_new(
+    name: str = _LIST_NAME,
+    title: Optional[str] = typer.Option(None, "--title", help="The list's title (else its name)."),
+    intro: Optional[str] = typer.Option(None, "--intro", help="An introduction (Markdown)."),
+) -> None:
+    """Make an empty curated list.
+
+    Example: readinglist lists new week-12 --title "Week 12: active vision"
+    """
+    from ..store import lists
+
+    lst = lists.create(state.store, name, title=title or "", introduction=intro or "")
+    typer.echo(f"{lst.name}: new list in {lists.path_of(state.store, name)}")
+
+
+@lists_app.command("add")
+def lists_add(
+    name: str = _LIST_NAME,
+    keys: Optional[List[str]] = typer.Argument(None, help="Citation keys to add (or use filters).", autocompletion=_complete_key),
+    section: Optional[str] = typer.Option(None, "--section", help="Add under this heading (made when new; else the last section)."),
+    comment: Optional[str] = typer.Option(None, "--comment", "-c", help="A line on why (\"read §3 only\")."),
+    status: Optional[str] = _STATUS_OPT,
+    tag: Optional[List[str]] = _TAG_OPT,
+    venue: Optional[str] = _VENUE_OPT,
+    year: Optional[int] = _YEAR_OPT,
+    priority: Optional[int] = _PRIORITY_OPT,
+    rating: Optional[int] = _RATING_OPT,
+    search: Optional[str] = _SEARCH_OPT,
+) -> None:
+    """Add papers to a list, by key or by filter (seeding a list: --tag llm --status unread).
+
+    Example: readinglist lists add week-12 canvit2026 --section "Start here" --comment "read §3 only"
+    """
+    from ..errors import ValidationError
+    from ..store import lists
+
+    wanted = list(keys or ())
+    filtered = any(x is not None for x in (status, venue, year, priority, rating, search)) or bool(tag)
+    if filtered:
+        wanted += [p.key for p in _find(status, tag, venue, year, priority, rating, search, "key")]
+    if not wanted:
+        raise ValidationError("nothing to add: give keys, or filters that match papers")
+    report = lists.add(state.store, name, wanted, section=section, comment=comment)
+    for key in report.already:
+        typer.echo(f"{key}: already in {name}" + (" (comment updated)" if comment is not None else ""), err=True)
+    typer.echo(f"{name}: {len(report.added)} added, {len(report.list.entries)} papers in the list")
+
+
+@lists_app.command("remove")
+def lists_remove(
+    name: str = _LIST_NAME,
+    keys: List[str] = typer.Argument(..., help="Citation keys to take out of the list."),
+) -> None:
+    """Take papers out of a list (the papers stay in the store).
+
+    Example: readinglist lists remove week-12 m2le2026
+    """
+    from ..store import lists
+
+    lst = lists.remove(state.store, name, keys)
+    typer.echo(f"{name}: {len(keys)} removed, {len(lst.entries)} papers in the list")
+
+
+@lists_app.command("move")
+def lists_move(
+    name: str = _LIST_NAME,
+    key: str = typer.Argument(..., help="The paper to move."),
+    section: Optional[str] = typer.Option(None, "--section", help="Into this section (made when new)."),
+    before: Optional[str] = typer.Option(None, "--before", metavar="KEY", help="Just before this paper."),
+    after: Optional[str] = typer.Option(None, "--after", metavar="KEY", help="Just after this paper."),
+    position: Optional[int] = typer.Option(None, "--position", help="To this place (1 = first) in its section."),
+) -> None:
+    """Reorder a list: move a paper to another section, before/after another paper, or to a place.
+
+    Example: readinglist lists move week-12 m2le2026 --before canvit2026
+    """
+    from ..store import lists
+
+    lists.move(state.store, name, key, section=section, before=before, after=after, position=position)
+    typer.echo(f"{name}: moved {key}")
+
+
+@lists_app.command("show")
+def lists_show(
+    name: str = _LIST_NAME,
+    as_json: bool = typer.Option(False, "--json", help="The list with its papers as JSON."),
+) -> None:
+    """Show a list: title, introduction, sections, and each paper with its status and comment.
+
+    Example: readinglist lists show week-12
+    """
+    from ..store import lists
+
+    resolved = lists.resolve(state.store, lists.load(state.store, name))
+    for message in resolved.messages():
+        typer.echo(f"warning: {message}", err=True)
+    lst = resolved.list
+    if as_json:
+        data = {
+            "name": lst.name,
+            "title": lst.title,
+            "introduction": lst.introduction,
+            "progress": dict(zip(("read", "total"), resolved.progress)),
+            "sections": [
+                {
+                    "title": s.title,
+                    "papers": [
+                        {"key": i.paper.key, "comment": i.entry.comment, "status": i.paper.status, "title": i.paper.record.title}
+                        for i in resolved.items
+                        if i.section == s.title
+                    ],
+                }
+                for s in lst.sections
+            ],
+            "missing": [k for k, _ in resolved.missing],
+            "renamed": dict(resolved.renamed),
+        }
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    read, total = resolved.progress
+    out = [f"{lst.heading}  ({read}/{total} read)"]
+    if lst.introduction.strip():
+        out += ["", lst.introduction.strip()]
+    marks = {"read": "[x]", "reading": "[~]", "skipped": "[-]"}
+    shown = set()
+    for s in lst.sections:
+        out.append("")
+        if s.title:
+            out.append(f"## {s.title}")
+        for item in resolved.items:
+            if item.section != s.title or id(item) in shown:
+                continue
+            shown.add(id(item))
+            p = item.paper
+            out.append(f"  {marks.get(p.status, '[ ]')} {p.key}  {p.record.title}")
+            if item.entry.comment:
+                out.append(f"        {item.entry.comment}")
+    typer.echo("\n".join(out))

@@ -1,0 +1,293 @@
+"""Commands that move papers in and out of the store: import, export, build, reconcile."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .common import (
+    _PRIORITY_OPT,
+    _RATING_OPT,
+    _SEARCH_OPT,
+    _STATUS_OPT,
+    _TAG_OPT,
+    _VENUE_OPT,
+    _YEAR_OPT,
+    _console,
+    _count,
+    _find,
+    state,
+)
+
+commands = typer.Typer()
+
+
+def _worker_processes() -> int:
+    """The CLI owns its process, so large imports may fork one worker per core (up to 8)."""
+    return min(os.cpu_count() or 1, 8)
+
+
+@commands.command("import")
+def import_(
+    paths: List[Path] = typer.Argument(..., help="Abstract lists, .bib or CSL-JSON files."),
+    venue: Optional[str] = typer.Option(None, help="Venue, overriding the list's header (e.g. ICML)."),
+    year: Optional[int] = typer.Option(None, min=1000, max=2999, help="Year, overriding the list's header (1000-2999)."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="Importer name (else from the file suffix)."),
+) -> None:
+    """Import abstract lists (and any format an importer plugin reads) into the store.
+
+    Re-importing a list, or a newer version of it, keeps every key, status, note and tag.
+
+    Example: readinglist import seeds/*.txt --venue NeurIPS --year 2026
+    """
+    from ..jobs import import_files
+
+    paths = _expand_folders(paths)
+    progress = _progress_bar(len(paths))
+    try:
+        # the store is opened (and made) only once every file was read and converted
+        report = import_files(
+            lambda: state.open_store(create=True),
+            paths,
+            config=state.config,
+            format=format,
+            venue=venue,
+            year=year,
+            progress=progress,
+            processes=_worker_processes(),
+        )
+    finally:
+        if progress:
+            progress.close()
+    _print_import_report(report)
+
+
+def _expand_folders(paths: list[Path]) -> list[Path]:
+    """``import seeds/``: a folder stands for the files in it that an importer reads by suffix."""
+    if not any(p.is_dir() for p in paths):
+        return paths
+    from ..errors import InputError
+    from ..formats.registry import all_importers
+
+    suffixes = {s for imp in all_importers() for s in imp.suffixes}
+    out: list[Path] = []
+    for p in paths:
+        if not p.is_dir():
+            out.append(p)
+            continue
+        found = sorted(f for f in p.iterdir() if f.suffix in suffixes and f.is_file())
+        if not found:
+            raise InputError(f"{p}: a folder with no lists to import ({', '.join('*' + s for s in sorted(suffixes))})")
+        out += found
+    return out
+
+
+def _progress_bar(total: int):
+    """A rich progress display on stderr when stderr is a terminal, else None: the abstracts of
+    each file as they are generated (count, rate, time left), and a spinner with the elapsed time
+    while a file is read or the store is saved."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task) -> Text:
+            return Text(f"{task.speed:,.0f} abstracts/s" if task.speed and task.total else "", style="dim")
+
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Rate(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=_console(stderr=True),
+        transient=True,
+    )
+    tasks = [bar.add_task("importing", total=None)]
+    bar.start()
+    current = [""]
+
+    def update(done: int, total: int, label: str) -> None:
+        if label != current[0]:  # a new file (or saving): its own count, rate and time left
+            current[0] = label
+            bar.remove_task(tasks[0])
+            tasks[0] = bar.add_task(label[-40:], total=total or None, completed=done)
+        else:
+            bar.update(tasks[0], completed=done, total=total or None)
+
+    update.close = bar.stop  # type: ignore[attr-defined]
+    return update
+
+
+def _print_import_report(report) -> None:
+    from ..text.controls import escape_controls
+
+    err = sys.stderr
+    for s in report.skipped:
+        print(f"skipped {s.source}: {s.reason}: {s.text!r}", file=err)
+    for d in report.duplicates:
+        kind = "duplicate" if d.exact else f"near-duplicate ({d.similarity:.0f}%)"
+        print(f"{kind} {d.source}: same paper as {d.key}", file=err)
+    for wanted, given in report.renamed:
+        print(f"key {wanted} was taken; the new paper is {given}", file=err)
+    for w in report.warnings:
+        print(f"warning: {escape_controls(w, keep='')}", file=err)
+    typer.echo(
+        f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
+        f"{_count(len(report.duplicates), 'duplicate')}, {_count(len(report.skipped), 'skipped paragraph')}"
+    )
+
+
+
+@commands.command()
+def export(
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="An exporter's name (`readinglist formats` lists them; else from -o's suffix)."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (else stdout).", metavar="PATH"),
+    status: Optional[str] = _STATUS_OPT,
+    tag: Optional[List[str]] = _TAG_OPT,
+    venue: Optional[str] = _VENUE_OPT,
+    year: Optional[int] = _YEAR_OPT,
+    priority: Optional[int] = _PRIORITY_OPT,
+    rating: Optional[int] = _RATING_OPT,
+    search: Optional[str] = _SEARCH_OPT,
+    sort: str = typer.Option("key", help="Order of entries (as for list)."),
+    group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag (under every tag) | first-tag | status | venue | priority."),
+    with_status: bool = typer.Option(False, "--with-status", help="Include reading status, priority and rating."),
+    with_notes: bool = typer.Option(False, "--with-notes", help="Include your notes (BibTeX annote, CSL note)."),
+    unicode: bool = typer.Option(False, "--unicode", help="BibTeX: UTF-8 Unicode text (biber, Zotero) instead of ASCII LaTeX."),
+    title: Optional[str] = typer.Option(None, "--title", help="Markdown/HTML: the list's heading; Zotero RDF: the collection's name."),
+    list_name: Optional[str] = typer.Option(
+        None, "--list", "-l", metavar="NAME", help="Export this curated list, in its order (filters narrow it)."
+    ),
+) -> None:
+    """Export a selection of the store, or a curated list, as BibTeX, CSL-JSON, Markdown or HTML.
+
+    Example: readinglist export -o to-read.md --status unread --group-by tag
+    """
+    from ..errors import ValidationError
+    from ..store.atomic import write_output
+    from ..jobs import export_chunks
+
+    if output_name is not None and not output_name.strip():
+        from ..errors import OutputError
+
+        raise OutputError("the output file name (-o) is empty")
+    output = Path(output_name) if output_name is not None else None
+    if format is None and output is None:
+        raise ValidationError("say which format: -f NAME (readinglist formats lists them), or -o FILE with a known suffix")
+    papers = _find(status, tag, venue, year, priority, rating, search, sort)
+    resolved = None
+    if list_name is not None:
+        from ..store import lists
+
+        resolved = lists.resolve(state.store, lists.load(state.store, list_name))
+        for message in resolved.messages():
+            typer.echo(f"warning: {message}", err=True)
+        selected = {p.key for p in papers}
+        papers = [p for p in resolved.papers if p.key in selected]
+    # Zotero RDF: a curated list, a filtered export or one with a --title becomes a Zotero collection
+    chosen = [("status", status), ("tag", ", ".join(tag or ())), ("venue", venue), ("year", year),
+              ("priority", priority), ("rating", rating), ("search", search)]
+    filters = "; ".join(f"{name} {value}" for name, value in chosen if value)
+    if resolved is not None:
+        collection: str | None = title or resolved.list.title or resolved.list.name
+    else:
+        collection = title or filters or None
+    chunks = export_chunks(
+        papers,
+        config=state.config,
+        format=format,
+        path=output,
+        with_status=with_status,
+        with_notes=with_notes,
+        group_by=group_by,
+        title=title,
+        reading_list=resolved,
+        collection=collection,
+        unicode=unicode,
+    )
+    if output is None:
+        for chunk in chunks:  # written as they come: a large export never holds every string
+            sys.stdout.write(chunk)
+    else:
+        if not os.path.lexists(output.parent):  # a typo must not grow folders (no mkdir -p)
+            from ..errors import OutputError
+
+            raise OutputError(f"{output}: no folder {output.parent}; create it first")
+        write_output(output, chunks)
+        typer.echo(f"{_count(len(papers), 'paper')} written to {output}", err=True)
+
+
+@commands.command()
+def build() -> None:
+    """The main job: import every list in seeds/ and write exports/ (a .bib and a CSL-JSON per
+    venue-year, and a Markdown reading list). Folders come from config.toml.
+
+    Example: readinglist build
+    """
+    from ..jobs import build as run_build
+
+    cfg = state.config
+    progress = _progress_bar(1)
+    try:
+        report = run_build(lambda: state.open_store(create=True, here=True), config=cfg, progress=progress, processes=_worker_processes())
+    finally:
+        if progress:
+            progress.close()
+    _print_import_report(report.imported)
+    for path in report.written:
+        typer.echo(f"wrote {path}")
+    for path in report.unchanged:
+        typer.echo(f"up to date: {path}")
+
+
+@commands.command()
+def reconcile(
+    official: Path = typer.Argument(..., help="The official proceedings: .bib or CSL-JSON."),
+    rekey: bool = typer.Option(False, "--rekey", help="Give reconciled papers keys from the official metadata."),
+    dry_run: bool = typer.Option(False, "--dry-run", "-n", help="Show the changes, write nothing."),
+    format: Optional[str] = typer.Option(None, "--format", "-f", help="Importer for OFFICIAL (else from the suffix)."),
+) -> None:
+    """Replace generated titles with the official metadata (title, authors, DOI, URL, pages),
+    matching papers by their abstracts; keys, status, notes and tags are kept.
+
+    Example: readinglist reconcile neurips2026-official.bib --dry-run
+    """
+    from ..reconciler import load_official
+    from ..reconciler import reconcile as run
+
+    cfg = state.config
+    official_records = load_official(official, config=cfg, format=format)
+    for warning in official_records.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    report = run(state.store, official_records.records, rekey=rekey, dry_run=dry_run, config=cfg)
+    for key, field, old, new in report.changes:
+        typer.echo(f"{key}: {field}: {old!r} -> {new!r}")
+    for key, candidates in report.ambiguous:
+        typer.echo(f"ambiguous {key}: " + ", ".join(f"{c} ({s:.0f}%)" for c, s in candidates), err=True)
+    for key in report.unmatched:
+        typer.echo(f"unmatched {key}", err=True)
+    for official_id in report.no_abstract:
+        typer.echo(f"official entry {official_id} has no abstract to match on", err=True)
+    typer.echo(
+        f"{len(report.matched)} matched, {len(report.ambiguous)} ambiguous, {len(report.unmatched)} unmatched"
+        + (" (dry run: nothing written)" if dry_run else "")
+    )
+
+
