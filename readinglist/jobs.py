@@ -13,11 +13,17 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from .config import Config
 from .record import Duplicate, Paper, Skipped
 
+if TYPE_CHECKING:
+    from .formats.registry import ImportOptions
+
 Progress = Callable[[int, int, str], None]
+#: ``(path, missing) -> (venue, year)``: asks for what a list's header does not name.
+AskVenueYear = Callable[[str, tuple[str, ...]], tuple[str | None, int | None]]
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,7 @@ def import_files(
     year: int | None = None,
     progress: Progress | None = None,
     processes: int = 1,
+    ask_venue_year: AskVenueYear | None = None,
 ) -> ImportReport:
     """Read every file with its importer (by ``format`` name, else by suffix) into ``store``.
 
@@ -54,7 +61,9 @@ def import_files(
     store as it was. ``store`` may be a function returning the store: it is called only then
     (so a failed import makes no store folder). Abstracts repeated across the files become one paper.
     ``processes`` > 1 lets importers fork workers for large lists (the CLI's choice; the library
-    never forks).
+    never forks). An abstract list whose header names no venue or year (and no ``venue`` /
+    ``year`` given) is refused, unless ``ask_venue_year(path, missing)`` (``missing``: "venue",
+    "year" or both) answers ``(venue, year)`` for that file; it is asked before the file is converted.
     """
     from .formats.registry import ImportOptions, find_importer
     from .formats.importing import MAX_YEAR, MIN_YEAR
@@ -81,9 +90,13 @@ def import_files(
 
             file_options = replace(options, progress=items)
         importer = find_importer(format, path)
-        result = importer.parse(read_text(path), source=_display_path(path, config), options=file_options)
-        if getattr(importer, "name", "") == "abstracts":
-            _check_venue_year(path, result.records, venue, year)
+        text = read_text(path)
+        is_list = getattr(importer, "name", "") == "abstracts"
+        if is_list and ask_venue_year is not None and (venue is None or year is None):
+            file_options = _asked_venue_year(path, text, file_options, ask_venue_year)
+        result = importer.parse(text, source=_display_path(path, config), options=file_options)
+        if is_list:
+            _check_venue_year(path, result.records, file_options.venue, file_options.year)
         results.append(result)
     if progress:
         progress(0, 0, "saving")
@@ -113,6 +126,18 @@ def _rekeyed_warning(wanted: str, given: str) -> str:
     from .convert.keys import key_problem
 
     return f"key {wanted!r} cannot be a citation key ({key_problem(wanted)}); the paper is {given}"
+
+
+def _asked_venue_year(path, text: str, options: ImportOptions, ask: AskVenueYear) -> ImportOptions:
+    """``options`` with the venue and year ``ask`` gives for a list whose header lacks them."""
+    from .convert.reader import parse_list
+
+    header = parse_list(text, source=str(path))
+    missing = tuple(name for name, given, found in (("venue", options.venue, header.venue), ("year", options.year, header.year)) if given is None and found is None)
+    if not missing:
+        return options
+    venue, year = ask(str(path), missing)
+    return replace(options, venue=options.venue if venue is None else venue, year=options.year if year is None else year)
 
 
 def _check_venue_year(path, records, venue, year) -> None:

@@ -59,11 +59,38 @@ def import_(
             year=year,
             progress=progress,
             processes=_worker_processes(),
+            ask_venue_year=_venue_year_prompt(progress),
         )
     finally:
         if progress:
             progress.close()
     _print_import_report(report)
+
+
+def _venue_year_prompt(progress):
+    """On a terminal, a list whose header names no venue or year gets them asked for (the
+    progress display paused meanwhile); elsewhere None: such a list is refused, with the fix."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return None
+
+    def ask(path: str, missing: tuple[str, ...]) -> tuple[str | None, int | None]:
+        if progress:
+            progress.pause()
+        try:
+            typer.echo(f"{path}: no {' or '.join(missing)} in its header (keys and the .bib need them)", err=True)
+            venue = year = None
+            while "venue" in missing and not (venue and venue.strip() and venue.isprintable()):
+                venue = typer.prompt("venue (e.g. ICML)", err=True).strip()
+            while "year" in missing and not (year and 1000 <= year <= 2999):
+                if year is not None:
+                    typer.echo("error: a year from 1000 to 2999", err=True)
+                year = typer.prompt("year", type=int, err=True)
+            return venue, year
+        finally:
+            if progress:
+                progress.resume()
+
+    return ask
 
 
 def _expand_folders(paths: list[Path]) -> list[Path]:
@@ -132,6 +159,8 @@ def _progress_bar(total: int):
             bar.update(tasks[0], completed=done, total=total or None)
 
     update.close = bar.stop  # type: ignore[attr-defined]
+    update.pause = bar.stop  # type: ignore[attr-defined]
+    update.resume = bar.start  # type: ignore[attr-defined]
     return update
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from helpers import console_script
 
 import os
+import select
 import shutil
 import subprocess
+import time
 
 
 def script(*args, cwd):
@@ -100,3 +102,66 @@ def test_parallel_generation_reports_progress_in_order(seed_texts, monkeypatch):
     out = convert_module.generate_all(abstracts, tagger, config.max_tags, processes=2, progress=lambda d, t: calls.append((d, t)))
     assert len(out) == len(abstracts)
     assert calls == [(250, 570), (500, 570), (570, 570)]
+
+
+def test_on_a_terminal_a_list_without_venue_or_year_asks_for_them(tmp_path):
+    """The same list imported from a terminal: venue and year are asked for (an empty answer and
+    a year out of range are asked again), then the papers get keys with the year."""
+    import pty
+
+    (tmp_path / "list.txt").write_text(ABSTRACTS, encoding="utf-8")
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("READINGLIST_STORE", "READINGLIST_CONFIG")}
+    proc = subprocess.Popen([console_script(), "--store", "lib", "import", "list.txt"], stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, env=env)
+    os.close(slave)
+    screen = b""
+
+    def until(text: bytes, times: int = 1) -> None:
+        nonlocal screen
+        deadline = time.monotonic() + 60
+        while screen.count(text) < times:
+            assert time.monotonic() < deadline and proc.poll() is None, screen.decode(errors="replace")
+            if select.select([master], [], [], 0.1)[0]:
+                screen += os.read(master, 65536)
+
+    try:
+        until(b"venue (e.g. ICML): ")
+        assert b"list.txt: no venue or year in its header" in screen
+        os.write(master, b"  \n")
+        until(b"venue (e.g. ICML): ", times=2)  # an empty venue: asked again
+        os.write(master, b"ICML\n")
+        until(b"year: ")
+        os.write(master, b"99\n")
+        until(b"year: ", times=2)
+        assert b"a year from 1000 to 2999" in screen
+        os.write(master, b"2025\n")
+        until(b"2 added")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+        os.close(master)
+    papers = sorted(p.name for p in (tmp_path / "lib" / "papers").iterdir())
+    assert papers and all(name.endswith("2025.toml") for name in papers), papers
+    assert all('venue = "ICML"' in (tmp_path / "lib" / "papers" / name).read_text(encoding="utf-8") for name in papers)
+
+
+def test_only_the_list_without_a_header_is_asked_about(tmp_path, seed_paths):
+    """The answers apply to that list alone: the other lists keep their headers' venue and year."""
+    from readinglist import Store
+    from readinglist.config import load_config
+    from readinglist.jobs import import_files
+
+    (tmp_path / "list.txt").write_text(ABSTRACTS, encoding="utf-8")
+    asked = []
+
+    def ask(path, missing):
+        asked.append((path, missing))
+        return "ICML", 2025
+
+    store = Store.open(tmp_path / "lib", create=True)
+    import_files(store, [seed_paths[0], tmp_path / "list.txt"], config=load_config(None, store=str(tmp_path / "lib")), ask_venue_year=ask)
+    assert asked == [(str(tmp_path / "list.txt"), ("venue", "year"))]
+    years = {p.record.year for p in store}
+    assert 2025 in years and len(years) == 2, years
+    import_files(store, [tmp_path / "list.txt"], config=load_config(None, store=str(tmp_path / "lib")), year=2024, ask_venue_year=ask)
+    assert asked[-1] == (str(tmp_path / "list.txt"), ("venue",))
