@@ -11,7 +11,7 @@ from functools import lru_cache
 
 __all__ = [
     "DANGLING", "GENERIC_ACRONYMS", "KNOWN_SYSTEMS", "NAME_CHARS", "NAME_PATTERN", "NOT_A_NAME_WORD", "OTHER_SPACE",
-    "finditer_at", "is_coined", "is_generic", "split_sentences", "strip_possessive",
+    "finditer_at", "is_coined", "is_generic", "literal_spans", "split_sentences", "strip_possessive",
 ]
 
 #: Words a title must not end on.
@@ -163,6 +163,29 @@ def _finditer_at(pattern: re.Pattern, text: str, low: str | None, starts: tuple[
         if m:
             out.append(m)
             last = max(m.end(), i + 1)
+    return out
+
+
+def literal_spans(
+    text: str, literal: str, bad_before: re.Pattern, bad_after: re.Pattern | None = None, suffix: re.Pattern | None = None
+) -> list[tuple[int, int]]:
+    """The (start, end) spans of ``re.finditer(rf"(?<!B){re.escape(literal)}(?!A)S?", text)``
+    where B is ``bad_before`` (one character), A ``bad_after`` and S ``suffix``, found with
+    ``str.find`` instead of compiling a pattern for each literal (names differ per abstract, and
+    a pattern per name also pushes the fixed patterns out of ``re``'s cache). Non-overlapping,
+    left to right, as ``finditer``; an empty literal has no spans."""
+    out: list[tuple[int, int]] = []
+    if not literal:
+        return out
+    n = len(literal)
+    i = text.find(literal)
+    while i >= 0:
+        if (i == 0 or not bad_before.match(text, i - 1)) and (bad_after is None or not bad_after.match(text, i + n)):
+            end = suffix.match(text, i + n).end() if suffix is not None else i + n  # type: ignore[union-attr]
+            out.append((i, end))
+            i = text.find(literal, end)
+        else:
+            i = text.find(literal, i + 1)
     return out
 
 

@@ -32,6 +32,7 @@ from .lexicon import (  # noqa: F401 - GENERIC_ACRONYMS, KNOWN_SYSTEMS, split_se
     _generic,
     _strip_possessive,
     is_coined,
+    literal_spans,
     split_sentences,
 )
 
@@ -241,10 +242,16 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
     ]
 
 
+# The pieces of the per-name patterns, compiled once (see lexicon.literal_spans).
+_NAME_CHAR_OR_HYPHEN = re.compile(rf"[{_C}\-]")
+_NAME_GOES_ON = re.compile(rf"[{_C}]|-[{_C}]")
+_PAREN_SUFFIX = re.compile(r"(?:\s*\([^()]{0,80}\))?")
+
+
 def _is_metric(plain: str, name: str) -> bool:
     """Is the name described as a metric or score anywhere ("ORBIT, a new metric", "the X score")?"""
-    for m in re.finditer(rf"(?<![{_C}\-]){re.escape(name)}(?:\s*\([^()]{{0,80}}\))?", plain):
-        after = plain[m.end() : m.end() + 80]
+    for _start, end in literal_spans(plain, name, _NAME_CHAR_OR_HYPHEN, suffix=_PAREN_SUFFIX):
+        after = plain[end : end + 80]
         if _METRIC_HEAD.match(after) and (after.lstrip()[:1] == "," or re.match(r"\s+\w+s?\b", after)):
             head = re.match(r"\s*,?\s*(\w+)", after)
             if after.lstrip()[:1] == "," or (head and _METRIC_TAIL.search(head.group(1))):
@@ -314,7 +321,7 @@ def _subject_after_cue(plain, sentences, cue_sentences, defined_in_background):
             continue
         if not _SUBJECT_VERBS.match(sent[m.end() :]):
             continue
-        uses = [u.start() for u in re.finditer(rf"(?<![{_C}\-]){re.escape(tok)}(?![{_C}]|-[{_C}])", plain)]
+        uses = [u for u, _end in literal_spans(plain, tok, _NAME_CHAR_OR_HYPHEN, _NAME_GOES_ON)]
         subject_uses = sum(1 for u in uses if _SUBJECT_VERBS.match(plain[u + len(tok) :]))
         if len(uses) >= 2 and subject_uses >= 2 and not any(_prior_context(plain, u) for u in uses):
             out.append((_WEAK, offset, tok))

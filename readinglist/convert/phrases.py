@@ -65,27 +65,39 @@ def _content(word: str) -> str:
     return word.lower().strip("'’")
 
 
+# token -> (a phrase word?, lowercased, after it comes a verb?), worked out once per distinct token
+_TOKEN_CLASS: dict[str, tuple[bool, str, bool]] = {}
+
+
+def _classify(tok: str) -> tuple[bool, str, bool]:
+    low = tok.lower()
+    adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in _verbs()
+    word = bool(_WORDLIKE.match(tok) and low not in _BREAK and low not in _JOIN and not adverb
+                and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok))
+    if len(_TOKEN_CLASS) > 200_000:
+        _TOKEN_CLASS.clear()
+    _TOKEN_CLASS[tok] = result = (word, low, low in _SUBJECTS or adverb)
+    return result
+
+
 def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
     """(words, sentence index, start offset) of every phrase, joined phrases included."""
     out: list[tuple[list[str], int, int]] = []
-    verbs = _verbs()
+    classes = _TOKEN_CLASS
     for s_idx, (offset, sent) in enumerate(lexicon.split_sentences(plain)):
         runs: list[tuple[list[str], str | None]] = []  # (run, joining word before it)
         run: list[str] = []
         join: str | None = None
         after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
-        for m in _TOKEN.finditer(sent):
-            tok = m.group(0)
-            low = tok.lower()
-            adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in verbs
-            if (_WORDLIKE.match(tok) and low not in _BREAK and low not in _JOIN and not adverb
-                    and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok)):
+        for tok in _TOKEN.findall(sent):
+            word, low, subject = classes[tok] if tok in classes else _classify(tok)
+            if word:
                 if after_subject and not run and tok.islower():
                     after_subject = False
                     continue
                 run.append(tok)
                 continue
-            after_subject = low in _SUBJECTS or adverb
+            after_subject = subject
             if run:
                 runs.append((run, join))
                 run = []
@@ -127,13 +139,35 @@ def _verbs() -> frozenset[str]:
     return frozenset(load_model().get("verbs", ()))
 
 
-def phrase_features(words: list[str], s_idx: int, tf: Counter, cue_sents: Set[int], affinity: dict) -> dict[str, float]:
-    """The named features of one candidate phrase."""
-    content = [w for w in words if w.lower() not in _JOIN]
-    lows = [_content(w) for w in content]
-    cent = [math.log(tf[w]) for w in lows if tf[w] > 1]
-    rare = affinity.get("<rare>", 0.0)
-    aff = [affinity.get(w, rare) for w in lows]
+# What a word of a phrase adds to its features, worked out once per word and abstract:
+# (log of its count in the abstract or None when it occurs once, title affinity, weak head word,
+# capitalised, coined); _JOIN_WORD for the joining words ("of", "for", ...), which add nothing.
+_WordInfo = tuple[float | None, float, bool, bool, bool]
+_JOIN_WORD: _WordInfo = (None, 0.0, False, False, False)
+_WORDS_KEYS = tuple(f"words_{n}" for n in range(9))
+_SENTENCE_KEYS = tuple(f"sentence_{n}" for n in range(5))
+
+
+def _word_info(word: str, tf: Counter, affinity: dict, cache: dict[str, _WordInfo]) -> _WordInfo:
+    if word.lower() in _JOIN:
+        info = _JOIN_WORD
+    else:
+        low = _content(word)
+        count = tf[low]
+        info = (
+            math.log(count) if count > 1 else None,
+            affinity.get(low, affinity.get("<rare>", 0.0)),
+            low in _WEAK,
+            word[:1].isupper(),
+            not word.islower() and lexicon.is_coined(word),
+        )
+    cache[word] = info
+    return info
+
+
+def _features(content: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set[int]) -> dict[str, float]:
+    cent = [i[0] for i in content if i[0] is not None]
+    aff = [i[1] for i in content]
     n = len(content)
     f = {
         "bias": 1.0,
@@ -143,31 +177,42 @@ def phrase_features(words: list[str], s_idx: int, tf: Counter, cue_sents: Set[in
         "title_affinity_mean": sum(aff) / max(1, n),
         "title_affinity_first": aff[0] if aff else 0.0,
         "title_affinity_last": aff[-1] if aff else 0.0,
-        f"words_{min(n, 8)}": 1.0,
-        "joined": 1.0 if len(content) < len(words) else 0.0,
+        _WORDS_KEYS[min(n, 8)]: 1.0,
+        "joined": 1.0 if n < n_words else 0.0,
         "in_cue_sentence": 1.0 if s_idx in cue_sents else 0.0,
-        f"sentence_{min(s_idx, 4)}": 1.0,
-        "weak_words": float(sum(1 for w in lows if w in _WEAK)),
-        "capitalised_words": float(sum(1 for w in content if w[:1].isupper())),
-        "coined_words": float(sum(1 for w in content if not w.islower() and lexicon.is_coined(w))),
+        _SENTENCE_KEYS[min(s_idx, 4)]: 1.0,
+        "weak_words": float(sum(1 for i in content if i[2])),
+        "capitalised_words": float(sum(1 for i in content if i[3])),
+        "coined_words": float(sum(1 for i in content if i[4])),
     }
     return {k: v for k, v in f.items() if v}
 
 
+def phrase_features(
+    words: list[str], s_idx: int, tf: Counter, cue_sents: Set[int], affinity: dict, cache: dict | None = None
+) -> dict[str, float]:
+    """The named features of one candidate phrase (``cache``: what its words add, kept between
+    the phrases of one abstract)."""
+    if cache is None:
+        cache = {}
+    infos = [cache[w] if w in cache else _word_info(w, tf, affinity, cache) for w in words]
+    return _features([i for i in infos if i is not _JOIN_WORD], len(words), s_idx, cue_sents)
+
+
 @lru_cache(maxsize=4)
-def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple]:
+def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple, dict]:
     """What every phrase of one abstract is scored against (computed once per abstract)."""
     phrases = tuple(candidate_phrases(plain))
     # each word once per occurrence: the runs themselves, not the longer phrases joined from them
     tf = Counter(_content(w) for words, _s, _o in phrases if _JOIN.isdisjoint(words) for w in words if len(w) > 2)
     sentences = lexicon.split_sentences(plain)
     cue_sents = frozenset(i for i, (_o, s) in enumerate(sentences) if _CUE.search(s))
-    return phrases, tf, cue_sents, sentences
+    return phrases, tf, cue_sents, sentences, {}
 
 
 @lru_cache(maxsize=4)
 def _scored(plain: str, budget: int) -> tuple:
-    phrases, tf, cue_sents, _sentences = _context(plain)
+    phrases, tf, cue_sents, _sentences, cache = _context(plain)
     if not phrases:
         return ()
     model = load_model()
@@ -180,10 +225,11 @@ def _scored(plain: str, budget: int) -> tuple:
         if key in seen or len(words) > budget:
             continue
         seen.add(key)
-        content = [w for w in words if w.lower() not in _JOIN]
-        if len(content) < 2 or all(_content(w) in _WEAK for w in content):
+        infos = [cache[w] if w in cache else _word_info(w, tf, affinity, cache) for w in words]
+        content = [i for i in infos if i is not _JOIN_WORD]
+        if len(content) < 2 or all(i[2] for i in content):
             continue
-        f = phrase_features(words, s_idx, tf, cue_sents, affinity)
+        f = _features(content, len(words), s_idx, cue_sents)
         out.append((sum(weights.get(k, 0.0) * v for k, v in f.items()), words, f, s_idx))
     return tuple(out)
 
@@ -207,7 +253,7 @@ def _trim(words: list[str]) -> list[str]:
 def score_words(words: list[str], plain: str) -> float:
     """The model's score for any word sequence as a title phrase of this abstract (so a phrase
     made by other rules can be weighed against the abstract's own phrases)."""
-    _phrases, tf, cue_sents, sentences = _context(plain)
+    _phrases, tf, cue_sents, sentences, cache = _context(plain)
     model = load_model()
     weights, affinity = model.get("weights", _DEFAULT_WEIGHTS), model.get("affinity", {})
     content = [w for w in words if w.lower() not in _BREAK]
@@ -216,7 +262,7 @@ def score_words(words: list[str], plain: str) -> float:
         at = plain.find(content[0])
         s_idx = next((i for i, (o, s) in enumerate(sentences) if o <= at < o + len(s)), 0) if at >= 0 else 0
     kept = [w for w in words if w.lower() not in _BREAK or w.lower() in _JOIN]
-    f = phrase_features(kept, s_idx, tf, cue_sents, affinity)
+    f = phrase_features(kept, s_idx, tf, cue_sents, affinity, cache)
     return sum(weights.get(k, 0.0) * v for k, v in f.items())
 
 

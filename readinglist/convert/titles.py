@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lexicon import DANGLING, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, split_sentences
+from .lexicon import DANGLING, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, literal_spans, split_sentences
 
 __all__ = ["make_title", "plain_title", "MAX_WORDS"]
 
@@ -317,12 +317,15 @@ def _gerund(verb: str) -> str | None:
     return stem + "ing"
 
 
+_WORD_CHAR_OR_HYPHEN = re.compile(r"[\w\-]")
+_WORD_CHAR = re.compile(r"\w")
+
+
 def _name_description(plain: str, name: str, budget: int, allow_subject: bool = False) -> list[str]:
-    esc = re.escape(name)
     expansion: str | None = None
-    for m in re.finditer(rf"(?<![\w\-]){esc}(?![\w])", plain):
-        before = plain[max(0, m.start() - 160) : m.start()]
-        after = plain[m.end() :]
+    for start, end in literal_spans(plain, name, _WORD_CHAR_OR_HYPHEN, _WORD_CHAR):
+        before = plain[max(0, start - 160) : start]
+        after = plain[end :]
         post = re.match(r"\s*(?:\(([^()]{3,120})\)|:\s*([A-Z][^,.;:()]{3,120}),)", after)
         if expansion is None and post:
             expansion = post.group(1) or post.group(2)
@@ -364,7 +367,7 @@ def _name_description(plain: str, name: str, budget: int, allow_subject: bool = 
             if ger:
                 desc = _describe(ger + which.group(2), budget)
                 says_what_it_does = True
-        elif allow_subject and subject and (m.start() == 0 or _starts_subject(before)):
+        elif allow_subject and subject and (start == 0 or _starts_subject(before)):
             ger = _gerund(subject.group(1))
             if ger:
                 desc = _describe(ger + subject.group(2), budget)
