@@ -547,11 +547,12 @@ _LITERAL_ASCII = {
     "#": "\\#", "_": "\\_", "^": "{\\textasciicircum}", "~": "{\\textasciitilde}", "<": "$<$",
     ">": "$>$", "|": "$|$", '"': '{"}', "*": "{*}", "`": "{\\textasciigrave}",
 }
-#: The UTF-8 form's spellings: text commands rather than math (Zotero's BibTeX import mangles
-#: ``$...$`` and ``\\$``), braces as commands (a ``\\{`` breaks BibTeX's name parsing).
+#: The UTF-8 form's spellings: text commands rather than math (Zotero's BibTeX import leaves
+#: ``$\\backslash$`` as raw text), braces as commands (a ``\\{`` breaks BibTeX's name parsing);
+#: ``\\$`` stays, the translator reads it as ``$`` (``{\\textdollar}`` it leaves raw).
 _LITERAL_UNICODE = {
     **_LITERAL_ASCII,
-    "\\": "{\\textbackslash}", "{": "{\\textbraceleft}", "}": "{\\textbraceright}", "$": "{\\textdollar}", "<": "<", ">": ">", "|": "|",
+    "\\": "{\\textbackslash}", "{": "{\\textbraceleft}", "}": "{\\textbraceright}", "$": "\\$", "<": "<", ">": ">", "|": "|",
 }
 #: Typographic characters written as text commands, so they read back as themselves (not as
 #: the ASCII ligatures ``--`` / ``''`` that a reader cannot tell from the user's own).
@@ -584,7 +585,34 @@ def bibtex_text(text: str, *, unicode: bool = False) -> str:
         return _LITERAL_CHARS.get(c) or _char_bibtex(c, False)
 
     out = _LITERAL_SPECIAL.sub(sub, normalize_space(text))
-    return _LIGATURE.sub("{}", out) if ("-" in out or "'" in out) else out
+    if "-" in out or "'" in out:
+        out = _LIGATURE.sub("{}", out)
+    # two math spans side by side (ℓ₁ -> $\ell$$_{1}$) would read as "$$": keep them apart
+    return _ADJACENT_MATH.sub("${}$", out) if "$$" in out else out
+
+
+def to_bibtex_text(s: str) -> str:
+    """The ASCII form's abstract: the text as a reader sees it (:func:`to_plain`, as the UTF-8
+    form writes it), spelled in pure-ASCII LaTeX by :func:`bibtex_text`, so that pdflatex and
+    Zotero's BibTeX import both show the same text.
+
+    Zotero's BibTeX.js import (``unescapeBibTeX``) maps LaTeX back to Unicode by plain substring
+    replacement over its ``reversemappingTable``, then drops ``$``, braces and the backslash of
+    ``\\%`` and friends; every other command stays as raw text. So the LaTeX that this form avoids
+    is LaTeX that has a plain-text reading: math (``\\log n`` -> ``log n``, ``\\mathcal{O}`` ->
+    ``O``, ``\\frac{a}{b}`` -> ``a/b``, which Zotero showed as "łog n", "\\mathcalO"), emphasis
+    (``\\textbf``, ``\\emph``: Zotero showed "<b>" and "\\emph"), Markdown. What is left are
+    single characters, each in a spelling that pdflatex typesets and, where the translator's table
+    has one, Zotero decodes: ``$\\alpha$`` (α), ``$_{1}$`` (₁), ``$^{n}$`` (ⁿ),
+    ``{\\textquoteright}`` (’), ``\\%``, ``\\$``. Characters with no such spelling keep the one
+    that pdflatex (OT1) typesets and readinglist and pylatexenc read back (``$\\times$``,
+    ``$\\geq$``, ``$\\ell$``, ``{\\textasciitilde}``, ``$\\theta$``: the translator turns the
+    ``\\th`` of ``\\theta`` into "þ" before it reaches its Greek entries, and its ``{\\texttimes}``
+    is a TS1 symbol); tests/formats/zotero/test_zotero_import.py runs the translator on the
+    seeds' export and lists them."""
+    from .plain import to_plain
+
+    return bibtex_text(to_plain(s, scripts=True))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ Choices (see tests/formats/bibtex/test_bibtex_writer.py for the real programs th
 
 * Every value is BibTeX-safe ASCII LaTeX. Plain-text fields (title, short title, names, venue,
   tags, notes) are written by :func:`readinglist.text.bibtex.bibtex_text`, so that they read back
-  exactly as written (nothing in them is taken for markup); the abstract, which keeps its LaTeX
-  and Markdown, by :func:`readinglist.text.to_bibtex`. Titles additionally brace words with
+  exactly as written (nothing in them is taken for markup); the abstract as the text a reader
+  sees, spelled in ASCII LaTeX that Zotero's BibTeX import decodes too, by
+  :func:`readinglist.text.bibtex.to_bibtex_text`. Titles additionally brace words with
   capitals after the first letter (``{CanViT}``, ``{LLMs}``), and in generated (sentence-case)
   titles every word after the first that has a capital (``{Markov}``), so that styles which
   lowercase titles (plainnat) keep them. With ``options.unicode`` the same fields are UTF-8
@@ -150,8 +151,7 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
 
     Shared with the pybtex input plugin, which builds pybtex entries from the same pairs.
     """
-    from ...text import to_bibtex
-    from ...text.bibtex import to_bibtex_unicode
+    from ...text.bibtex import to_bibtex_text, to_bibtex_unicode
 
     uni = options.unicode
     fields: list[tuple[str, str]] = []
@@ -188,7 +188,7 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     if record.url:
         fields.append(("url", record.url))
     if record.abstract:
-        fields.append(("abstract", to_bibtex_unicode(record.abstract) if uni else to_bibtex(record.abstract)))
+        fields.append(("abstract", to_bibtex_unicode(record.abstract) if uni else to_bibtex_text(record.abstract)))
     if record.tags:
         fields.append(("keywords", _text(join_tags(record.tags), uni)))
     for name, value in record.fields:

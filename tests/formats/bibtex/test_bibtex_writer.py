@@ -18,6 +18,7 @@ from readinglist.formats.bibtex.writer import exporter, protect_case
 from readinglist.formats.registry import ExportOptions
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.text import to_bibtex, to_plain
+from readinglist.text.bibtex import to_bibtex_text
 from readinglist.text.bibtex import bibtex_text
 
 CONFIG = default_config()
@@ -85,7 +86,7 @@ def test_entry_fields_read_back_by_bibtexparser():
     assert canvit["eventtitle"] == "NeurIPS"  # the year follows it in biblatex's output anyway
     assert canvit["year"] == "2026"
     assert canvit["keywords"] == "vision, transformers, to-cite"  # topic tags, then the user's
-    assert canvit["abstract"] == to_bibtex(CANVIT.abstract)
+    assert canvit["abstract"] == to_bibtex_text(CANVIT.abstract)
     assert canvit["key"] == "CanViT"  # no authors: plainnat sorts by `key`
     assert canvit["author"] == "{CanViT}"  # the placeholder, one corporate name: \citet gives "CanViT (2026)"
     doe = {k: f.value for k, f in entries["doe2026editing"].items()}
@@ -215,7 +216,7 @@ def test_read_back_by_pybtex():
     assert list(data.entries) == ["canvit2026", "doe2026editing"]
     canvit = data.entries["canvit2026"]
     assert canvit.fields["title"] == protect_case(bibtex_text(CANVIT.title), sentence_case=True)
-    assert canvit.fields["abstract"] == to_bibtex(CANVIT.abstract)
+    assert canvit.fields["abstract"] == to_bibtex_text(CANVIT.abstract)
     authors = data.entries["doe2026editing"].persons["author"]
     assert [" ".join(p.last_names) for p in authors] == [to_bibtex("Doe"), to_bibtex("Müller"), "{OpenAI Team}"]
     assert [" ".join(p.first_names + p.middle_names) for p in authors] == ["Jane", "Hans Peter", ""]
@@ -440,7 +441,7 @@ def test_reimported_by_readinglists_bibtex_importer():
     for field in ("key", "title", "shorttitle", "venue", "year", "generated", "sources"):
         assert getattr(canvit, field) == getattr(CANVIT, field), field
     assert canvit.tags == ("vision", "transformers", "to-cite")  # the user's tags come back as tags
-    assert canvit.abstract == to_bibtex(CANVIT.abstract)  # the LaTeX as written
+    assert canvit.abstract == to_bibtex_text(CANVIT.abstract)  # the text as written in the export
     assert (doe.authors, doe.doi, doe.url, doe.pages) == (DOE.authors, DOE.doi, DOE.url, "1--10")
     assert doe.generated == frozenset()
     assert result.states["canvit2026"] == {"status": "read", "priority": 1, "rating": 4, "notes": "Great results & clear writing."}
