@@ -8,8 +8,10 @@ The commands live in one module per group, and a run imports only the module of 
 
 - :mod:`.root`: the root app (global options, one-line errors) and :data:`~.root.COMMANDS`, the
   table ``--help`` lists the commands from;
-- :mod:`.common`: the state the global options set, output helpers, the list filters' options;
-- :mod:`.reading`: show, mark, note, tag, rate, priority, next, rm, edit, open;
+- :mod:`.common`: the state the global options set and output helpers (no typer);
+- :mod:`.options`: the arguments and options several commands declare;
+- :mod:`.reading`: show, mark, note, tag, rate, priority, next, rm, edit, open (what the first
+  six do is in :mod:`.papers`, which :mod:`.fast` runs without typer for their plain forms);
 - :mod:`.library`: list, search, stats, where, formats;
 - :mod:`.transfer`: import, export, build, reconcile;
 - :mod:`.lists`: the curated lists (``lists`` and its subcommands).
@@ -20,9 +22,17 @@ from __future__ import annotations
 import os
 import sys
 
-from .root import COMMANDS, app, full_app
-
 __all__ = ["COMMANDS", "app", "full_app", "main"]
+
+
+def __getattr__(name: str):
+    """``app``, ``full_app`` and ``COMMANDS`` (from :mod:`.root`), imported when first asked for:
+    the console script's plain single-paper commands run without typer (see :mod:`.fast`)."""
+    if name in ("COMMANDS", "app", "full_app"):
+        from . import root
+
+        return getattr(root, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -40,7 +50,15 @@ def main() -> None:
     gc.disable()
     code = 0
     try:
-        app(standalone_mode=True)
+        from .fast import run
+
+        fast = run(sys.argv[1:])
+        if fast is not None:
+            code = fast
+        else:
+            from .root import app
+
+            app(standalone_mode=True)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, (int, type(None))):

@@ -1,5 +1,6 @@
-"""What the commands share: the state the global options set, the store they open, the
-output helpers and the options of the list filters. No command is declared here."""
+"""What the commands share: the state the global options set, the store they open and the
+output helpers. Neither typer nor click is imported here (see :mod:`.fast`); the options the
+commands declare are in :mod:`.options`."""
 
 from __future__ import annotations
 
@@ -8,12 +9,6 @@ import sys
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Optional
-
-import typer
-
-from ..record import STATUSES
-
-STATUS_HELP = " | ".join(STATUSES)
 
 
 @dataclass
@@ -25,6 +20,11 @@ class State:
     warned: set = dc_field(default_factory=set)
     _config: object = None
     _store: object = None
+
+    def set_options(self, *, config: Optional[str], store: Optional[str], color: str, pager: bool) -> None:
+        """What the global options say (the root command's callback, or :mod:`.fast`)."""
+        self.config_path, self.store_path, self.color, self.pager = config, store, color, pager
+        self._config = self._store = None
 
     @property
     def config(self):
@@ -137,22 +137,6 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 
-def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion for citation keys, from the store the command line names."""
-    try:
-        from ..config import load_config
-        from ..store.library import Store
-
-        root = ctx.find_root().params
-        config = load_config(root.get("config"), store=root.get("store"))
-        return [k for k in Store.open(config.store, config=config, create=False).keys() if k.startswith(incomplete)]
-    except Exception:  # completion must never fail loudly
-        return []
-
-
-_KEY = typer.Argument(..., help="The paper's citation key.", autocompletion=_complete_key)
-_STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in STATUSES if s.startswith(incomplete)])
-
 def _find(status, tag, venue, year, priority, rating, search, sort):
     papers = state.store.find(
         status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort
@@ -169,11 +153,45 @@ def _warn_broken() -> None:
             print(f"readinglist: warning: {message}; skipped", file=sys.stderr)
 
 
-_STATUS_OPT = typer.Option(None, "--status", "-s", help=STATUS_HELP)
-_TAG_OPT = typer.Option(None, "--tag", "-t", help="Only papers with this tag (repeat: all must match).")
-_VENUE_OPT = typer.Option(None, "--venue", help="Only this venue (e.g. NeurIPS).")
-_YEAR_OPT = typer.Option(None, "--year", min=1000, max=2999, help="Only this year (1000-2999).")
-_PRIORITY_OPT = typer.Option(None, "--priority", min=1, max=3, help="Only this priority (1-3).")
-_RATING_OPT = typer.Option(None, "--rating", min=1, max=5, help="Only this rating (1-5).")
-_SEARCH_OPT = typer.Option(None, "--search", help="Only papers whose title, abstract or notes contain TEXT.")
+def echo(message: str = "", *, err: bool = False) -> None:
+    """``typer.echo`` of a line of text without importing typer: the line and a newline, ANSI
+    escapes removed when the stream is not a terminal, flushed. A stream that is not UTF-8 is
+    left to typer (click re-encodes it)."""
+    stream = sys.stderr if err else sys.stdout
+    if not _utf8(stream):
+        import typer
 
+        typer.echo(message, err=err)
+        return
+    message += "\n"
+    if "\x1b" in message and not _isatty(stream):
+        import re
+
+        message = re.sub(r"\033\[[;?0-9]*[a-zA-Z]", "", message)
+    stream.write(message)
+    stream.flush()
+
+
+def _utf8(stream) -> bool:
+    import codecs
+
+    try:
+        return codecs.lookup(stream.encoding).name == "utf-8"
+    except (AttributeError, LookupError, TypeError):
+        return False
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except Exception:
+        return False
+
+
+def error_line(exc: BaseException) -> str:
+    """A library error (or a RecursionError) as the one line the CLI prints before exit status 1."""
+    if isinstance(exc, RecursionError):  # the last guard: readers bound their depth, but never a traceback
+        return "readinglist: error: an input is nested too deeply to process; nothing was written"
+    from ..text.controls import escape_controls
+
+    return f"readinglist: error: {escape_controls(str(exc), keep='')}"

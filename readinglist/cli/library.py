@@ -11,13 +11,6 @@ import typer
 
 from ..record import SORTS
 from .common import (
-    _PRIORITY_OPT,
-    _RATING_OPT,
-    _SEARCH_OPT,
-    _STATUS_OPT,
-    _TAG_OPT,
-    _VENUE_OPT,
-    _YEAR_OPT,
     _console,
     _find,
     _paper_json,
@@ -25,6 +18,15 @@ from .common import (
     _print_papers,
     _warn_broken,
     state,
+)
+from .options import (
+    _PRIORITY_OPT,
+    _RATING_OPT,
+    _SEARCH_OPT,
+    _STATUS_OPT,
+    _TAG_OPT,
+    _VENUE_OPT,
+    _YEAR_OPT,
 )
 
 commands = typer.Typer()

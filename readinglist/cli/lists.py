@@ -8,6 +8,10 @@ from typing import List, Optional
 import typer
 
 from .common import (
+    _find,
+    state,
+)
+from .options import (
     _PRIORITY_OPT,
     _RATING_OPT,
     _SEARCH_OPT,
@@ -16,8 +20,6 @@ from .common import (
     _VENUE_OPT,
     _YEAR_OPT,
     _complete_key,
-    _find,
-    state,
 )
 
 

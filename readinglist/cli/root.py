@@ -19,7 +19,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import ReadinglistError
-from .common import state
+from .common import error_line, state
 
 #: Every command, in the order ``--help`` lists them: name -> (module in this package, the
 #: first paragraph of its help, which ``--help`` shortens to one line). tests/test_cli_lean.py
@@ -54,13 +54,8 @@ class _Group(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except ReadinglistError as exc:
-            from ..text.controls import escape_controls
-
-            typer.echo(f"readinglist: error: {escape_controls(str(exc), keep='')}", err=True)
-            raise typer.Exit(1) from None
-        except RecursionError:  # the last guard: readers bound their depth, but never a traceback
-            typer.echo("readinglist: error: an input is nested too deeply to process; nothing was written", err=True)
+        except (ReadinglistError, RecursionError) as exc:  # RecursionError: readers bound their depth, but never a traceback
+            typer.echo(error_line(exc), err=True)
             raise typer.Exit(1) from None
 
 
@@ -215,9 +210,6 @@ def _main(
 ) -> None:
     if color not in ("auto", "always", "never"):
         raise typer.BadParameter(f"{color!r} is not one of auto, always, never", param_hint="--color")
-    state.config_path = config
-    state.store_path = store
-    state.color, state.pager = color, not no_pager
-    state._config = state._store = None
+    state.set_options(config=config, store=store, color=color, pager=not no_pager)
 
 

@@ -10,6 +10,12 @@ from typing import List, Optional
 import typer
 
 from .common import (
+    _console,
+    _count,
+    _find,
+    state,
+)
+from .options import (
     _PRIORITY_OPT,
     _RATING_OPT,
     _SEARCH_OPT,
@@ -17,10 +23,6 @@ from .common import (
     _TAG_OPT,
     _VENUE_OPT,
     _YEAR_OPT,
-    _console,
-    _count,
-    _find,
-    state,
 )
 
 commands = typer.Typer()

@@ -1,0 +1,146 @@
+"""The everyday single-paper commands without typer.
+
+``show KEY [--json]``, ``mark STATUS KEY...``, ``note KEY -m TEXT [-a]``, ``tag KEY TAG...``,
+``rate KEY N`` and ``priority KEY N`` (after any of ``--store``, ``--config``, ``--color``,
+``--no-pager``) are parsed here and run by the same functions the typer commands call
+(:mod:`.papers`), so such a process never imports typer and click (~25 ms, more than a command
+that changes one paper needs for the rest). Every other command line, anything this parser is
+not sure of (help, another option, a value typer would reject or convert, shell completion, a
+stream that is not UTF-8) gets :func:`plan` = None and goes to the typer app, which answers as it
+always did. tests/test_cli_fast.py runs the same command lines both ways and compares.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: global options that take a value -> their parameter in the root callback
+_GLOBAL_VALUES = {"--store": "store", "--config": "config", "--color": "color"}
+#: the highest value ``rate`` and ``priority`` take (typer's IntRange on N)
+_HIGHEST = {"rate": 5, "priority": 3}
+
+
+def _word(arg: str) -> bool:
+    """A positional value click would take as it is (not an option, not ``-``/``--``, not empty)."""
+    return bool(arg) and not arg.startswith("-")
+
+
+def _small_int(arg: str, highest: int) -> int | None:
+    """``arg`` as click's IntRange(0, highest) reads it, when it is plainly digits in range."""
+    if arg.isascii() and arg.isdigit() and len(arg) <= 3 and int(arg) <= highest:
+        return int(arg)
+    return None
+
+
+def _globals(argv: list[str]) -> tuple[dict, int] | None:
+    """The root options before the command and the command's index, else None."""
+    opts: dict = {}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if name in _GLOBAL_VALUES:
+            if not eq:
+                if i + 1 >= len(argv):
+                    return None
+                value = argv[i + 1]
+            i += 1 if eq else 2
+            key = _GLOBAL_VALUES[name]
+            if key in opts or not _word(value) or (key == "color" and value not in ("auto", "always", "never")):
+                return None
+            opts[key] = value
+        elif arg == "--no-pager":
+            if "no_pager" in opts:
+                return None
+            opts["no_pager"] = True
+            i += 1
+        elif _word(arg):
+            return opts, i
+        else:
+            return None
+    return None
+
+
+def _command(name: str, args: list[str]) -> dict | None:
+    """The keyword arguments of :mod:`.papers`' function ``name`` for a plain form, else None."""
+    none = dict(status=None, tag=None, venue=None, year=None, priority=None, rating=None, search=None, dry_run=False)
+    if name == "show":
+        words = [a for a in args if a != "--json"]
+        if len(words) == 1 and _word(words[0]):
+            return dict(key=words[0], as_json=len(words) < len(args))
+    elif name == "mark":
+        if len(args) >= 2 and all(map(_word, args)):
+            return dict(none, status=args[0], keys=args[1:], where_status=None)  # status: the new one
+    elif name == "tag":
+        if len(args) >= 2 and all(map(_word, args)):
+            return dict(none, words=args, keys=None, remove=False)
+    elif name in _HIGHEST:
+        if len(args) == 2 and _word(args[0]):
+            n = _small_int(args[1], _HIGHEST[name])
+            if n is not None:
+                return dict(key=args[0], n=n)
+    elif name == "note":
+        key = message = None
+        append = False
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg in ("-a", "--append"):
+                append = True
+            elif arg in ("-m", "--message") and message is None and i + 1 < len(args) and _word(args[i + 1]):
+                message = args[i + 1]
+                i += 1
+            elif arg.startswith("--message=") and message is None:
+                message = arg[len("--message=") :]
+            elif _word(arg) and key is None:
+                key = arg
+            else:
+                return None
+            i += 1
+        if key is not None and message is not None:  # without -m, $EDITOR opens: typer's
+            return dict(key=key, message=message, append=append)
+    return None
+
+
+def plan(argv: list[str]) -> tuple[dict, str, dict] | None:
+    """(root options, command, its keyword arguments) when ``argv`` is a plain form of a
+    single-paper command this module runs, else None (typer runs it)."""
+    if any(k.startswith("_READINGLIST_COMPLETE") for k in os.environ):
+        return None
+    found = _globals(argv)
+    if found is None:
+        return None
+    opts, i = found
+    kwargs = _command(argv[i], argv[i + 1 :])
+    if kwargs is None:
+        return None
+    return opts, argv[i], kwargs
+
+
+def run(argv: list[str]) -> int | None:
+    """Run ``argv`` without typer: its exit status, or None when typer must run it."""
+    from .common import _utf8
+
+    if not (_utf8(sys.stdout) and _utf8(sys.stderr)):
+        return None
+    planned = plan(argv)
+    if planned is None:
+        return None
+    opts, name, kwargs = planned
+    from ..errors import ReadinglistError
+    from . import papers
+    from .common import echo, error_line, state
+
+    state.set_options(
+        config=opts.get("config", os.environ.get("READINGLIST_CONFIG") or None),  # click reads an empty variable as unset
+        store=opts.get("store"),
+        color=opts.get("color", "auto"),
+        pager=not opts.get("no_pager", False),
+    )
+    try:
+        getattr(papers, name)(**kwargs)
+    except (ReadinglistError, RecursionError) as exc:
+        echo(error_line(exc), err=True)
+        return 1
+    return 0

@@ -1,0 +1,124 @@
+"""The plain single-paper command lines run without typer (readinglist.cli.fast): each must do
+and print exactly what the typer app does with the same line, and every line the fast parser is
+not sure of must go to typer."""
+
+from __future__ import annotations
+
+from helpers import console_script
+
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from readinglist.cli import app
+from readinglist.cli.fast import plan
+
+FAST = (
+    "import sys\n"
+    "from readinglist.cli.fast import run\n"
+    "code = run(sys.argv[1:])\n"
+    "assert code is not None, 'not run by the fast path'\n"
+    "assert 'typer' not in sys.modules and 'click' not in sys.modules and 'rich' not in sys.modules, 'imported typer, click or rich'\n"
+    "sys.exit(code)\n"
+)
+TYPER = "import sys\nfrom readinglist.cli import app\napp(sys.argv[1:], prog_name='readinglist')\n"
+STAMP = re.compile(rb"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ)?")
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, seed_paths):
+    path = tmp_path_factory.mktemp("fast") / "library"
+    result = CliRunner().invoke(app, ["--store", str(path), "import", str(seed_paths[0])])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+LINES = [
+    ["show", "canvit2026"],
+    ["show", "canvit2026", "--json"],
+    ["show", "--json", "canvit2026"],
+    ["show", "canvit2025"],  # unknown key: the one-line error with suggestions
+    ["mark", "read", "canvit2026"],
+    ["mark", "reading", "canvit2026", "m2le2026"],
+    ["mark", "done", "canvit2026"],  # not a status
+    ["mark", "read", "canvit2026", "nosuchpaper2026"],  # one unknown key changes nothing
+    ["rate", "canvit2026", "4"],
+    ["rate", "canvit2026", "0"],
+    ["priority", "canvit2026", "1"],
+    ["note", "canvit2026", "-m", "Compare with our glimpse policy."],
+    ["note", "canvit2026", "--message", "Second thought.", "--append"],
+    ["note", "-a", "canvit2026", "--message=Third thought."],
+    ["tag", "canvit2026", "group-meeting", "week-12"],
+    ["tag", "canvit2026", "m2le2026"],  # a key where a tag belongs: refused with a hint
+    ["--no-pager", "--color", "never", "show", "m2le2026"],
+]
+
+
+@pytest.mark.parametrize("line", LINES, ids=[" ".join(line) for line in LINES])
+def test_the_fast_path_does_what_typer_does(library, tmp_path, line):
+    results = []
+    for name, code in (("fast", FAST), ("typer", TYPER)):
+        store = tmp_path / name
+        shutil.copytree(library, store)
+        proc = subprocess.run([sys.executable, "-c", code, "--store", str(store), *line], capture_output=True)
+        files = {p.name: STAMP.sub(b"DATE", p.read_bytes()) for p in sorted((store / "papers").iterdir())}
+        results.append((proc.returncode, proc.stdout, proc.stderr.replace(str(store).encode(), b"STORE"), files))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        [],
+        ["--help"],
+        ["--version"],
+        ["show"],
+        ["show", "-h"],
+        ["show", "canvit2026", "--help"],
+        ["show", "canvit2026", "extra"],
+        ["show", "--", "canvit2026"],
+        ["show", "canvit2026", "--jsn"],
+        ["sho", "canvit2026"],
+        ["list"],
+        ["mark", "read"],
+        ["mark", "read", "--tag", "llm"],
+        ["mark", "read", "canvit2026", "--dry-run"],
+        ["rate", "canvit2026", "9"],
+        ["rate", "canvit2026", "+3"],
+        ["rate", "canvit2026", "٣"],
+        ["priority", "canvit2026", "4"],
+        ["note", "canvit2026"],  # $EDITOR
+        ["note", "canvit2026", "-m", ""],  # clearing: typer's
+        ["note", "canvit2026", "-m", "-x"],
+        ["note", "canvit2026", "-mtext"],
+        ["tag", "canvit2026"],
+        ["tag", "canvit2026", "llm", "--remove"],
+        ["--store", "s", "--store", "t", "show", "k"],
+        ["--store"],
+        ["--store", "--no-pager", "show", "k"],
+        ["--color", "sometimes", "show", "k"],
+        ["--bogus", "show", "k"],
+        ["--no-pager", "--no-pager", "show", "k"],
+    ],
+)
+def test_lines_the_fast_path_is_not_sure_of_go_to_typer(line):
+    assert plan(line) is None
+
+
+def test_completion_goes_to_typer(monkeypatch):
+    assert plan(["show", "canvit2026"]) is not None
+    monkeypatch.setenv("_READINGLIST_COMPLETE", "complete_bash")
+    assert plan(["show", "canvit2026"]) is None
+
+
+def test_the_console_script_takes_the_fast_path(library):
+    """The installed script runs `show` without importing typer (and `--help` with it)."""
+    for line, typer_loaded in ((["show", "canvit2026"], False), (["--help"], True)):
+        proc = subprocess.run([sys.executable, "-X", "importtime", console_script(), "--store", str(library), *line], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        loaded = {m.split("|")[-1].strip() for m in proc.stderr.splitlines() if m.startswith("import time:")}
+        assert ("typer" in loaded) == typer_loaded, line
