@@ -80,8 +80,19 @@ _NOT_A_NAME_WORD = frozenset(
 )
 
 
+_POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+
+
 def _strip_possessive(token: str) -> str:
-    return re.sub(r"(?:'s|’s|')$", "", token)
+    if "'" not in token and "’" not in token:
+        return token  # every possessive ending has an apostrophe
+    return _POSSESSIVE.sub("", token)
+
+
+_PART_SPLIT = re.compile(r"[-+]")
+_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]{2,}")
+_DIGIT_LIKE = re.compile(r"[0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff]")
+_LATIN = re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=65536)
@@ -93,15 +104,15 @@ def is_coined(token: str) -> bool:
     (``LLM-based``) and two-letter acronyms (``RL``) are not coined.
     """
     token = _strip_possessive(token)
-    parts = re.split(r"[-+]", token)
+    parts = _PART_SPLIT.split(token)
     if not any(ch.isalpha() for ch in token):
         return False
     for part in parts:
         if len(part) >= 2 and part.isalpha() and part.islower():
             return False  # "LLM-based", "GPU-accelerated"
-    if re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]{2,}", token):
+    if _MIXED_CASE.search(token):
         return True
-    if re.search(r"[0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff]", token) and re.search(r"[A-Za-z]", token):
+    if _DIGIT_LIKE.search(token) and _LATIN.search(token):
         letters = [ch for ch in token if ch.isalpha()]
         return len(letters) >= 2 and any(ch.isupper() for ch in letters)
     if len(parts) > 1:
@@ -120,10 +131,15 @@ def _generic(token: str) -> bool:
     if upper.endswith("S") and upper[:-1] in GENERIC_ACRONYMS:
         return True
     low = token.lower()
+    if not low.startswith(KNOWN_SYSTEMS):
+        return False  # no family is a prefix (the loop below would find none)
     for family in KNOWN_SYSTEMS:
-        if low == family or (low.startswith(family) and re.match(r"[-\s.]?(?:v?\d|[a-z]?$|-)", low[len(family):])):
+        if low == family or (low.startswith(family) and _FAMILY_SUFFIX.match(low[len(family):])):
             return True
     return False
+
+
+_FAMILY_SUFFIX = re.compile(r"[-\s.]?(?:v?\d|[a-z]?$|-)")
 
 
 @lru_cache(maxsize=16)

@@ -65,6 +65,20 @@ _CUE_SENTENCE = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b.*\b(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer)",
     re.IGNORECASE,
 )
+# _CUE_SENTENCE in two linear scans (its ".*" makes one search try every "we" against the rest
+# of the line): the verb after the first "we ..." (whose end is the earliest), on the same line.
+_CUE_SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b", re.IGNORECASE)
+_CUE_VERB = re.compile(
+    r"\b(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer)", re.IGNORECASE
+)
+
+
+def _cue_sentence(sentence: str) -> bool:
+    """``bool(_CUE_SENTENCE.search(sentence))``, quicker."""
+    if "\n" in sentence:
+        return bool(_CUE_SENTENCE.search(sentence))
+    subject = _CUE_SUBJECT.search(sentence)
+    return bool(subject and _CUE_VERB.search(sentence, subject.end()))
 _FUNCTION_START = frozenset(
     """While When Where In To For As By With Unlike Since Although Though Our The This These That Those We It Its A An
     However Moreover Furthermore Additionally Finally First Second Third Then Thus Hence Therefore Specifically Using
@@ -167,12 +181,13 @@ _CAMEL_START = re.compile(r"[A-Z][a-z]+[A-Z0-9]")
 _RARE_WORD = re.compile(r"[A-Z][a-z]{2,}")
 
 
-def candidates(raw: str, plain: str, *, own_counts: int = 0) -> list[Candidate]:
+def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool = False) -> list[Candidate]:
     """Every candidate name of the abstract with its features (see the module docstring).
 
     ``own_counts``: how many times the corpus statistics counted this very abstract (1 while
     training on the corpus they were counted from, so a paper's own name looks as rare as a new
-    paper's does at run time)."""
+    paper's does at run time). ``skip_generic``: leave out everyday acronyms (feature
+    ``generic_acronym``), which :func:`choose` never picks, without working out their features."""
     if not plain:
         return []
     model = load_model()
@@ -250,16 +265,25 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0) -> list[Candidate]:
                 add(span, plain.find(span), emphasized=1.0)
     sentences = lexicon.split_sentences(plain)
     starts = [s for s, _ in sentences]
-    cue_sents = {i for i, (_o, s) in enumerate(sentences) if _CUE_SENTENCE.search(s)}
+    cue_sents = {i for i, (_o, s) in enumerate(sentences) if _cue_sentence(s)}
     for form in generic_forms:
         for name in [n for n in found if n.lower() in (form, form + "s", form.rstrip("s"))]:
             del found[name], first[name]
     ordered = sorted(first, key=lambda n: first[n])
     out = []
+    paired = {n for pair in pairs for n in pair}  # their features feed each other's: never skipped
+    shapes = model.setdefault("_shapes", {})  # a name's shape, for this model's word statistics
     for rank, name in enumerate(ordered):
         f = found[name]
+        shape = shapes.get((name, own_counts))
+        if shape is None:
+            if len(shapes) > 100_000:
+                shapes.clear()
+            shape = shapes[(name, own_counts)] = _shape(name, common, frequent, own_counts)
+        if skip_generic and shape.get("generic_acronym") and name not in paired:
+            continue
         occ = _occurrences(plain, name) or [first[name]]
-        f.update(_shape(name, common, frequent, own_counts))
+        f.update(shape)
         f["bias"] = 1.0
         f[f"count_{_bucket(len(occ), (1, 2, 4))}"] = 1.0
         f[f"rank_{_bucket(rank, (0, 1, 3))}"] = 1.0
@@ -405,7 +429,7 @@ def choose(raw: str, plain: str) -> str | None:
     threshold = model.get("threshold", 0.5)
     best: tuple[float, int, str] | None = None
     ruled: tuple[float, str] | None = None
-    for cand in candidates(raw, plain):
+    for cand in candidates(raw, plain, skip_generic=True):
         if cand.features.get("generic_acronym"):
             continue
         p = score(cand.features, model)

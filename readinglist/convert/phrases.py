@@ -16,9 +16,11 @@ from collections.abc import Set
 
 import json
 import math
+import operator
 import re
 from collections import Counter
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 
 from . import lexicon
@@ -148,42 +150,60 @@ _WORDS_KEYS = tuple(f"words_{n}" for n in range(9))
 _SENTENCE_KEYS = tuple(f"sentence_{n}" for n in range(5))
 
 
-def _word_info(word: str, tf: Counter, affinity: dict, cache: dict[str, _WordInfo]) -> _WordInfo:
+# What a word is, whatever the abstract: None for the joining words ("of", "for", ...), else
+# (its content form, a weak head word, capitalised, coined); worked out once per distinct word.
+_WORD_KIND: dict[str, tuple[str, bool, bool, bool] | None] = {}
+
+
+def _word_kind(word: str) -> tuple[str, bool, bool, bool] | None:
     if word.lower() in _JOIN:
-        info = _JOIN_WORD
+        kind = None
     else:
         low = _content(word)
-        count = tf[low]
-        info = (
-            math.log(count) if count > 1 else None,
-            affinity.get(low, affinity.get("<rare>", 0.0)),
-            low in _WEAK,
-            word[:1].isupper(),
-            not word.islower() and lexicon.is_coined(word),
-        )
+        kind = (low, low in _WEAK, word[:1].isupper(), not word.islower() and lexicon.is_coined(word))
+    if len(_WORD_KIND) > 200_000:
+        _WORD_KIND.clear()
+    _WORD_KIND[word] = kind
+    return kind
+
+
+def _word_info(word: str, tf: Counter, affinity: dict, cache: dict[str, _WordInfo]) -> _WordInfo:
+    kind = _WORD_KIND[word] if word in _WORD_KIND else _word_kind(word)
+    if kind is None:
+        info = _JOIN_WORD
+    else:
+        low, weak, capitalised, coined = kind
+        count = tf.get(low, 0)
+        info = (math.log(count) if count > 1 else None, affinity.get(low, affinity.get("<rare>", 0.0)), weak, capitalised, coined)
     cache[word] = info
     return info
 
 
+def _content_of(word: str) -> str:
+    kind = _WORD_KIND[word] if word in _WORD_KIND else _word_kind(word)
+    return kind[0] if kind is not None else _content(word)
+
+
 def _features(content: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set[int]) -> dict[str, float]:
-    cent = [i[0] for i in content if i[0] is not None]
+    cent = sum([i[0] for i in content if i[0] is not None])
     aff = [i[1] for i in content]
+    aff_sum = sum(aff)
     n = len(content)
     f = {
         "bias": 1.0,
-        "centrality_sum": sum(cent),
-        "centrality_mean": sum(cent) / max(1, n),
-        "title_affinity_sum": sum(aff),
-        "title_affinity_mean": sum(aff) / max(1, n),
+        "centrality_sum": cent,
+        "centrality_mean": cent / max(1, n),
+        "title_affinity_sum": aff_sum,
+        "title_affinity_mean": aff_sum / max(1, n),
         "title_affinity_first": aff[0] if aff else 0.0,
         "title_affinity_last": aff[-1] if aff else 0.0,
         _WORDS_KEYS[min(n, 8)]: 1.0,
         "joined": 1.0 if n < n_words else 0.0,
         "in_cue_sentence": 1.0 if s_idx in cue_sents else 0.0,
         _SENTENCE_KEYS[min(s_idx, 4)]: 1.0,
-        "weak_words": float(sum(1 for i in content if i[2])),
-        "capitalised_words": float(sum(1 for i in content if i[3])),
-        "coined_words": float(sum(1 for i in content if i[4])),
+        "weak_words": float(len([i for i in content if i[2]])),
+        "capitalised_words": float(len([i for i in content if i[3]])),
+        "coined_words": float(len([i for i in content if i[4]])),
     }
     return {k: v for k, v in f.items() if v}
 
@@ -204,7 +224,7 @@ def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple, dict]:
     """What every phrase of one abstract is scored against (computed once per abstract)."""
     phrases = tuple(candidate_phrases(plain))
     # each word once per occurrence: the runs themselves, not the longer phrases joined from them
-    tf = Counter(_content(w) for words, _s, _o in phrases if _JOIN.isdisjoint(words) for w in words if len(w) > 2)
+    tf = Counter([_content_of(w) for words, _s, _o in phrases if _JOIN.isdisjoint(words) for w in words if len(w) > 2])
     sentences = lexicon.split_sentences(plain)
     cue_sents = frozenset(i for i, (_o, s) in enumerate(sentences) if _CUE.search(s))
     return phrases, tf, cue_sents, sentences, {}
@@ -230,8 +250,14 @@ def _scored(plain: str, budget: int) -> tuple:
         if len(content) < 2 or all(i[2] for i in content):
             continue
         f = _features(content, len(words), s_idx, cue_sents)
-        out.append((sum(weights.get(k, 0.0) * v for k, v in f.items()), words, f, s_idx))
+        out.append((_score(f, weights), words, f, s_idx))
     return tuple(out)
+
+
+def _score(features: dict[str, float], weights: dict[str, float]) -> float:
+    """``sum(weights.get(k, 0.0) * v for k, v in features.items())``, the same sum in the same
+    order, added up without a Python-level loop."""
+    return sum(map(operator.mul, map(weights.get, features, repeat(0.0)), features.values()))
 
 
 def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict[str, float], int]]:
@@ -244,6 +270,9 @@ _DEFAULT_WEIGHTS = {"centrality_sum": 1.0, "words_2": -0.5, "in_cue_sentence": 0
 
 
 def _trim(words: list[str]) -> list[str]:
+    """The phrase without joining or break words at its end (itself, not a copy, when it has none)."""
+    if not words or (words[-1].lower() not in _JOIN and words[-1].lower() not in _BREAK):
+        return words
     words = list(words)
     while words and (words[-1].lower() in _JOIN or words[-1].lower() in _BREAK):
         words.pop()
@@ -263,7 +292,7 @@ def score_words(words: list[str], plain: str) -> float:
         s_idx = next((i for i, (o, s) in enumerate(sentences) if o <= at < o + len(s)), 0) if at >= 0 else 0
     kept = [w for w in words if w.lower() not in _BREAK or w.lower() in _JOIN]
     f = phrase_features(kept, s_idx, tf, cue_sents, affinity, cache)
-    return sum(weights.get(k, 0.0) * v for k, v in f.items())
+    return _score(f, weights)
 
 
 def best_phrase(plain: str, budget: int, *, avoid: str = "", min_words: int = 4, reject=None) -> list[str]:

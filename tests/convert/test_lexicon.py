@@ -39,3 +39,27 @@ def test_literal_spans_examples() -> None:
     assert [s for s, _e in literal_spans(text, "CanViT", _BEFORE, _AFTER)] == [0, 37]
     assert literal_spans(text, "CanViT", _BEFORE, suffix=_SUFFIX)[0] == (0, 13)
     assert literal_spans(text, "", _BEFORE) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["We", "we", "this paper", "This work", "our paper", "propose", "introduces", "x", "\n", ", ", "weed", "ſ"]), max_size=12))
+def test_cue_sentence_matches_its_pattern(pieces: list[str]) -> None:
+    from readinglist.convert.name_model import _CUE_SENTENCE, _cue_sentence
+
+    sentence = " ".join(pieces)
+    assert _cue_sentence(sentence) == bool(_CUE_SENTENCE.search(sentence))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aGPTv4-.'’s\n LMx", max_size=12))
+def test_possessive_and_generic_match_the_plain_forms(token: str) -> None:
+    from readinglist.convert import lexicon
+
+    assert lexicon.strip_possessive(token) == re.sub(r"(?:'s|’s|')$", "", token)
+    low = lexicon.strip_possessive(token).lower()
+    families = any(
+        low == f or (low.startswith(f) and re.match(r"[-\s.]?(?:v?\d|[a-z]?$|-)", low[len(f) :])) for f in lexicon.KNOWN_SYSTEMS
+    )
+    upper = lexicon.strip_possessive(token).upper()
+    acronym = upper in lexicon.GENERIC_ACRONYMS or (upper.endswith("S") and upper[:-1] in lexicon.GENERIC_ACRONYMS)
+    assert lexicon.is_generic(token) == (acronym or families)
