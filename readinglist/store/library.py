@@ -48,7 +48,6 @@ GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
 #: The index is written back to the cache after this many files were parsed again.
 CACHE_SAVE_AFTER = 64
-#: Batches larger than this are flushed with one ``os.sync()`` instead of an fsync per file.
 
 Clock = Callable[[], "datetime | str"]
 
@@ -441,9 +440,11 @@ class Store:
 
     # ------------------------------------------------------------------ the index
 
-    def _load_index(self):
+    def _load_index(self, *, save: bool = True):
         """The index of every paper file: scanned afresh, except once a transaction has
-        scanned it under the lock (then nobody else can have changed it)."""
+        scanned it under the lock (then nobody else can have changed it). ``save=False``: the
+        caller saves the cache itself later (an import, after writing), so a changed index is
+        not written twice."""
         from . import cache
 
         if self._index is not None and self._depth > 0 and self._index_locked:
@@ -461,7 +462,7 @@ class Store:
             index.put(name, None if text is None else paperfile.parse(text, self.papers_dir / name))
         if index.temp_files and self._depth > 0:
             self._remove_temp_files(index.temp_files)
-        if index.changes >= CACHE_SAVE_AFTER and not self._pending:
+        if save and index.changes >= CACHE_SAVE_AFTER and not self._pending:
             cache.save_cache(self.cache_dir, index, scan_ns)
         return index
 
@@ -678,15 +679,29 @@ class Store:
 
     # ------------------------------------------------------------------ records in bulk
 
-    def _new_file_name(self, key: str, taken: set[str]) -> str:
+    def _new_file_name(self, key: str, taken: set[str], *, listed: bool = False) -> str:
         """A free file name for a new paper: ``<key>.toml``, else ``<key>-2.toml``, ...
-        ``taken`` holds the casefolded names in use (names differing in case clash on macOS)."""
+        ``taken`` holds the casefolded names in use (names differing in case clash on macOS);
+        ``listed``: it holds every name in ``papers/`` (see :meth:`_taken_names`), so no file
+        need be looked for."""
         stem = paperfile.file_stem(key)
         name, n = f"{stem}.toml", 1
-        while name.casefold() in taken or (self.papers_dir / name).exists():
+        while name.casefold() in taken or (not listed and (self.papers_dir / name).exists()):
             n += 1
             name = f"{stem}-{n}.toml"
         return name
+
+    def _taken_names(self, index: Index) -> set[str]:
+        """The casefolded names of everything in ``papers/`` (files that do not parse, folders,
+        temporary files too) and of the transaction's papers: one listing instead of a look
+        for each new paper's file (with the lock held, nobody else adds any)."""
+        try:
+            names = {n.casefold() for n in os.listdir(self.papers_dir)}
+        except OSError:
+            names = set()
+        names.update(n.casefold() for n in index.papers)
+        names.update(n.casefold() for n in self._pending)
+        return names
 
     def _new_paper(self, record: Record, state: Mapping | None, now: str) -> Paper:
         state = dict(state or {})
@@ -743,9 +758,9 @@ class Store:
                 raise ValidationError(f"cannot import a record with an empty key{where}: {rec.title[:60]!r}")
         now = self._now()
         with self.transaction():
-            index = self._load_index()
+            index = self._load_index(save=False)  # saved once, after the import
             taken = FoldedKeys(index.by_key)  # BibTeX takes Smith2020 and smith2020 for one key
-            names = {n.casefold() for n in index.papers}
+            names = self._taken_names(index)
             by_doi: dict[str, str] = {}
             # a record without abstract whose key was changed on its first import (taken in
             # another case, or not a valid key) is found again by its title
@@ -799,7 +814,7 @@ class Store:
                     rec = rec.evolve(key=key)
                 taken.add(key)
                 paper = self._new_paper(rec, states.get(wanted), now)
-                name = self._new_file_name(key, names)
+                name = self._new_file_name(key, names, listed=True)
                 names.add(name.casefold())
                 self._save(name, None, None, paper)
                 added.append(key)
