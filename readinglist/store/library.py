@@ -254,6 +254,7 @@ class Store:
         self._pending: dict[str, str | None] = {}  # file name -> new text (None: delete)
         self._index: Index | None = None  # loaded on demand
         self._index_locked = False  # the index was scanned while this transaction held the lock
+        self._after_flush: list[Callable[[], None]] = []  # run once written, the lock still held
 
     # ------------------------------------------------------------------ opening
 
@@ -315,6 +316,7 @@ class Store:
             self._depth -= 1
             if self._depth == 0:
                 self._pending.clear()
+                self._after_flush = []
                 self._index = None  # it may hold papers that were never written
                 self._release()
             raise
@@ -322,7 +324,11 @@ class Store:
         if self._depth == 0:
             try:
                 self._flush()
+                after, self._after_flush = self._after_flush, []
+                for hook in after:
+                    hook()
             finally:
+                self._after_flush = []
                 self._release()
 
     def _acquire(self) -> None:
@@ -735,7 +741,7 @@ class Store:
         All of it is written in one transaction.
         """
         from ..convert.keys import FoldedKeys, is_valid_key, safe_key, unique_key
-        from ..convert.matching import NearIndex
+        from .dupindex import StoredNearIndex
 
         states = states or {}
         added: list[str] = []
@@ -765,12 +771,11 @@ class Store:
             # a record without abstract whose key was changed on its first import (taken in
             # another case, or not a valid key) is found again by its title
             by_title: dict[tuple[str, int | None], str] = {}
-            near = NearIndex()
+            # the store's abstracts, as kept in the cache since the last import
+            near = StoredNearIndex.open(self.cache_dir, index.papers, index.sigs)
             for name, paper in sorted(index.papers.items()):
                 record = paper.record
-                if record.abstract:
-                    near.add(name, record.abstract)
-                elif record.title:
+                if not record.abstract and record.title:
                     by_title.setdefault((record.title.casefold(), record.year), name)
                 if record.doi:
                     by_doi.setdefault(record.doi.lower(), name)
@@ -824,12 +829,21 @@ class Store:
                     by_title.setdefault((rec.title.casefold(), rec.year), name)
                 if rec.doi:
                     by_doi.setdefault(rec.doi.lower(), name)
-        if self._index is not None and self._index.changes:
+            self._after_flush.append(lambda: self._save_caches(near))
+        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed), tuple(controls), tuple(rekeyed))
+
+    def _save_caches(self, near) -> None:
+        """After an import wrote its files (the lock still held): the index and the duplicate
+        index go to the cache."""
+        index = self._index
+        if index is None:
+            return
+        if index.changes:
             from . import cache
             import time
 
-            cache.save_cache(self.cache_dir, self._index, time.time_ns())
-        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed), tuple(controls), tuple(rekeyed))
+            cache.save_cache(self.cache_dir, index, time.time_ns())
+        near.save(index.sigs)
 
     def replace_record(self, key: str, record: Record, *, rekey: bool = False) -> Paper:
         """Put official metadata (``record``) on the paper ``key``, keeping its state.

@@ -1,0 +1,358 @@
+"""The store's near-duplicate index, kept between imports in ``<store>/.cache/``.
+
+An import matches every incoming abstract against the store's abstracts with
+:class:`~readinglist.convert.matching.NearIndex`. Building that index normalises and sketches
+every abstract in the store (about 0.1 ms each: seconds at 50,000 papers) before the first
+abstract is matched. :class:`StoredNearIndex` is the same index whose contents are kept in an
+file (``near-v1-pyXY.marshal``: each paper's file name, file signature and abstract hash, and
+sorted arrays of (phrase hash, paper) postings, one segment per import), so an import only looks
+up the phrases of the abstracts it brings (a binary search each) and adds its own papers.
+
+It answers as a :class:`NearIndex` built afresh from the store (the algorithm is
+NearIndex's own; only its tables are read from the file when first asked for):
+
+* ``_postings`` (phrase -> ids), ``_exact`` (normalised text -> ids), ``_texts`` (id ->
+  normalised text) and ``_order`` (id -> rank for ties) are mappings over the file, with this
+  import's changes on top;
+* a paper's normalised text is made from its abstract only when a candidate is verified;
+* ranks of the store's papers follow their file names' order, as in a fresh index built from
+  ``sorted(papers)``, and so do the papers of one phrase.
+
+Phrases are told apart by a 42-bit hash: two phrases sharing one (about one pair in a store of
+a million phrases) share their postings, which only adds a candidate to verify.
+
+The file is a cache: each entry remembers the paper file's signature and a hash of its abstract;
+an entry whose paper is gone or whose abstract changed is dropped when the index is opened, and a
+paper the file does not know (a hand-added file, an import that was killed before saving the
+index) is added then. A file that cannot be read is rebuilt. :meth:`StoredNearIndex.save` writes
+the changes after the store's own files were written.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from array import array
+from bisect import bisect_left
+from collections.abc import Mapping
+from zlib import adler32, crc32
+from pathlib import Path
+
+from ..convert.matching import NearIndex, normalize
+from ..record import Paper
+
+FILE_NAME = f"near-v1-py{sys.version_info[0]}{sys.version_info[1]}.marshal"  # marshal: per Python version
+VERSION = 1
+#: A posting is one 63-bit integer: the phrase's 42-bit hash, then the paper's 21-bit row.
+ROW_BITS = 21
+ROW_MASK = (1 << ROW_BITS) - 1
+#: Above this many rows (papers, living or dropped) the file is not kept: the index is built
+#: in memory as before.
+MAX_ROWS = ROW_MASK
+#: Each save adds a segment of sorted postings; beyond this many they are merged into one.
+MAX_SEGMENTS = 6
+
+_ABSENT = object()  # a phrase or text known to have no entry
+_EXACT = "\x00"  # prefix of a whole normalised text, indexed beside its phrases
+
+
+def _hash(text: str) -> int:
+    """A stable 42-bit hash of ``text`` (the high bits of a posting): CRC-32 and ten bits of
+    Adler-32 (a third of the time of a cryptographic hash, which a lookup does not need)."""
+    data = text.encode("utf-8")
+    return (crc32(data) << 10) | (adler32(data) & 0x3FF)
+
+
+class _Layered:
+    """A dict of this import's entries over the entries in the file: ``base(key)`` gives the
+    file's entry (None when it has none); lists taken from the file are kept on top, so the
+    NearIndex may change them in place."""
+
+    __slots__ = ("top", "base")
+
+    def __init__(self, base) -> None:
+        self.top: dict = {}
+        self.base = base
+
+    def get(self, key, default=None):
+        value = self.top.get(key, _ABSENT)
+        if value is _ABSENT:
+            if key in self.top:  # deleted in this import
+                return default
+            value = self.base(key)
+            self.top[key] = _ABSENT if value is None else value
+            if value is None:
+                return default
+        return value
+
+    def __getitem__(self, key):
+        value = self.get(key, _ABSENT)
+        if value is _ABSENT:
+            raise KeyError(key)
+        return value
+
+    def __setitem__(self, key, value) -> None:
+        self.top[key] = value
+
+    def __delitem__(self, key) -> None:
+        self[key]  # KeyError if absent, as a dict
+        self.top[key] = _ABSENT
+
+
+class _Texts:
+    """id -> normalised text: this import's texts, over the store's papers (normalised when
+    first asked for, from the abstracts as they were when the index was opened)."""
+
+    def __init__(self, abstracts: dict[str, str]) -> None:
+        self.top: dict[str, str] = {}
+        self.base = abstracts  # file name -> abstract, for the papers the file indexes
+        self.gone: set[str] = set()
+
+    def __contains__(self, id) -> bool:
+        return id in self.top or (id in self.base and id not in self.gone)
+
+    def __len__(self) -> int:
+        return len(self.top) + sum(1 for id in self.base if id not in self.gone and id not in self.top)
+
+    def __getitem__(self, id: str) -> str:
+        norm = self.top.get(id)
+        if norm is not None:
+            return norm
+        if id in self.base and id not in self.gone:
+            return normalize(self.base[id])
+        raise KeyError(id)
+
+    def __setitem__(self, id: str, norm: str) -> None:
+        self.top[id] = norm
+
+    def pop(self, id: str, default=None):
+        if id in self.top:
+            return self.top.pop(id)
+        if id in self.base and id not in self.gone:
+            self.gone.add(id)
+            return normalize(self.base[id])
+        return default
+
+
+class _Order:
+    """id -> rank: this import's papers after the store's, the store's by file name."""
+
+    def __init__(self, names) -> None:
+        self.top: dict[str, int] = {}
+        self._names = names
+        self._ranks: dict[str, int] | None = None
+
+    def __getitem__(self, id: str) -> int:
+        rank = self.top.get(id)
+        if rank is not None:
+            return rank
+        if self._ranks is None:
+            self._ranks = {name: i for i, name in enumerate(sorted(self._names))}
+        return self._ranks[id]
+
+    def __setitem__(self, id: str, rank: int) -> None:
+        self.top[id] = rank
+
+    def __delitem__(self, id: str) -> None:
+        self.top.pop(id, None)
+
+
+class StoredNearIndex(NearIndex):
+    """A :class:`NearIndex` of a store's abstracts, read from and saved to ``cache_dir``.
+
+    Open it with :meth:`open`; use ``add``/``best``/``candidates`` as on a NearIndex (ids are
+    the papers' file names); :meth:`save` once the store's files are written.
+    """
+
+    def __init__(self) -> None:  # use open()
+        super().__init__()
+        self._path: Path | None = None
+        self._names: list[str | None] = []  # row -> file name (None: dropped)
+        self._sigs: dict = {}  # file name -> its signature at the last save (every paper file)
+        self._ahashes: list[int] = []  # row -> hash of the abstract indexed
+        self._segments: list[array] = []  # sorted postings
+        self._live: dict[int, str] = {}  # row -> file name, rows still valid
+        self._rows: dict[str, int] = {}  # file name -> row, rows still valid
+        self._abstracts: dict[str, str] = {}  # id -> abstract, of the texts added here
+        self._sketches: dict[str, list[str]] = {}  # id -> its sketch, of the texts added here
+        self._last: tuple[str, list[str]] = ("", [])  # the last sketch made, for add()
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, cache_dir: Path, papers: Mapping[str, Paper], sigs: Mapping[str, object] | None = None) -> StoredNearIndex:
+        """The index of ``papers`` (file name -> paper, the store's index), from the file in
+        ``cache_dir`` where it can be read, else built here (and saved by :meth:`save`)."""
+        self = cls()
+        sigs = sigs or {}
+        self._path = Path(cache_dir) / FILE_NAME
+        abstracts = {name: p.record.abstract for name, p in papers.items() if p.record.abstract}
+        self._load()
+        known = {name: row for row, name in enumerate(self._names) if name is not None}
+        base: dict[str, str] = {}
+        missing: list[str] = []
+        file_sigs, ahashes = self._sigs, self._ahashes
+        same = bool(file_sigs) and file_sigs == sigs  # no paper file changed since the last save
+        for name in sorted(abstracts):
+            row = known.pop(name, None)
+            if row is not None:
+                sig = sigs.get(name)
+                if same or (sig is not None and sig == file_sigs.get(name)) or ahashes[row] == _hash(abstracts[name]):
+                    pass
+                else:
+                    self._names[row] = None  # the abstract changed: indexed again below
+                    missing.append(name)
+                    continue
+                base[name] = abstracts[name]
+                self._live[row] = name
+                self._rows[name] = row
+                continue
+            missing.append(name)
+        for row in known.values():  # papers that are gone
+            self._names[row] = None
+        self._texts = _Texts(base)  # type: ignore[assignment]
+        self._postings = _Layered(self._base_postings) if base else {}  # type: ignore[assignment]
+        self._exact = _Layered(self._base_exact) if base else {}  # type: ignore[assignment]
+        order = self._order = _Order(abstracts)  # type: ignore[assignment]
+        for name in missing:
+            self.add(name, abstracts[name])
+        order.top.clear()  # every paper of the store ranks by its file name, as in a fresh index
+        self._added = len(abstracts)
+        return self
+
+    def _load(self) -> None:
+        """The file's tables, or none when it is missing, of another version or damaged."""
+        assert self._path is not None
+        try:
+            from .atomic import read_bounded
+
+            data = marshal.loads(read_bounded(self._path, limit=1 << 30))
+            version, names, sigs, ahashes, segments = data
+            if version != VERSION or len(names) != len(ahashes) or not isinstance(sigs, dict):
+                return
+            arrays = []
+            for raw in segments:
+                seg = array("q")
+                seg.frombytes(raw)
+                arrays.append(seg)
+        except (OSError, ValueError, EOFError, TypeError):
+            return
+        self._names, self._sigs, self._ahashes, self._segments = list(names), sigs, list(ahashes), arrays
+
+    # ------------------------------------------------------------------ the file's entries
+
+    def _lookup(self, key: str) -> str | list[str] | None:
+        h = _hash(key) << ROW_BITS
+        end = h + ROW_MASK + 1
+        live = self._live
+        names: list[str] = []
+        for seg in self._segments:
+            i = bisect_left(seg, h)
+            n = len(seg)
+            while i < n:
+                value = seg[i]
+                if value >= end:
+                    break
+                name = live.get(value & ROW_MASK)
+                if name is not None:
+                    names.append(name)
+                i += 1
+        if not names:
+            return None
+        if len(names) == 1:
+            return names[0]
+        names.sort()  # a fresh index lists a phrase's papers in the order it added them: by name
+        return names
+
+    def _base_postings(self, phrase: str):
+        return self._lookup(phrase)
+
+    def _base_exact(self, norm: str):
+        found = self._lookup(_EXACT + norm)
+        if found is None:
+            return None
+        base = self._texts.base  # type: ignore[attr-defined]
+        same = [n for n in ([found] if isinstance(found, str) else found) if normalize(base[n]) == norm]
+        return None if not same else same[0] if len(same) == 1 else same
+
+    # ------------------------------------------------------------------ saving
+
+    def save(self, sigs: Mapping[str, object] | None = None) -> None:
+        """Write this import's changes to the file (rows of papers gone or changed dropped,
+        added papers indexed), with each paper file's signature from ``sigs``. A failure to
+        write is ignored: the next import finds the file behind and brings it up to date."""
+        path, self._path = self._path, None
+        if path is None:
+            return
+        sigs = sigs or {}
+        texts: _Texts = self._texts  # type: ignore[assignment]
+        names, ahashes = self._names, self._ahashes
+        file_sigs = dict(sigs)
+        for name in texts.gone | texts.top.keys():
+            row = self._rows.pop(name, None)
+            if row is not None:
+                names[row] = None
+                self._live.pop(row, None)
+        if len(names) + len(texts.top) > MAX_ROWS:
+            return
+        postings: list[int] = []
+        for name, norm in texts.top.items():
+            row = len(names)
+            names.append(name)
+            ahashes.append(_hash(self._abstracts[name]))
+            sketch = self._sketches.get(name)
+            postings.extend((_hash(p) << ROW_BITS) | row for p in (NearIndex._sketch(norm) if sketch is None else sketch))
+            postings.append((_hash(_EXACT + norm) << ROW_BITS) | row)
+        segments = list(self._segments)
+        if postings:
+            postings.sort()
+            segments.append(array("q", postings))
+        dropped = sum(1 for n in names if n is None)
+        if len(segments) > MAX_SEGMENTS or dropped > len(names) // 4 + 64:
+            names, ahashes, segments = _compact(names, ahashes, segments)
+        data = marshal.dumps((VERSION, names, file_sigs, ahashes, [seg.tobytes() for seg in segments]))
+        from .atomic import check_inside, replace_files
+
+        try:
+            folder = path.parent
+            if os.path.islink(folder):  # a .cache link may lead out of the store: never write there
+                return
+            folder.mkdir(exist_ok=True)
+            check_inside(folder, folder.parent)
+            replace_files(folder, {path.name: data}, inside=folder.parent)
+        except OSError:
+            pass
+
+    def _sketch(self, norm: str) -> list[str]:  # type: ignore[override]
+        sketch = NearIndex._sketch(norm)
+        self._last = (norm, sketch)
+        return sketch
+
+    def add(self, id: str, text: str) -> None:
+        super().add(id, text)
+        self._abstracts[id] = text  # its hash goes to the file, its sketch to the postings
+        norm, sketch = self._last
+        if self._texts[id] is norm:
+            self._sketches[id] = sketch
+
+
+def _compact(names, ahashes, segments):
+    """The tables without dropped rows, in one segment."""
+    renumber: dict[int, int] = {}
+    kept_names: list[str] = []
+    kept_hashes: list[int] = []
+    for row, name in enumerate(names):
+        if name is not None:
+            renumber[row] = len(kept_names)
+            kept_names.append(name)
+            kept_hashes.append(ahashes[row])
+    merged: list[int] = []
+    high = ~ROW_MASK
+    for seg in segments:
+        for value in seg:
+            new = renumber.get(value & ROW_MASK)
+            if new is not None:
+                merged.append((value & high) | new)
+    merged.sort()
+    return kept_names, kept_hashes, [array("q", merged)]
