@@ -22,7 +22,7 @@ FAST = (
     "from readinglist.cli.fast import run\n"
     "code = run(sys.argv[1:])\n"
     "assert code is not None, 'not run by the fast path'\n"
-    "assert 'typer' not in sys.modules and 'click' not in sys.modules and 'rich' not in sys.modules, 'imported typer, click or rich'\n"
+    "assert not {'typer', 'click', 'rich', 'filelock'} & set(sys.modules), 'imported typer, click, rich or filelock'\n"
     "sys.exit(code)\n"
 )
 TYPER = "import sys\nfrom readinglist.cli import app\napp(sys.argv[1:], prog_name='readinglist')\n"

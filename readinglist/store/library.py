@@ -4,7 +4,7 @@ Layout of a store folder::
 
     papers/<key>.toml   one paper each (see :mod:`readinglist.store.paperfile`); the source of truth
     .cache/             a derived index (see :mod:`readinglist.store.cache`); may be deleted any time
-    .lock               taken by every writer (filelock), so concurrent writers lose nothing
+    .lock               taken by every writer (flock: store/lock.py), so concurrent writers lose nothing
     .gitignore          ".cache/", ".lock" and temporary files
 
 Reading one paper (``get``) and changing one (``set_status``, ``set_note``, ...) go straight to
@@ -40,9 +40,8 @@ from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 
 if TYPE_CHECKING:
-    from filelock import BaseFileLock
-
     from .cache import Index
+    from .lock import StoreLock
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
@@ -249,7 +248,7 @@ class Store:
         self._config = config
         self.clock: Clock = clock or utc_now
         self.lock_timeout = lock_timeout
-        self._lock: BaseFileLock | None = None
+        self._lock: StoreLock | None = None
         self._depth = 0
         self._pending: dict[str, str | None] = {}  # file name -> new text (None: delete)
         self._index: Index | None = None  # loaded on demand
@@ -332,12 +331,12 @@ class Store:
                 self._release()
 
     def _acquire(self) -> None:
-        from filelock import FileLock, Timeout
+        from .lock import StoreLock, Timeout
 
-        if os.path.islink(self.lock_path):  # filelock opens (and truncates) what a link points to
+        if os.path.islink(self.lock_path):  # opening it would truncate what a link points to
             raise StoreError(f"{self.lock_path} is a symbolic link; remove it (readinglist makes the lock file itself)")
         if self._lock is None:
-            self._lock = FileLock(str(self.lock_path), timeout=self.lock_timeout)
+            self._lock = StoreLock(str(self.lock_path), timeout=self.lock_timeout)
         try:
             self._lock.acquire()
         except Timeout:
