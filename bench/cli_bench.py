@@ -179,19 +179,26 @@ def main() -> int:
     rl = readinglist_cmd()
     bare = [sys.executable, "-c", "pass"]
 
-    # One hard-linked copy of the big store for the single-paper commands, listing and export.
-    main_copy = run_dir / "main"
+    # A hard-linked copy of the big store per variant for the single-paper commands, listing and
+    # export (variants whose caches differ would otherwise rebuild each other's cache every run).
+    main_copies = {v: run_dir / f"main{v}" for v in variants}
+
+    def warm_main_copies() -> None:
+        for v, copy in main_copies.items():  # new links change the files' ctimes: warm, untimed
+            run([*rl, "--store", str(copy), "list"], env=variants[v])
+
     keys: list[str] = []
     if needs_big:
-        link_copy(big_store, main_copy)
-        run([*rl, "--store", str(main_copy), "list"])  # new ctimes: warm the cache, untimed
-        keys = sorted(p.name[: -len(".toml")] for p in os.scandir(main_copy / "papers") if p.name.endswith(".toml"))
+        for copy in main_copies.values():
+            link_copy(big_store, copy)
+        warm_main_copies()
+        keys = sorted(p.name[: -len(".toml")] for p in os.scandir(main_copies[""] / "papers") if p.name.endswith(".toml"))
     pick = random.Random(1)
     sample = pick.sample(keys, len(SINGLE) * args.rounds) if keys else []
 
     def argv_for(op: str, r: int, v: str) -> tuple[list[str], Path | None]:
         """(argv, store to prepare) for round ``r`` of variant ``v``."""
-        store = ["--store", str(main_copy)]
+        store = ["--store", str(main_copies[v])]
         r_ = r
         r = f"{r}{v}"  # type: ignore[assignment]  (store folders per variant)
         key = sample[SINGLE.index(op) * args.rounds + r_] if op in SINGLE else ""
@@ -226,12 +233,12 @@ def main() -> int:
         }
         return [*rl, *store, *table[op]], None
 
-    def prepare(op: str, target: Path) -> None:
+    def prepare(op: str, target: Path, env: dict | None) -> None:
         if op == "import-into":
             link_copy(big_store, target)
-            run([*rl, "--store", str(target), "list"])  # warm the copy's cache, untimed
-            if keys:  # new links changed the ctime of the files main_copy shares: re-warm it too
-                run([*rl, "--store", str(main_copy), "list"])
+            run([*rl, "--store", str(target), "list"], env=env)  # warm the copy's cache, untimed
+            if keys:  # new links changed the ctime of the files the main copies share: re-warm them
+                warm_main_copies()
         elif op == "first-list":
             link_copy(clone_store, target)
             shutil.rmtree(target / ".cache", ignore_errors=True)
@@ -245,7 +252,7 @@ def main() -> int:
             for v, env in variants.items():
                 argv, target = argv_for(op, r, v)
                 if target is not None:
-                    prepare(op, target)
+                    prepare(op, target, env)
                 seconds, mb, cpu_s = run(argv, cwd=run_dir, env=env)
                 cpu.setdefault(op + v, []).append(cpu_s)
                 times.setdefault(op + v, []).append(seconds)
