@@ -1,15 +1,22 @@
-// Runs one of Zotero's own import translators (BibTeX.js from github.com/zotero/translators) on
-// a file, under node, and prints the items it completes as JSON.
+// Runs one of Zotero's own import translators (BibTeX.js, RDF.js from
+// github.com/zotero/translators) on a file, under node, and prints the items (and collections) it
+// completes as JSON.
 //
-//   node harness.js TRANSLATOR.js INPUT
+//   node harness.js BibTeX.js export.bib
+//   node harness.js RDF.js triples.json    (RDF.js reads Zotero's parsed RDF store: the triples of
+//                                           export.rdf, parsed by rdflib, see rdf_shim.js)
+//   node harness.js "CSL JSON.js" export.json
 //
 // The translator's code runs unchanged in a vm context; this file only provides the small part of
 // Zotero's translator sandbox that the import paths use (a shim, not Zotero):
 //   Zotero.read, Zotero.debug, Zotero.Item / item.complete(), Zotero.Collection,
 //   Zotero.Utilities (= ZU): trim, trimInternal, cleanAuthor, text2html, htmlSpecialChars,
-//   unescapeHTML, strToISO, formatDate, fieldIsValidForType, cleanDOI.
-// Not here (so CSL JSON.js and RDF.js do not run yet): ZU.itemFromCSLJSON (zotero/utilities,
-// which CSL JSON.js calls for all its mapping) and Zotero.RDF (Zotero's RDF store, RDF.js).
+//   unescapeHTML, strToISO, formatDate, fieldIsValidForType, cleanDOI, cleanISBN, cleanISSN,
+//   itemTypeExists, getCreatorsForType, Zotero.RDF (rdf_shim.js), and for CSL JSON.js the real
+//   ZU.itemFromCSLJSON (zotero/utilities' utilities_item.js, a file beside the translator) over
+//   the part of Zotero's schema it reads (schema-subset.json beside it: the csl mappings and the
+//   conferencePaper type), with Zotero.Schema / ItemTypes / ItemFields / CreatorTypes / Date
+//   answering from that schema.
 // What it prints is what the translator hands to item.complete(); Zotero's item saver then
 // stores those fields (tags as strings or {tag}, notes as HTML, extra as text).
 "use strict";
@@ -22,7 +29,8 @@ const source = fs.readFileSync(translatorPath, "utf8");
 const headerEnd = source.indexOf("\n}\n");
 const header = JSON.parse(source.slice(0, headerEnd + 2));
 const code = source.slice(headerEnd + 3);
-const input = fs.readFileSync(inputPath, "utf8").replace(/^\uFEFF/, "");
+const rdfMode = Boolean(header.configOptions && header.configOptions.dataMode === "rdf/xml");
+const input = rdfMode ? "" : fs.readFileSync(inputPath, "utf8").replace(/^\uFEFF/, "");
 
 let position = 0;
 const items = [];
@@ -40,6 +48,9 @@ function plain(value) {
 
 // The item types of Zotero's schema that have a DOI field (those our exports produce and their
 // BibTeX counterparts); BibTeX.js moves a DOI to Extra for the others.
+const ITEM_TYPES = new Set(["artwork", "attachment", "audioRecording", "bill", "blogPost", "book", "bookSection", "case", "computerProgram", "conferencePaper", "dataset", "dictionaryEntry", "document", "email", "encyclopediaArticle", "film", "forumPost", "hearing", "instantMessage", "interview", "journalArticle", "letter", "magazineArticle", "manuscript", "map", "newspaperArticle", "note", "patent", "podcast", "preprint", "presentation", "radioBroadcast", "report", "standard", "statute", "thesis", "tvBroadcast", "videoRecording", "webpage"]);
+// Creator types of Zotero's schema (version 42) for the item types our exports produce.
+const CREATOR_TYPES = { conferencePaper: ["author", "contributor", "editor", "translator", "seriesEditor"] };
 const DOI_TYPES = new Set(["journalArticle", "conferencePaper", "preprint", "report", "book", "bookSection", "thesis", "dataset", "standard"]);
 
 const Utilities = {
@@ -80,6 +91,10 @@ const Utilities = {
   },
   formatDate: (date) => String(date.month + 1),
   fieldIsValidForType: (field, itemType) => field !== "DOI" || DOI_TYPES.has(itemType),
+  itemTypeExists: (type) => ITEM_TYPES.has(type),
+  getCreatorsForType: (itemType) => CREATOR_TYPES[itemType] || ["author", "contributor", "editor", "translator"],
+  cleanISBN: (s) => (/^(?:97[89]-?)?(?:\d-?){9}[\dxX]$/.test(String(s).trim()) ? String(s).replace(/-/g, "") : false),
+  cleanISSN: (s) => (/^\d{4}-?\d{3}[\dxX]$/.test(String(s).trim()) ? String(s).trim() : false),
   cleanDOI(s) {
     const m = /10(?:\.[0-9]{4,})?\/[^\s]*[^\s.,]/.exec(String(s));
     return m ? m[0] : null;
@@ -133,6 +148,21 @@ const Zotero = {
   Utilities,
   parentTranslator: false,
 };
+
+if (rdfMode) {
+  Zotero.RDF = require("./rdf_shim.js").makeRDF(JSON.parse(fs.readFileSync(inputPath, "utf8")));
+}
+
+if (header.label === "CSL JSON") {
+  const dir = require("path").dirname(translatorPath);
+  const schema = JSON.parse(fs.readFileSync(require("path").join(dir, "schema-subset.json"), "utf8"));
+  Object.assign(Zotero, require("./schema_shim.js").makeSchema(schema));
+  Utilities.deepCopy = (o) => JSON.parse(JSON.stringify(o));
+  Utilities.lpad = (s, pad, length) => String(s).padStart(length, pad);
+  const context = vm.createContext({ Zotero });
+  const fragment = fs.readFileSync(require("path").join(dir, "utilities_item.itemFromCSLJSON.js"), "utf8");
+  Utilities.itemFromCSLJSON = vm.runInContext("({" + fragment + "})", context).itemFromCSLJSON;
+}
 
 const sandbox = { Zotero, Z: Zotero, ZU: Utilities, console };
 vm.createContext(sandbox);

@@ -1,13 +1,17 @@
-"""What Zotero's own BibTeX import makes of our .bib files: the real translator, run under node.
+"""What Zotero's own import translators make of our exports: the real translators, run under node.
 
-Zotero imports a ``.bib`` with ``BibTeX.js`` from github.com/zotero/translators (AGPL-3.0). The
-translator is not part of this repository (its licence is not ours, and the file is Zotero's to
-update): these tests look for it in ``$READINGLIST_ZOTERO_TRANSLATORS`` (default
-``~/.cache/readinglist/zotero-translators``, see tests/data/zotero/README.md for how to fetch it)
-and skip when it or ``node`` is missing. ``harness.js`` beside this file runs the translator's
-``doImport`` unchanged with a minimal Zotero shim and prints the items it completes.
+Zotero imports a ``.bib`` with ``BibTeX.js``, a CSL-JSON file with ``CSL JSON.js`` (whose mapping
+is ``ZU.itemFromCSLJSON`` from zotero/utilities, driven by the csl section of Zotero's schema)
+and a Zotero RDF file with ``RDF.js``, all from github.com/zotero/translators (AGPL-3.0). They are
+not part of this repository (their licence is not ours, and they are Zotero's to update): these
+tests look for them in ``$READINGLIST_ZOTERO_TRANSLATORS`` (default
+``~/.cache/readinglist/zotero-translators``; tests/data/zotero/README.md says what goes there)
+and skip when they or ``node`` are missing. ``harness.js`` beside this file runs a translator's
+``doImport`` unchanged with a minimal Zotero shim (``rdf_shim.js``: Zotero's RDF store over the
+triples rdflib parses from our RDF/XML; ``schema_shim.js``: the schema calls of
+``itemFromCSLJSON``) and prints the items and collections it completes.
 
-What the translator does to a field value (``unescapeBibTeX``): ``\\textit``/``\\textbf`` become
+What BibTeX.js does to a field value (``unescapeBibTeX``): ``\\textit``/``\\textbf`` become
 ``<i>``/``<b>``, ``$^{x}$``/``$_{x}$`` a superscript/subscript character where its table has one
 (else ``<sup>``/``<sub>``), then every key of its ``reversemappingTable`` is replaced *as a
 substring* (``{\\th}`` and ``\\th`` -> þ, so ``\\theta`` -> "þeta"; ``\\O`` -> Ø, ``\\l`` -> ł,
@@ -168,3 +172,112 @@ def test_seeds_abstracts_arrive_in_zotero_as_our_unicode_text(tmp_path, unicode)
         identical += got["abstractNote"] == e["abstract"]
     print(f"{'unicode' if unicode else 'ascii'}: {identical} of {len(expected)} seeds abstracts identical in Zotero")
     assert identical >= (36 if unicode else 30)
+
+
+# -- Zotero RDF (RDF.js) and CSL-JSON (CSL JSON.js + zotero/utilities' itemFromCSLJSON) ------------
+
+RDF_JS = TRANSLATORS / "RDF.js"
+CSL_JS = TRANSLATORS / "CSL JSON.js"
+CSL_PARTS = [TRANSLATORS / "utilities_item.itemFromCSLJSON.js", TRANSLATORS / "schema-subset.json"]
+needs_rdf = pytest.mark.skipif(not RDF_JS.is_file(), reason=f"Zotero's RDF.js is not in {TRANSLATORS}")
+needs_csl = pytest.mark.skipif(not all(p.is_file() for p in [CSL_JS, *CSL_PARTS]), reason=f"CSL JSON.js and its parts are not in {TRANSLATORS}")
+
+
+def run_translator(translator: Path, path: Path) -> dict:
+    out = subprocess.run(["node", str(HARNESS), str(translator), str(path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def rdf_import(tmp_path: Path, text: str) -> dict:
+    """RDF.js reads Zotero's RDF store: the triples of our RDF/XML, parsed here by rdflib."""
+    rdflib = pytest.importorskip("rdflib")
+    graph = rdflib.Graph()
+    graph.parse(data=text, format="xml", publicID="http://example.invalid/export.rdf")
+
+    def term(t):
+        if isinstance(t, rdflib.URIRef):
+            return {"uri": str(t)}
+        if isinstance(t, rdflib.BNode):
+            return {"bnode": str(t)}
+        return {"literal": str(t)}
+
+    path = tmp_path / "triples.json"
+    path.write_text(json.dumps([[term(s), term(p), term(o)] for s, p, o in graph]), encoding="utf-8")
+    return run_translator(RDF_JS, path)
+
+
+def csl_import(tmp_path: Path, text: str) -> dict:
+    path = tmp_path / "export.json"
+    path.write_text(text, encoding="utf-8")
+    return run_translator(CSL_JS, path)
+
+
+@needs_rdf
+def test_what_zotero_keeps_from_our_rdf(tmp_path):
+    from readinglist.formats.zotero.writer import exporter as rdf_exporter
+
+    result = rdf_import(tmp_path, rdf_exporter.export([paper()], EVERYTHING))
+    (item,) = result["items"]
+    assert item["itemType"] == "conferencePaper"
+    assert item["title"] == RICH.title  # UTF-8 text: every character
+    assert item["shortTitle"] == RICH.shorttitle
+    assert item["publicationTitle"] == "Advances in Neural Information Processing Systems"
+    assert item["conferenceName"] == "NeurIPS 2026"
+    assert item["date"] == "2026"
+    assert item["abstractNote"] == to_plain(RICH.abstract, scripts=True)
+    assert sorted(item["tags"]) == ["computer-vision", "efficiency", "to-cite"]
+    # Extra: the citation key and the Zotero Reading List lines, then priority and rating
+    assert item["extra"].splitlines()[0] == "Citation Key: rich2026"
+    assert "Read_Status: Read" in item["extra"].splitlines()
+    assert {"Priority: 1", "Rating: 4"} <= set(item["extra"].splitlines())
+    # the notes: a child note, HTML
+    assert [n["note"] for n in item["notes"]] == ["<p>Great results &amp; clear writing.</p>"]
+
+
+@needs_rdf
+def test_a_curated_list_becomes_a_zotero_collection(tmp_path):
+    from readinglist.formats.zotero.writer import exporter as rdf_exporter
+
+    options = ExportOptions(config=CONFIG, collection="To read")  # what the CLI sets for --title, --list, filters
+    result = rdf_import(tmp_path, rdf_exporter.export([paper()], options))
+    (collection,) = result["collections"]
+    assert collection["name"] == "To read"
+    assert [c["id"] for c in collection["children"]] == [result["items"][0]["itemID"]]
+
+
+@needs_csl
+def test_what_zotero_keeps_from_our_csl_json(tmp_path):
+    from readinglist.formats.csljson.writer import exporter as csl_exporter
+
+    (item,) = csl_import(tmp_path, csl_exporter.export([paper()], EVERYTHING))["items"]
+    assert item["itemType"] == "conferencePaper"
+    assert item["title"] == RICH.title
+    assert item["shortTitle"] == RICH.shorttitle
+    assert item["publicationTitle"] == "Advances in Neural Information Processing Systems"  # the proceedings title
+    assert item["conferenceName"] == "NeurIPS 2026"
+    assert item["date"] == "2026"
+    assert item["abstractNote"] == to_plain(RICH.abstract, scripts=True)
+    assert item["citationKey"] == "rich2026"  # Zotero 7's Citation Key field
+    assert item["tags"] == []  # CSL-JSON's keyword is not read
+    assert item["notes"] == []  # the notes stay in Extra (note), after the reading-state lines
+    lines = item["extra"].splitlines()
+    assert lines[0] == "Read_Status: Read"  # (and Read_Status_Date: when the history has the change)
+    assert {"Priority: 1", "Rating: 4", "Great results & clear writing."} <= set(lines)
+
+
+@pytest.mark.parametrize("path", ["rdf", "csl"])
+def test_seeds_abstracts_arrive_identical_through_rdf_and_csl_json(tmp_path, path):
+    translator = RDF_JS if path == "rdf" else CSL_JS
+    if not translator.is_file() or (path == "csl" and not all(p.is_file() for p in CSL_PARTS)):
+        pytest.skip(f"{translator.name} is not in {TRANSLATORS}")
+    expected = {e["id"]: e for e in json.loads(SEEDS_JSON.read_text(encoding="utf-8"))}
+    if path == "rdf":
+        items = rdf_import(tmp_path, (ROOT / "exports" / "neurips-2026.rdf").read_text(encoding="utf-8"))["items"]
+        by_key = {i["extra"].splitlines()[0].removeprefix("Citation Key: "): i for i in items}
+    else:
+        by_key = {i["citationKey"]: i for i in csl_import(tmp_path, SEEDS_JSON.read_text(encoding="utf-8"))["items"]}
+    assert set(by_key) == set(expected)
+    for key, e in expected.items():
+        assert by_key[key]["abstractNote"] == e["abstract"], key
+        assert by_key[key]["title"] == e["title"], key
