@@ -1,4 +1,4 @@
-"""The plain single-paper command lines run without typer (readinglist.cli.fast): each must do
+"""The plain single-paper command lines and list run without typer (readinglist.cli.fast): each must do
 and print exactly what the typer app does with the same line, and every line the fast parser is
 not sure of must go to typer."""
 
@@ -55,6 +55,16 @@ LINES = [
     ["tag", "canvit2026", "group-meeting", "week-12"],
     ["tag", "canvit2026", "m2le2026"],  # a key where a tag belongs: refused with a hint
     ["--no-pager", "--color", "never", "show", "m2le2026"],
+    ["list"],
+    ["list", "--json"],
+    ["list", "--tag", "llm", "-t", "vision"],
+    ["list", "--status=unread", "--sort", "title", "-r", "-n", "3"],
+    ["list", "--year", "2026", "--venue", "NeurIPS", "--sort=priority"],
+    ["list", "--search", "vision", "--limit=2", "--json"],
+    ["list", "--priority", "1"],
+    ["list", "--rating", "5", "--reverse"],
+    ["list", "--sort", "bogus"],  # a library error
+    ["list", "--status", "done"],
 ]
 
 
@@ -83,7 +93,19 @@ def test_the_fast_path_does_what_typer_does(library, tmp_path, line):
         ["show", "--", "canvit2026"],
         ["show", "canvit2026", "--jsn"],
         ["sho", "canvit2026"],
-        ["list"],
+        ["list", "--year", "99"],
+        ["list", "-n", "-1"],
+        ["list", "--limit", "x"],
+        ["list", "extra"],
+        ["list", "-rn", "3"],
+        ["list", "--status", "unread", "--status", "read"],
+        ["list", "-s=unread"],
+        ["list", "--json=1"],
+        ["list", "--tag"],
+        ["list", "--search", ""],
+        ["list", "--bogus"],
+        ["list", "-h"],
+        ["search", "vision"],
         ["mark", "read"],
         ["mark", "read", "--tag", "llm"],
         ["mark", "read", "canvit2026", "--dry-run"],

@@ -131,6 +131,14 @@ def _print_papers(papers, *, as_json: bool) -> None:
     print(_count(len(papers), "paper"), file=sys.stderr)
 
 
+def list_papers(status, tag, venue, year, priority, rating, search, sort, reverse, limit, as_json) -> None:
+    """What ``readinglist list`` does (see :mod:`.library` for its options)."""
+    papers = _find(status, tag, venue, year, priority, rating, search, sort)
+    if reverse:
+        papers.reverse()
+    _print_papers(papers[:limit] if limit is not None else papers, as_json=as_json)
+
+
 def _count(n: int, noun: str, plural: str | None = None) -> str:
     """ "1 paper", "2 papers" """
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"

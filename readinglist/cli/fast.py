@@ -1,10 +1,10 @@
-"""The everyday single-paper commands without typer.
+"""The everyday commands without typer.
 
 ``show KEY [--json]``, ``mark STATUS KEY...``, ``note KEY -m TEXT [-a]``, ``tag KEY TAG...``,
-``rate KEY N`` and ``priority KEY N`` (after any of ``--store``, ``--config``, ``--color``,
-``--no-pager``) are parsed here and run by the same functions the typer commands call
-(:mod:`.papers`), so such a process never imports typer and click (~25 ms, more than a command
-that changes one paper needs for the rest). Every other command line, anything this parser is
+``rate KEY N``, ``priority KEY N`` and ``list`` with its own options (after any of ``--store``,
+``--config``, ``--color``, ``--no-pager``) are parsed here and run by the same functions the
+typer commands call (:mod:`.papers`, :func:`.common.list_papers`), so such a process never
+imports typer and click (~25 ms, more than a command that changes one paper needs for the rest). Every other command line, anything this parser is
 not sure of (help, another option, a value typer would reject or convert, shell completion, a
 stream that is not UTF-8) gets :func:`plan` = None and goes to the typer app, which answers as it
 always did. tests/test_cli_fast.py runs the same command lines both ways and compares.
@@ -14,11 +14,32 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 #: global options that take a value -> their parameter in the root callback
 _GLOBAL_VALUES = {"--store": "store", "--config": "config", "--color": "color"}
 #: the highest value ``rate`` and ``priority`` take (typer's IntRange on N)
 _HIGHEST = {"rate": 5, "priority": 3}
+#: ``list``'s options -> (parameter, kind): "flag", "text", "texts" (repeatable) or the
+#: (lowest, highest) of a number (typer's IntRange; None: no bound)
+_LIST_OPTIONS: dict[str, tuple[str, Any]] = {
+    "--status": ("status", "text"),
+    "-s": ("status", "text"),
+    "--tag": ("tag", "texts"),
+    "-t": ("tag", "texts"),
+    "--venue": ("venue", "text"),
+    "--year": ("year", (1000, 2999)),
+    "--priority": ("priority", (1, 3)),
+    "--rating": ("rating", (1, 5)),
+    "--search": ("search", "text"),
+    "--sort": ("sort", "text"),
+    "--reverse": ("reverse", "flag"),
+    "-r": ("reverse", "flag"),
+    "--limit": ("limit", (0, None)),
+    "-n": ("limit", (0, None)),
+    "--json": ("as_json", "flag"),
+}
+_LIST_DEFAULTS: dict[str, Any] = dict(status=None, tag=None, venue=None, year=None, priority=None, rating=None, search=None, sort="key", reverse=False, limit=None, as_json=False)
 
 
 def _word(arg: str) -> bool:
@@ -26,11 +47,49 @@ def _word(arg: str) -> bool:
     return bool(arg) and not arg.startswith("-")
 
 
-def _small_int(arg: str, highest: int) -> int | None:
-    """``arg`` as click's IntRange(0, highest) reads it, when it is plainly digits in range."""
-    if arg.isascii() and arg.isdigit() and len(arg) <= 3 and int(arg) <= highest:
+def _small_int(arg: str, highest: int | None, lowest: int = 0) -> int | None:
+    """``arg`` as click's IntRange(lowest, highest) reads it, when it is plainly digits in range."""
+    if arg.isascii() and arg.isdigit() and len(arg) <= 9 and lowest <= int(arg) and (highest is None or int(arg) <= highest):
         return int(arg)
     return None
+
+
+def _list_options(args: list[str]) -> dict | None:
+    """``list``'s keyword arguments when ``args`` are only its options in plain forms (each once,
+    but --tag), else None."""
+    kwargs: dict[str, Any] = dict(_LIST_DEFAULTS)
+    seen: set[str] = set()
+    i = 0
+    while i < len(args):
+        name, eq, value = args[i].partition("=")
+        if name not in _LIST_OPTIONS or (eq and not name.startswith("--")):
+            return None
+        param, kind = _LIST_OPTIONS[name]
+        if kind == "flag":
+            if eq:
+                return None
+            kwargs[param] = True
+            i += 1
+            continue
+        if not eq:
+            if i + 1 >= len(args):
+                return None
+            value = args[i + 1]
+        i += 1 if eq else 2
+        if not _word(value) or (param in seen and kind != "texts"):
+            return None
+        seen.add(param)
+        if kind == "texts":
+            kwargs[param] = [*(kwargs[param] or ()), value]
+        elif kind == "text":
+            kwargs[param] = value
+        else:
+            lowest, highest = kind
+            number = _small_int(value, highest, lowest)
+            if number is None:
+                return None
+            kwargs[param] = number
+    return kwargs
 
 
 def _globals(argv: list[str]) -> tuple[dict, int] | None:
@@ -80,6 +139,8 @@ def _command(name: str, args: list[str]) -> dict | None:
             n = _small_int(args[1], _HIGHEST[name])
             if n is not None:
                 return dict(key=args[0], n=n)
+    elif name == "list":
+        return _list_options(args)
     elif name == "note":
         key = message = None
         append = False
@@ -139,7 +200,12 @@ def run(argv: list[str]) -> int | None:
         pager=not opts.get("no_pager", False),
     )
     try:
-        getattr(papers, name)(**kwargs)
+        if name == "list":
+            from .common import list_papers
+
+            list_papers(**kwargs)
+        else:
+            getattr(papers, name)(**kwargs)
     except (ReadinglistError, RecursionError) as exc:
         echo(error_line(exc), err=True)
         return 1

@@ -11,8 +11,8 @@ import typer
 
 from ..record import SORTS
 from .common import (
+    list_papers,
     _console,
-    _find,
     _paper_json,
     _plain_output,
     _print_papers,
@@ -51,10 +51,7 @@ def list_(
 
     Example: readinglist list --status unread --tag llm --sort priority --limit 10
     """
-    papers = _find(status, tag, venue, year, priority, rating, search, sort)
-    if reverse:
-        papers.reverse()
-    _print_papers(papers[:limit] if limit is not None else papers, as_json=as_json)
+    list_papers(status, tag, venue, year, priority, rating, search, sort, reverse, limit, as_json)
 
 
 
