@@ -289,9 +289,17 @@ def _sentence_at(sentences: Sequence[tuple[int, str]], pos: int) -> str:
 _LIST_BEFORE = re.compile(rf"(?:(?<![{_C}\-])[A-Z0-9\u0370-\u03ff][{_C}\-+.]*(?:\s*\([^()]{{0,40}}\))?(?:\s*,)?\s+(?:(?:and|or)\s+)?)+$")
 
 
+# The last characters of every _PRIOR_BEFORE cue (any case, as its IGNORECASE matches them: "ſ"
+# is an "s") and of the list test's ",", "and", "or".
+_PRIOR_LAST = frozenset(",.DEGHMNORSTdeghmnorstſ")
+
+
 def _prior_context(plain: str, pos: int) -> bool:
     """Is the mention at ``pos`` someone else's work ("unlike X", "such as A, B and X")?"""
     before = plain[max(0, pos - 30) : pos]
+    tail = before.rstrip()
+    if tail and tail[-1] not in _PRIOR_LAST:
+        return False  # every cue below ends on one of those (before white space): none can match
     if _PRIOR_BEFORE.search(before):
         return True
     window = plain[max(0, pos - 100) : pos]

@@ -67,18 +67,19 @@ def _content(word: str) -> str:
     return word.lower().strip("'’")
 
 
-# token -> (a phrase word?, lowercased, after it comes a verb?), worked out once per distinct token
-_TOKEN_CLASS: dict[str, tuple[bool, str, bool]] = {}
+# token -> (a phrase word?, the joining word it is or None, after it comes a verb?, all
+# lowercase?), worked out once per distinct token
+_TOKEN_CLASS: dict[str, tuple[bool, str | None, bool, bool]] = {}
 
 
-def _classify(tok: str) -> tuple[bool, str, bool]:
+def _classify(tok: str) -> tuple[bool, str | None, bool, bool]:
     low = tok.lower()
     adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in _verbs()
     word = bool(_WORDLIKE.match(tok) and low not in _BREAK and low not in _JOIN and not adverb
                 and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok))
     if len(_TOKEN_CLASS) > 200_000:
         _TOKEN_CLASS.clear()
-    _TOKEN_CLASS[tok] = result = (word, low, low in _SUBJECTS or adverb)
+    _TOKEN_CLASS[tok] = result = (word, low if low in _JOIN else None, low in _SUBJECTS or adverb, tok.islower())
     return result
 
 
@@ -92,9 +93,9 @@ def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
         join: str | None = None
         after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
         for tok in _TOKEN.findall(sent):
-            word, low, subject = classes[tok] if tok in classes else _classify(tok)
+            word, join_word, subject, lower = classes.get(tok) or _classify(tok)
             if word:
-                if after_subject and not run and tok.islower():
+                if after_subject and not run and lower:
                     after_subject = False
                     continue
                 run.append(tok)
@@ -103,12 +104,11 @@ def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
             if run:
                 runs.append((run, join))
                 run = []
-                join = low if low in _JOIN else None
-            elif low not in _JOIN:
+                join = join_word
+            elif join_word is None:
                 join = None
-            if low not in _JOIN:
-                if runs and runs[-1] is not None:
-                    runs.append(([], None))  # a hard break
+            if join_word is None and runs:
+                runs.append(([], None))  # a hard break
         if run:
             runs.append((run, join))
         chain: list[list[str]] = []  # phrases ending at the previous run, joined so far
@@ -185,27 +185,41 @@ def _content_of(word: str) -> str:
 
 
 def _features(content: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set[int]) -> dict[str, float]:
+    # The named features, those that are zero left out, always in this order (the score adds
+    # them up in it): bias, centrality_sum, centrality_mean, title_affinity_sum,
+    # title_affinity_mean, title_affinity_first, title_affinity_last, words_N, joined,
+    # in_cue_sentence, sentence_N, weak_words, capitalised_words, coined_words.
+    n = len(content)
     cent = sum([i[0] for i in content if i[0] is not None])
     aff = [i[1] for i in content]
     aff_sum = sum(aff)
-    n = len(content)
-    f = {
-        "bias": 1.0,
-        "centrality_sum": cent,
-        "centrality_mean": cent / max(1, n),
-        "title_affinity_sum": aff_sum,
-        "title_affinity_mean": aff_sum / max(1, n),
-        "title_affinity_first": aff[0] if aff else 0.0,
-        "title_affinity_last": aff[-1] if aff else 0.0,
-        _WORDS_KEYS[min(n, 8)]: 1.0,
-        "joined": 1.0 if n < n_words else 0.0,
-        "in_cue_sentence": 1.0 if s_idx in cue_sents else 0.0,
-        _SENTENCE_KEYS[min(s_idx, 4)]: 1.0,
-        "weak_words": float(len([i for i in content if i[2]])),
-        "capitalised_words": float(len([i for i in content if i[3]])),
-        "coined_words": float(len([i for i in content if i[4]])),
-    }
-    return {k: v for k, v in f.items() if v}
+    f = {"bias": 1.0}
+    if cent:
+        f["centrality_sum"] = cent
+    v = cent / max(1, n)
+    if v:
+        f["centrality_mean"] = v
+    if aff_sum:
+        f["title_affinity_sum"] = aff_sum
+    v = aff_sum / max(1, n)
+    if v:
+        f["title_affinity_mean"] = v
+    if aff:
+        if aff[0]:
+            f["title_affinity_first"] = aff[0]
+        if aff[-1]:
+            f["title_affinity_last"] = aff[-1]
+    f[_WORDS_KEYS[min(n, 8)]] = 1.0
+    if n < n_words:
+        f["joined"] = 1.0
+    if s_idx in cue_sents:
+        f["in_cue_sentence"] = 1.0
+    f[_SENTENCE_KEYS[min(s_idx, 4)]] = 1.0
+    for key, at in (("weak_words", 2), ("capitalised_words", 3), ("coined_words", 4)):
+        count = len([i for i in content if i[at]])
+        if count:
+            f[key] = float(count)
+    return f
 
 
 def phrase_features(
@@ -224,7 +238,11 @@ def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple, dict]:
     """What every phrase of one abstract is scored against (computed once per abstract)."""
     phrases = tuple(candidate_phrases(plain))
     # each word once per occurrence: the runs themselves, not the longer phrases joined from them
-    tf = Counter([_content_of(w) for words, _s, _o in phrases if _JOIN.isdisjoint(words) for w in words if len(w) > 2])
+    kinds = _WORD_KIND
+    tf = Counter([
+        kind[0] if (kind := kinds.get(w)) is not None else _content_of(w)
+        for words, _s, _o in phrases if _JOIN.isdisjoint(words) for w in words if len(w) > 2
+    ])
     sentences = lexicon.split_sentences(plain)
     cue_sents = frozenset(i for i, (_o, s) in enumerate(sentences) if _CUE.search(s))
     return phrases, tf, cue_sents, sentences, {}
@@ -245,7 +263,7 @@ def _scored(plain: str, budget: int) -> tuple:
         if key in seen or len(words) > budget:
             continue
         seen.add(key)
-        infos = [cache[w] if w in cache else _word_info(w, tf, affinity, cache) for w in words]
+        infos = [cache.get(w) or _word_info(w, tf, affinity, cache) for w in words]  # an info is never empty
         content = [i for i in infos if i is not _JOIN_WORD]
         if len(content) < 2 or all(i[2] for i in content):
             continue

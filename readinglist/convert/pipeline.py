@@ -111,6 +111,10 @@ def generate_all(
                 progress(len(out), total)
         return out
     _WORKER.update(tagger=tagger, max_tags=max_tags)
+    from . import name_model, phrases
+
+    name_model.load_model()  # the learned weights read once here, not once in every worker
+    phrases.load_model()
     chunks = [abstracts[i : i + 250] for i in range(0, total, 250)]
     done: list = []
     with multiprocessing.get_context("fork").Pool(processes) as pool:

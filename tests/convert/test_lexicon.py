@@ -63,3 +63,40 @@ def test_possessive_and_generic_match_the_plain_forms(token: str) -> None:
     upper = lexicon.strip_possessive(token).upper()
     acronym = upper in lexicon.GENERIC_ACRONYMS or (upper.endswith("S") and upper[:-1] in lexicon.GENERIC_ACRONYMS)
     assert lexicon.is_generic(token) == (acronym or families)
+
+
+def _prior_context_reference(plain: str, pos: int) -> bool:
+    """naming._prior_context as it was written before its quick exit (the patterns alone)."""
+    from readinglist.convert.naming import _LIST_BEFORE, _PRIOR_BEFORE
+
+    if _PRIOR_BEFORE.search(plain[max(0, pos - 30) : pos]):
+        return True
+    window = plain[max(0, pos - 100) : pos]
+    if not re.search(r"(?:,|\band|\bor)\s*$", window):
+        return False
+    listed = _LIST_BEFORE.search(window)
+    if not listed:
+        return False
+    starts = [listed.start()] + [listed.start() + m.end() for m in re.finditer(r"\s+", listed.group(0))]
+    return any(_PRIOR_BEFORE.search(window[max(0, i - 30) : i]) for i in starts)
+
+
+_CUES = ["such as", "e.g.,", "i.e.", "like", "than", "vs.", "Compared to", "outperforms", "SURPASSES", "builds on",
+         "baselines", "upon", "unlike", "GraphGPS", "X-Net (2)", ",", "and", "or", " ", "\n", "ſuch aſ", "Extended", "x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_CUES), max_size=10), st.sampled_from(["", " ", "  ", "\n"]))
+def test_prior_context_quick_exit_changes_nothing(pieces: list[str], gap: str) -> None:
+    from readinglist.convert.naming import _prior_context
+
+    plain = " ".join(pieces) + gap + "CanViT is new."
+    pos = len(plain) - len("CanViT is new.")
+    assert _prior_context(plain, pos) == _prior_context_reference(plain, pos)
+
+
+def test_prior_last_holds_every_case_of_the_cues_last_letters() -> None:
+    from readinglist.convert.naming import _PRIOR_LAST
+
+    last = re.compile(r"[segnrtdohm.,]", re.IGNORECASE)  # what the cues (and ",", "and", "or") end on
+    assert {chr(c) for c in range(0x110000) if last.fullmatch(chr(c))} == set(_PRIOR_LAST)
