@@ -8,10 +8,17 @@ around it). Sources: coined-looking tokens (``CanViT``, ``M²LE``, ``FruitNeRF++
 Queen``), words the author emphasised (``\\textsc{Pref-SHAP}``, ``**LIFT**``), and whatever the
 hand-written cue rules of :mod:`readinglist.naming` found (their strength is a feature).
 
-Stage 2, :func:`choose`: a logistic regression over those features, trained on real papers whose
-titles read "Name: subtitle" (``python -m readinglist.convert.train_names``; the weights, the corpus hash
-and the command are in ``data/name_model.json``). The best candidate is the name when its
-probability reaches the model's threshold; otherwise the paper has no name.
+Stage 2, :func:`choose`: two logistic regressions over those features, trained on real papers
+(``python -m readinglist.convert.train_names``; the weights, thresholds, corpus hash and command
+are in ``data/name_model.json``). The *ranking* model (``weights``) orders the candidates: which
+one would be the Name of a "Name: subtitle" title. The *decision* model (``decision_weights``)
+reads the best candidate's features, its ranking score and its lead over the runner-up, and says
+whether the paper names itself with it at all (its title uses it). The best candidate is the name
+when the decision reaches ``threshold`` or its ranking score reaches ``rank_threshold``;
+otherwise the paper has no name. A coined token in a link to the code (``github.com/x/IsoCLIP``)
+and a variant of a known model (``LLaVA-4D``, ``SAM3D-Phys``) are candidates like any other,
+with features of their own; a capitalised word many abstracts use (``Gaussian``) is told from a
+new one by the corpus counts.
 
 Everything here is pure Python and deterministic; the training command alone uses scikit-learn.
 """
@@ -88,6 +95,8 @@ _EMPH = re.compile(
     r"\\(?:textbf|textsc|texttt|mathbf|mathrm|textit|emph|mathsf|textsf|mathtt|mathcal)\{([^{}]{1,60})\}|\*\*([^*]{1,60})\*\*"
 )
 _PAREN_AFTER = re.compile(r"^\s*\(")
+# Links to the paper's code or data ("https://github.com/someone/IsoCLIP"): their path names the system.
+_URL = re.compile(r"(?:https?://|www\.|github\.com/|huggingface\.co/)\S+", re.IGNORECASE)
 _STOP = frozenset("of for and in on the & a an to with via by from".split())
 _MODEL_PATH = Path(__file__).resolve().parent / "data" / "name_model.json"
 
@@ -265,6 +274,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                 add(span, plain.find(span), emphasized=1.0)
     sentences = lexicon.split_sentences(plain)
     starts = [s for s, _ in sentences]
+    urls = [(m.start(), m.end()) for m in _URL.finditer(plain)] if ("http" in plain or "www." in plain or ".com/" in plain or ".co/" in plain) else []
     cue_sents = {i for i, (_o, s) in enumerate(sentences) if _cue_sentence(s)}
     for form in generic_forms:
         for name in [n for n in found if n.lower() in (form, form + "s", form.rstrip("s"))]:
@@ -291,6 +301,12 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         f[f"first_sentence_{_bucket(sent_idx[0], (0, 1, 2))}"] = 1.0
         f["in_cue_sentence"] = 1.0 if any(i in cue_sents for i in sent_idx) else 0.0
         f["first_in_cue_sentence"] = 1.0 if sent_idx[0] in cue_sents else 0.0
+        if urls:
+            in_url = [p for p in occ if any(a <= p < b for a, b in urls)]
+            if in_url:
+                f["in_url"] = 1.0
+                if len(in_url) == len(occ):
+                    f["only_in_url"] = 1.0
         n_prior = 0
         for p in occ[:6]:  # the first mentions say how a name is introduced
             before = plain[max(0, p - 80) : p]
@@ -352,6 +368,7 @@ _CONTEXTS = (
     "sentence_subject", "paren_after", "in_parens", "defined_by_long_form", "prior_context_any", "first_in_cue_sentence",
     "in_cue_sentence", "count_1", "count_2", "count_4", "count_4+", "first_sentence_0", "rule_strength_3",
     "rule_strength_2", "rule_strength_1", "emphasized", "rank_0", "colon_after", "rule_choice", "tool_word_before",
+    "in_url", "known_family_variant",
 )
 
 
@@ -396,7 +413,12 @@ def _shape(name: str, common: frozenset, frequent: dict, own_counts: int = 0) ->
         f["capitalised_word"] = float(bool(_CAPITALISED.fullmatch(core)))
         f["short_2_3"] = float(len(core) <= 3)
         f["common_word"] = float(core.lower() in common)
-        f["generic_acronym"] = float(lexicon.is_generic(core))
+        generic = lexicon.is_generic(core)
+        acronym = generic and _everyday(core)
+        f["generic_acronym"] = float(acronym)
+        # "LLaVA-4D", "SAM3D-Phys", "GPT4Tools": built on a known model, may be a new system;
+        # "GPT-4o", "Qwen2.5" are the known model itself (the corpus counts tell them apart)
+        f["known_family_variant"] = float(generic and not acronym)
         parts = [p for p in re.split(r"[-+]", core) if p]
         f["generic_parts"] = float(len(parts) > 1 and all(lexicon.is_generic(p) or p.isdigit() for p in parts))
         low = core.lower()
@@ -411,40 +433,70 @@ def _shape(name: str, common: frozenset, frequent: dict, own_counts: int = 0) ->
         f["multi_has_coined"] = float(any(_coined(w) for w in words))
         f["multi_common_words"] = float(all(w.lower() in common or w.lower() in _STOP for w in words))
         f["multi_generic"] = float(any(lexicon.is_generic(w) for w in words))
+        # "Large Language Models", "Vision-Language Models": spelled-out everyday acronyms
+        initials = "".join(p[:1] for w in words if w.lower() not in _STOP for p in w.split("-") if p).upper()
+        f["generic_acronym"] = float(len(initials) >= 2 and initials in lexicon.GENERIC_ACRONYMS)
     return f
 
 
-def score(features: dict[str, float], model: dict) -> float:
-    """The model's probability that a candidate with these features is the paper's name."""
-    weights = model.get("weights", {})
-    z = sum(weights.get(k, 0.0) * v for k, v in features.items())
+def _everyday(core: str) -> bool:
+    """An everyday acronym or a known family's bare name ("LLM", "LLMs", "GPT", "Adam"), never a new system."""
+    upper = lexicon.strip_possessive(core).upper()
+    if upper in lexicon.GENERIC_ACRONYMS or (upper.endswith("S") and upper[:-1] in lexicon.GENERIC_ACRONYMS):
+        return True
+    low = core.lower()
+    return any(low in (k, k + "s") for k in lexicon.KNOWN_SYSTEMS)
+
+
+def _logit(features: dict[str, float], weights: dict[str, float]) -> float:
+    return sum(weights.get(k, 0.0) * v for k, v in features.items())
+
+
+def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def score(features: dict[str, float], model: dict) -> float:
+    """The ranking model's probability that a candidate with these features is the paper's name
+    (given that the paper has one)."""
+    return _sigmoid(_logit(features, model.get("weights", {})))
+
+
+def decision_features(ranked: list[tuple[float, Candidate]]) -> dict[str, float]:
+    """The named features of "does this paper name itself with its best candidate?": the best
+    candidate's own features, its ranking score and its lead over the runner-up."""
+    top_z, top = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else top_z - 6.0
+    f = dict(top.features)
+    f["kind_" + _kind(top.features)] = 1.0
+    f["rank_logit"] = max(-8.0, min(8.0, top_z))
+    f["rank_margin"] = max(0.0, min(6.0, top_z - second))
+    f[f"candidates_{_bucket(len(ranked), (1, 3, 8))}"] = 1.0
+    return f
+
+
+def rank(cands: list[Candidate], model: dict) -> list[tuple[float, Candidate]]:
+    """(ranking logit, candidate), best first (ties: the earliest); everyday acronyms left out."""
+    weights = model.get("weights", {})
+    out = [(_logit(c.features, weights), c) for c in cands if not c.features.get("generic_acronym")]
+    out.sort(key=lambda zc: (-zc[0], zc[1].pos))
+    return out
+
+
+def decide(ranked: list[tuple[float, Candidate]], model: dict) -> tuple[str | None, float]:
+    """(name or None, the decision model's probability that the best candidate names the paper)."""
+    if not ranked:
+        return None, 0.0
+    p = _sigmoid(_logit(decision_features(ranked), model.get("decision_weights", {})))
+    sure = p >= model.get("threshold", 0.5) or ranked[0][0] >= model.get("rank_threshold", math.inf)
+    return (ranked[0][1].name if sure else None), p
+
+
 def choose(raw: str, plain: str) -> str | None:
-    """The name the abstract introduces (the best candidate when the model is sure enough)."""
+    """The name the abstract introduces: the ranking model's best candidate, when the decision
+    model is sure enough that the paper names itself with it."""
     model = load_model()
     if not model:
         return None
-    threshold = model.get("threshold", 0.5)
-    best: tuple[float, int, str] | None = None
-    ruled: tuple[float, str] | None = None
-    for cand in candidates(raw, plain, skip_generic=True):
-        if cand.features.get("generic_acronym"):
-            continue
-        p = score(cand.features, model)
-        if best is None or (p, -cand.pos) > (best[0], -best[1]):
-            best = (p, cand.pos, cand.name)
-        if cand.features.get("rule_choice") and cand.features.get("rule_strength_3"):
-            ruled = (p, cand.name)
-    if best is not None and best[0] >= threshold:
-        return best[2]
-    # a name the cue rules found after a strong cue ("we propose X") needs a little less
-    if ruled is not None and ruled[0] >= RULED_SHARE * threshold:
-        return ruled[1]
-    return None
+    return decide(rank(candidates(raw, plain, skip_generic=True), model), model)[0]
 
-
-#: Share of the threshold that suffices for the cue rules' own strong choice (on the 3,000 dev
-#: papers: name recall 0.704 -> 0.714, precision 0.628 -> 0.622; it keeps the seeds' M²LE).
-RULED_SHARE = 0.8

@@ -3,14 +3,19 @@
 Needs the optional extra ``pip install -e '.[train]'`` (scikit-learn). Reads real papers (one
 JSON object a line: ``title``, ``abstract``), and learns from them
 
-- word statistics: how many abstracts use each coined-looking token (prior work and everyday
-  acronyms are frequent, a paper's own name is rare) and which lowercase words are common;
-- the weights of a logistic regression over the named features of
-  :func:`readinglist.name_model.candidates`, with labels from the real titles: in a title
-  "Name: subtitle" the candidate equal to Name is positive and every other one negative; in
-  other titles a coined candidate that the title uses is positive and a candidate it does not
-  use negative;
-- the probability threshold below which an abstract gets no name (chosen on a held-out fifth).
+- word statistics: how many abstracts use each coined-looking token or capitalised word (prior
+  work, everyday acronyms and proper words such as "Gaussian" are frequent, a paper's own name
+  is rare) and which lowercase words are common;
+- the *ranking* weights: a logistic regression over the named features of
+  :func:`readinglist.name_model.candidates`, labelled by the real titles: in a title
+  "Name: subtitle" the candidate equal to Name is positive and every other one negative; papers
+  whose title has no "Name:" add (with weight ``--other-weight``) a coined or spelled-out
+  candidate the title uses as positive and a candidate it does not use as negative;
+- the *decision* weights: a logistic regression over the best candidate's features and its
+  ranking score (from a ranking model cross-fitted on the other fifths, so never one that saw
+  the paper), labelled 1 when the paper's title names it with that candidate;
+- the two thresholds (decision probability, ranking score) at which a paper is named, chosen on
+  a held-out fifth for the balance of the issue's aims (recall >= 0.85, precision >= 0.65).
 
 Writes ``readinglist/data/name_model.json`` with the corpus sha256 and this command. The
 result is deterministic for a given corpus (fixed split, deterministic solver, sorted output).
@@ -35,6 +40,11 @@ DEFAULT_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tr
 OUT = Path(__file__).resolve().parent / "data" / "name_model.json"
 COMMON_MIN_DF = 40  # a lowercase word in this many abstracts is a common word
 FREQUENT_MIN_DF = 3  # a coined-looking token in this many abstracts is recorded with its count
+FOLDS = 5  # papers g with g % FOLDS == 0 are the held-out fifth; the ranking model is cross-fitted
+# The threshold balances the two aims of the issue: name recall >= 0.85 and precision >= 0.65.
+RECALL_GOAL, PRECISION_GOAL = 0.85, 0.65
+OTHER_WEIGHT = 0.5
+RANK_THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 1e9)  # 1e9: the decision alone
 
 
 def alnum(s: str) -> str:
@@ -79,7 +89,7 @@ def _read(path: Path, limit: int | None):
 
 
 def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
-    from .name_model import _TOKEN
+    from .name_model import _TOKEN, _RARE_WORD as _CAPITALISED
     from .lexicon import is_coined
 
     lower_df: Counter = Counter()
@@ -87,48 +97,62 @@ def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
     for r in rows:
         text = r["abstract"]
         lower_df.update(set(re.findall(r"\b[a-z][a-z-]+\b", text)))
-        token_df.update({t for t in _TOKEN.findall(text) if is_coined(t.rstrip("+")) or re.match(r"[A-Z][a-z]+[A-Z0-9]", t)})
+        # coined-looking tokens, and capitalised words ("Gaussian", "Furthermore", "English"):
+        # a word many abstracts capitalise is a proper word or a sentence opener, not a new name
+        token_df.update({t for t in _TOKEN.findall(text) if is_coined(t.rstrip("+")) or re.match(r"[A-Z][a-z]+[A-Z0-9]", t) or _CAPITALISED.fullmatch(t)})
     common = sorted(w for w, n in lower_df.items() if n >= COMMON_MIN_DF)
     frequent = {t: n for t, n in sorted(token_df.items()) if n >= FREQUENT_MIN_DF}
     return common, frequent
 
 
-def examples(rows: list[dict]):
-    """(group, features, label, name) for every usable candidate of every paper."""
+def paper_candidates(rows: list[dict]):
+    """(paper index, its candidates) for every paper, as the converter sees it."""
     from .pipeline import prepare
     from .name_model import candidates
-    from .lexicon import is_coined
     from ..text import to_plain
 
     for g, r in enumerate(rows):
         raw = r["abstract"]
         plain = to_plain(prepare(raw))
-        truth = colon_name(r["title"], raw)
-        for cand in candidates(raw, plain, own_counts=1):
-            if cand.features.get("generic_acronym"):
-                continue
-            y = label(cand.name, r["title"], truth, is_coined(cand.name.rstrip("+")) or " " in cand.name)
-            if y is not None:
-                yield g, cand.features, y, cand.name, truth
+        yield g, candidates(raw, plain, own_counts=1)
 
 
-def evaluate(groups: dict, probs, threshold: float, rows: list[dict]) -> dict:
+def rank_label(cand: str, truth: str) -> int:
+    """1 when the candidate is the Name of a "Name: subtitle" title (or nearly: "NAR-Former V2")."""
+    return int(label(cand, "", truth, True) == 1)
+
+
+def in_title(name: str, title: str) -> bool:
+    """Does the name occur in the real title (what the evaluator's precision asks)?"""
+    n = alnum(name)
+    return bool(n) and n in alnum(title)
+
+
+def names_itself(name: str, title: str, truth: str | None) -> int:
+    """The decision model's label: 1 when the paper's title names it with this candidate (its
+    "Name:" part, or a coined name or several words used in a title without a colon); a plain
+    word that a title happens to use ("Gaussian") is no name."""
+    from .lexicon import is_coined
+
+    return int(label(name, title, truth, is_coined(name.rstrip("+")) or " " in name) == 1)
+
+
+def evaluate(decisions: dict[int, tuple[str | None, float]], threshold: float, rows: list[dict]) -> dict:
     """Name recall on "Name:" titles and precision (the name occurs in the title), as the
-    evaluator computes them, for the best candidate of each paper above ``threshold``."""
+    evaluator computes them, when a paper is named at decision probability >= ``threshold``."""
     hits = elig = named = precise = 0
-    for g, items in groups.items():
+    for g, (best, p) in decisions.items():
         r = rows[g]
         truth = colon_name(r["title"], r["abstract"])
-        best = max(items, key=lambda it: (probs[it[0]], -it[0]), default=None)
-        name = best[1] if best and probs[best[0]] >= threshold else None
+        name = best if best and p >= threshold else None
         if truth:
             elig += 1
             if name and _match(name, truth):
                 hits += 1
         if name:
             named += 1
-            precise += alnum(name) in alnum(r["title"])
-    return {"recall": hits / max(1, elig), "precision": precise / max(1, named), "named_share": named / max(1, len(groups))}
+            precise += in_title(name, r["title"])
+    return {"recall": hits / max(1, elig), "precision": precise / max(1, named), "named_share": named / max(1, len(decisions))}
 
 
 def _match(found: str, truth: str) -> bool:
@@ -151,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--C", type=float, default=0.5)
+    ap.add_argument("--other-weight", type=float, default=OTHER_WEIGHT, help="weight of papers without a Name: title in the ranking")
     a = ap.parse_args(argv)
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -165,50 +190,108 @@ def main(argv: list[str] | None = None) -> int:
 
     name_model._MODEL_PATH = out
     name_model.load_model.cache_clear()
-    data = list(examples(rows))
-    print(f"{len(data)} labelled candidates, {sum(d[2] for d in data)} positive", file=sys.stderr)
+    from .name_model import Candidate, decision_features
+    from .lexicon import is_coined
+
+    papers = [(g, [c for c in cands if not c.features.get("generic_acronym")]) for g, cands in paper_candidates(rows)]
+    truths = {g: colon_name(r["title"], r["abstract"]) for g, r in enumerate(rows)}
+    # Stage 1, ranking: which candidate is the Name, learned from "Name: subtitle" papers (and,
+    # with a smaller weight, from which candidates other titles use)
+    rank_rows = [(g, c.features, rank_label(c.name, truth)) for g, cands in papers if (truth := truths[g]) for c in cands]
+    has_positive = {g for g, _f, y in rank_rows if y}
+    rank_rows = [row for row in rank_rows if row[0] in has_positive]
+    print(f"ranking: {len(has_positive)} papers with their Name among {len(rank_rows)} candidates", file=sys.stderr)
+    # papers without a "Name:" title still say which candidates a title uses (a coined name or a
+    # spelled-out long form) and which it does not; they count with a smaller weight
+    other_rows = []
+    for g, cands in papers:
+        if truths[g]:
+            continue
+        for c in cands:
+            yy = label(c.name, rows[g]["title"], None, is_coined(c.name.rstrip("+")) or " " in c.name)
+            if yy is not None:
+                other_rows.append((g, c.features, yy))
+    weights_of_rows = [1.0] * len(rank_rows) + [a.other_weight] * len(other_rows)
+    rank_rows += other_rows
     vec = DictVectorizer(sparse=True)
-    X = vec.fit_transform([d[1] for d in data])
-    y = [d[2] for d in data]
-    fit_rows = [i for i, d in enumerate(data) if d[0] % 5 != 0]
-    dev_rows = [i for i, d in enumerate(data) if d[0] % 5 == 0]
-    clf = LogisticRegression(C=a.C, max_iter=2000, solver="lbfgs", fit_intercept=False)
-    clf.fit(X[fit_rows], [y[i] for i in fit_rows])
-    probs = dict(zip(dev_rows, clf.predict_proba(X[dev_rows])[:, 1]))
-    groups: dict = {}
-    for i in dev_rows:
-        groups.setdefault(data[i][0], []).append((i, data[i][3]))
-    # papers of the held-out fifth without any candidate still count (no name, a recall miss)
-    for g in range(0, len(rows), 5):
-        groups.setdefault(g, [])
+    X = vec.fit_transform([f for _g, f, _y in rank_rows])
+    y = [yy for _g, _f, yy in rank_rows]
+
+    def fit_rank(keep) -> dict[str, float]:
+        idx = [i for i, (g, _f, _y) in enumerate(rank_rows) if keep(g)]
+        clf = LogisticRegression(C=a.C, max_iter=3000, solver="lbfgs", fit_intercept=False)
+        clf.fit(X[idx], [y[i] for i in idx], sample_weight=[weights_of_rows[i] for i in idx])
+        return {k: float(w) for k, w in zip(vec.get_feature_names_out(), clf.coef_[0])}
+
+    def ranked(cands: list[Candidate], weights: dict[str, float]):
+        out = [(sum(weights.get(k, 0.0) * v for k, v in c.features.items()), c) for c in cands]
+        return sorted(out, key=lambda zc: (-zc[0], zc[1].pos))
+
+    # Stage 2, decision: does the paper name itself with its best candidate (is it in the real
+    # title)? Learned from every paper, on ranking scores of a model that never saw the paper.
+    honest: dict[int, list] = {}
+    for fold in range(FOLDS):
+        w_fold = fit_rank(lambda g, fold=fold: g % FOLDS != fold)
+        for g, cands in papers:
+            if g % FOLDS == fold and cands:
+                honest[g] = ranked(cands, w_fold)
+    dec_rows = [(g, decision_features(rk), names_itself(rk[0][1].name, rows[g]["title"], truths[g])) for g, rk in sorted(honest.items())]
+    dvec = DictVectorizer(sparse=True)
+    DX = dvec.fit_transform([f for _g, f, _y in dec_rows])
+    dy = [yy for _g, _f, yy in dec_rows]
+
+    def fit_decision(keep):
+        idx = [i for i, (g, _f, _y) in enumerate(dec_rows) if keep(g)]
+        clf = LogisticRegression(C=a.C, max_iter=3000, solver="lbfgs", fit_intercept=False)
+        clf.fit(DX[idx], [dy[i] for i in idx])
+        return clf
+
+    clf = fit_decision(lambda g: g % FOLDS != 0)
+    held = [i for i, (g, _f, _y) in enumerate(dec_rows) if g % FOLDS == 0]
+    probs = dict(zip((dec_rows[i][0] for i in held), clf.predict_proba(DX[held])[:, 1]))
+    # a paper is named when the decision is sure enough, or when the ranking score alone is
+    # high (a name introduced beyond doubt): both thresholds are chosen on the held-out fifth
     best = None
-    for t in [x / 100 for x in range(10, 91, 2)]:
-        m = evaluate(groups, probs, t, rows)
-        print(f"threshold {t:.2f}: recall {m['recall']:.3f} precision {m['precision']:.3f} named {m['named_share']:.3f}", file=sys.stderr)
-        goal = m["recall"] + m["precision"]
-        if best is None or goal > best[0]:
-            best = (goal, t, m)
+    for z in RANK_THRESHOLDS:
+        decisions: dict[int, tuple[str | None, float]] = {g: (None, 0.0) for g in range(0, len(rows), FOLDS)}
+        for g, p in probs.items():
+            decisions[g] = (honest[g][0][1].name, 1.0 if honest[g][0][0] >= z else float(p))
+        for t in [x / 100 for x in range(10, 91, 2)]:
+            m = evaluate(decisions, t, rows)
+            goal = min(m["recall"] / RECALL_GOAL, m["precision"] / PRECISION_GOAL)
+            if t * 100 % 10 == 0:
+                print(f"rank {z} threshold {t:.2f}: recall {m['recall']:.3f} precision {m['precision']:.3f} named {m['named_share']:.3f}", file=sys.stderr)
+            if best is None or goal > best[0] + 1e-9:
+                best = (goal, t, z, m)
     assert best is not None  # at least one threshold was tried
-    _, threshold, heldout = best
-    clf.fit(X, y)  # final weights from every paper
-    weights = {name: round(float(w), 4) for name, w in zip(vec.get_feature_names_out(), clf.coef_[0])}
+    _, threshold, rank_threshold, heldout = best
+    # final weights from every paper
+    weights = {k: round(w, 4) for k, w in fit_rank(lambda g: True).items()}
+    dclf = fit_decision(lambda g: True)
+    decision_weights = {k: round(float(w), 4) for k, w in zip(dvec.get_feature_names_out(), dclf.coef_[0])}
     model: dict[str, Any] = {
-        "about": "readinglist name model: logistic regression over name_model.candidates features",
-        "command": "python -m readinglist.convert.train_names" + (f" --limit {a.limit}" if a.limit else "") + (f" --C {a.C}" if a.C != 0.5 else ""),
+        "about": "readinglist name model: two logistic regressions over name_model.candidates features (ranking: which candidate is the name; decision: does the paper name itself with it)",
+        "command": "python -m readinglist.convert.train_names" + (f" --limit {a.limit}" if a.limit else "") + (f" --C {a.C}" if a.C != 0.5 else "")
+        + (f" --other-weight {a.other_weight}" if a.other_weight != OTHER_WEIGHT else ""),
         "corpus": path.name,
         "corpus_sha256": sha,
         "papers": len(rows),
-        "examples": len(data),
+        "ranking_examples": len(rank_rows),
+        "decision_examples": len(dec_rows),
         "threshold": threshold,
+        "rank_threshold": rank_threshold,
         "heldout_fifth": {k: round(v, 4) for k, v in heldout.items()},
         "weights": dict(sorted(weights.items(), key=lambda kv: -abs(kv[1]))),
+        "decision_weights": dict(sorted(decision_weights.items(), key=lambda kv: -abs(kv[1]))),
         "common_words": common,
         "frequent_names": frequent,
     }
     out.write_text(json.dumps(model, ensure_ascii=False, indent=0, sort_keys=False) + "\n", encoding="utf-8")
-    print(f"threshold {threshold} on the held-out fifth: {heldout}", file=sys.stderr)
-    for k, v in list(model["weights"].items())[:25]:
-        print(f"  {v:+.3f}  {k}", file=sys.stderr)
+    print(f"threshold {threshold}, rank threshold {rank_threshold} on the held-out fifth: {heldout}", file=sys.stderr)
+    for key in ("weights", "decision_weights"):
+        print(key, file=sys.stderr)
+        for k, v in list(model[key].items())[:25]:
+            print(f"  {v:+.3f}  {k}", file=sys.stderr)
     return 0
 
 

@@ -43,6 +43,26 @@ def test_name_model_threshold_and_word_statistics_are_numbers_and_words_only():
     assert all(isinstance(n, int) and " " not in t for t, n in model["frequent_names"].items())
 
 
+def test_decision_model_and_thresholds_are_shipped():
+    model = json.loads(name_model._MODEL_PATH.read_text(encoding="utf-8"))
+    assert model["decision_weights"] and all(isinstance(w, float) for w in model["decision_weights"].values())
+    assert all(re.fullmatch(r"[a-z0-9_&+]+", k) for k in model["decision_weights"])
+    assert isinstance(model["rank_threshold"], float)
+
+
+def test_a_name_in_the_code_link_is_a_feature():
+    found = names("We study sparse probes. Code: https://github.com/someone/ProbeKit.")
+    assert found["ProbeKit"].get("in_url") and found["ProbeKit"].get("only_in_url")
+    found = names("We introduce ProbeKit, a toolkit. Code: https://github.com/someone/ProbeKit.")
+    assert found["ProbeKit"].get("in_url") and not found["ProbeKit"].get("only_in_url")
+
+
+def test_a_known_models_variant_is_a_candidate_but_the_model_itself_is_not():
+    found = names("We present LLaVA-4D, a model for 4D scenes, and compare it with GPT-4o and LLaVA.")
+    assert found["LLaVA-4D"].get("known_family_variant") and not found["LLaVA-4D"].get("generic_acronym")
+    assert found["LLaVA"].get("generic_acronym")
+
+
 def test_abbreviation_definitions_give_both_forms():
     found = names("Normalisation matters. We propose a principled method, Graph Normalization (GraphNorm), for GNNs.")
     assert found["GraphNorm"].get("defined_by_long_form")
