@@ -133,10 +133,10 @@ def _print_papers(papers, *, as_json: bool) -> None:
 
 def list_papers(status, tag, venue, year, priority, rating, search, sort, reverse, limit, as_json) -> None:
     """What ``readinglist list`` does (see :mod:`.library` for its options)."""
-    papers = _find(status, tag, venue, year, priority, rating, search, sort)
-    if reverse:
-        papers.reverse()
-    _print_papers(papers[:limit] if limit is not None else papers, as_json=as_json)
+    if reverse:  # every order ends with the key: the reversed order is the reversed list
+        sort = sort[1:] if sort.startswith("-") else "-" + sort
+    papers = _find(status, tag, venue, year, priority, rating, search, sort, limit=limit, brief=not as_json)
+    _print_papers(papers, as_json=as_json)
 
 
 def _count(n: int, noun: str, plural: str | None = None) -> str:
@@ -145,9 +145,9 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 
-def _find(status, tag, venue, year, priority, rating, search, sort):
+def _find(status, tag, venue, year, priority, rating, search, sort, **more):
     papers = state.store.find(
-        status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort
+        status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort, **more
     )
     _warn_broken()
     return papers

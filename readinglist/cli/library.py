@@ -67,7 +67,7 @@ def search(
 
     Example: readinglist search "knowledge editing"
     """
-    hits = state.store.search(text, limit=limit)
+    hits = state.store.search(text, limit=limit, brief=not as_json)
     _warn_broken()
     if as_json:
         for paper, score in hits:

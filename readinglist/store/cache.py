@@ -15,16 +15,21 @@ version, which is part of its name). A cache that cannot be read is ignored and 
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
+import sqlite3
+import stat as stat_module
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import StoreError
 from ..gc_pause import gc_paused
-from ..record import Event, Paper, Person, Record, Source
+from ..record import STATUSES, Event, Paper, Person, Record, Source
 from .paperfile import parse, read_text
 
 #: The field names of the dataclasses a row holds, in order: part of the cache's identity, so a
@@ -32,9 +37,7 @@ from .paperfile import parse, read_text
 SCHEMA = tuple(
     (cls.__name__, tuple(f.name for f in fields(cls))) for cls in (Record, Paper, Person, Source, Event)
 )
-CACHE_VERSION = (3, SCHEMA)
 RACY_NS = 100_000_000  # 0.1 s
-CACHE_NAME = f"index-v3-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
 
 Signature = tuple  # (st_ino, st_size, st_mtime_ns, st_ctime_ns)
 
@@ -50,14 +53,23 @@ def paper_to_row(p: Paper, share=None) -> tuple:
     """A paper as plain tuples (what marshal can store). ``share`` (a dict) makes equal short
     values one object, which marshal then stores once and loads once."""
     r = p.record
-    one = (lambda v: v) if share is None else (lambda v: share.setdefault(v, v))
+    if share is None:
+        return (
+            r.key, r.title, r.abstract, r.entry_type, r.venue, r.year, r.shorttitle, r.tags,
+            tuple([(a.family, a.given, a.literal) for a in r.authors]),
+            r.doi, r.url, r.pages, r.fields, tuple(sorted(r.generated)),
+            tuple([(s.file, s.paragraph, s.line) for s in r.sources]),
+            p.status, tuple([(e.event, e.date) for e in p.history]), p.notes, p.user_tags,
+            p.priority, p.rating,
+        )  # fmt: skip
+    one = share.setdefault
     return (
-        r.key, r.title, r.abstract, one(r.entry_type), one(r.venue), r.year, r.shorttitle, one(r.tags),
+        r.key, r.title, r.abstract, one(r.entry_type, r.entry_type), one(r.venue, r.venue), r.year, r.shorttitle, one(r.tags, r.tags),
         tuple((a.family, a.given, a.literal) for a in r.authors),
-        r.doi, r.url, r.pages, r.fields, one(tuple(sorted(r.generated))),
-        tuple((one(s.file), s.paragraph, s.line) for s in r.sources),
-        one(p.status), one(tuple((one(e.event), one(e.date)) for e in p.history)), p.notes, one(p.user_tags),
-        p.priority, p.rating,
+        r.doi, r.url, r.pages, r.fields, one(gen := tuple(sorted(r.generated)), gen),
+        tuple((one(s.file, s.file), s.paragraph, s.line) for s in r.sources),
+        one(p.status, p.status), one(h := tuple((one(e.event, e.event), one(e.date, e.date)) for e in p.history), h), p.notes,
+        one(p.user_tags, p.user_tags), p.priority, p.rating,
     )  # fmt: skip
 
 
@@ -113,46 +125,62 @@ class Index:
 
 
 def load_cache(cache_dir: Path) -> Index:
-    """The index saved in the cache (its ``by_key`` left empty), or an empty one when there
-    is none or it cannot be read."""
+    """The index saved in the cache, or an empty one when there is none or it cannot be read."""
     with gc_paused():
+        db = connect(cache_dir, create=False)
+        if db is None:
+            return Index()
         try:
-            from .atomic import read_bounded
-
-            data = read_bounded(cache_dir / CACHE_NAME, limit=2 << 30)  # a regular file only (no FIFO)
-            version, names, sigs, keys, rows = marshal.loads(data)
-            if version != CACHE_VERSION:
-                return Index()
+            sigs = _stored_sigs(db)
+            names, keys, rows = [], [], []
+            for name, key, row in db.execute("SELECT p.name, p.key, r.row FROM papers p JOIN rows r ON r.name = p.name"):
+                names.append(name)
+                keys.append(key)
+                rows.append(row)
+            loads = marshal.loads
+            papers = dict(zip(names, (row_to_paper(loads(r)) for r in rows)))
             by_key = dict(zip(keys, names))
             if len(by_key) != len(names):  # a key in two files: let scan() report it
                 by_key = {}
-            return Index(papers=dict(zip(names, map(row_to_paper, rows))), sigs=dict(zip(names, sigs)), by_key=by_key)
-        except (OSError, ValueError, EOFError, TypeError):
+            return Index(papers=papers, sigs={n: sigs.get(n) for n in names}, by_key=by_key)
+        except (sqlite3.Error, ValueError, EOFError, TypeError):
             return Index()
+        finally:
+            db.close()
 
 
 def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
-    """Write the index to the cache (atomically; a failure to write is ignored: it is a cache)."""
-    limit = scan_ns - RACY_NS
-    names = tuple(sorted(index.papers))
-    sigs = tuple(s if s is not None and s[2] < limit and s[3] < limit else None for s in map(index.sigs.get, names))
-    share: dict = {}
-    rows = tuple(paper_to_row(index.papers[n], share) for n in names)
-    keys = tuple(index.papers[n].key for n in names)
-    from .atomic import check_inside, replace_files
+    """Write what changed in the index to the cache (a failure to write is ignored: it is a cache).
 
+    Entries whose signature is not trusted (``None``, or a file changed within ``RACY_NS`` of
+    ``scan_ns``) are written without one, so they are parsed again next time."""
+    limit = scan_ns - RACY_NS
+    db = connect(cache_dir)
+    if db is None:
+        return
     try:
-        if os.path.islink(cache_dir):  # a .cache link may lead out of the store: never write there
-            return
-        cache_dir.mkdir(exist_ok=True)
-        check_inside(cache_dir, cache_dir.parent)
-        replace_files(cache_dir, {CACHE_NAME: marshal.dumps((CACHE_VERSION, names, sigs, keys, rows))}, inside=cache_dir.parent)
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            stored = _stored_sigs(db)
+            sigs = dict(stored)
+            changed: list[tuple[str, Paper]] = []
+            for name, paper in index.papers.items():
+                s = index.sigs.get(name)
+                if s is not None and not (s[2] < limit and s[3] < limit):
+                    s = None
+                if s is None or stored.get(name, False) != s:
+                    changed.append((name, paper))
+                    sigs[name] = s
+            gone = [n for n in stored if n not in index.papers]
+            for name in gone:
+                del sigs[name]
+            if changed or gone:
+                _write_rows(db, changed, gone, sigs, stored)
         index.changes = 0
-        for old in cache_dir.glob(f"index-v*-py{sys.version_info[0]}{sys.version_info[1]}.marshal"):
-            if old.name != CACHE_NAME:  # left by an older readinglist
-                old.unlink()
-    except OSError:
+    except (sqlite3.Error, OSError):
         pass
+    finally:
+        db.close()
 
 
 def scan(papers_dir: Path, previous: Index, stats: Stats | None = None) -> tuple[Index, int]:
@@ -241,9 +269,9 @@ def load_and_stat(cache_dir: Path, papers_dir: Path) -> tuple[Index, Stats]:
 
 
 def _file_count_hint(cache_dir: Path) -> int:
-    """How many papers the cache held, from its size (no need to read it): ~1.5 KB a paper."""
+    """How many papers the cache held, from its size (no need to read it): ~4 KB a paper."""
     try:
-        return (cache_dir / CACHE_NAME).stat().st_size // 1500
+        return (cache_dir / CACHE_NAME).stat().st_size // 4000
     except OSError:
         return 0
 
@@ -434,3 +462,431 @@ def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> No
                 f"{papers_dir / first} and {papers_dir / second} both have key {key!r}; change the key in one of them"
             )
         by_key[key] = name
+
+
+# --------------------------------------------------------------------------- the SQLite file
+
+#: Bump when the tables change (the schema of the rows is part of the file's identity too).
+DB_VERSION = 4
+#: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
+#: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
+#: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``tags`` each paper's tags,
+#: casefolded (the --tag filter). All are keyed by the file's name.
+_SCHEMA_SQL = """
+CREATE TABLE meta (k TEXT PRIMARY KEY, v BLOB);
+CREATE TABLE papers (
+    name TEXT PRIMARY KEY,
+    key TEXT NOT NULL,
+    status TEXT NOT NULL,
+    status_ix INTEGER NOT NULL,
+    venue TEXT,
+    venue_cf TEXT NOT NULL,
+    venue_sort TEXT NOT NULL,
+    year INTEGER,
+    priority INTEGER,
+    rating INTEGER,
+    title TEXT NOT NULL,
+    title_cf TEXT NOT NULL,
+    added TEXT NOT NULL,
+    changed TEXT NOT NULL,
+    tags TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX papers_key ON papers(key);
+CREATE TABLE texts (name TEXT PRIMARY KEY, lt TEXT NOT NULL, ln TEXT NOT NULL, la TEXT NOT NULL);
+CREATE TABLE rows (name TEXT PRIMARY KEY, row BLOB NOT NULL);
+CREATE TABLE tags (tag TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (tag, name)) WITHOUT ROWID;
+CREATE INDEX tags_name ON tags(name);
+"""
+#: The tags column's separator (tags are printable: never in a tag).
+TAG_SEP = "\x1f"
+CACHE_NAME = f"index-v{DB_VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.sqlite"
+_IDENTITY = marshal.dumps((DB_VERSION, SCHEMA, _SCHEMA_SQL))
+
+
+def digest(sigs: dict) -> int | None:
+    """A number that changes when any signature does (None when one is not trusted): comparing
+    it spares loading every stored signature when nothing changed, the common case. Signatures
+    are tuples of ints, whose hashes are the same in every process of one Python version."""
+    values = sigs.values()
+    if None in values:
+        return None
+    return (sum(map(hash, values)) + len(sigs)) & 0x7FFF_FFFF_FFFF_FFFF  # an SQLite integer
+
+
+def connect(cache_dir: Path, *, create: bool = True) -> sqlite3.Connection | None:
+    """The cache database in ``cache_dir`` (made when missing and ``create``), or None when there
+    is none or it cannot be used: ``.cache`` a link (it may lead out of the store), the file not a
+    regular file (a FIFO would block), or not writable. A file that is not a current cache (an
+    older version, garbage) is replaced."""
+    path = cache_dir / CACHE_NAME
+    try:
+        if os.path.islink(cache_dir):
+            return None
+        st = os.lstat(path) if os.path.lexists(path) else None
+        if st is not None and not stat_module.S_ISREG(st.st_mode):
+            return None
+        if st is None:
+            if not create:
+                return None
+            from .atomic import check_inside
+
+            cache_dir.mkdir(exist_ok=True)
+            check_inside(cache_dir, cache_dir.parent)
+            _remove_old(cache_dir)
+    except OSError:
+        return None
+    for attempt in (1, 2):
+        try:
+            db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error:
+            return None
+        try:
+            if _ready(db, create):
+                return db
+            db.close()
+            return None
+        except sqlite3.Error:
+            db.close()
+            if attempt == 2 or not create:
+                return None
+            try:  # not a database, or a broken one: it is a cache, start again
+                for suffix in ("", "-wal", "-shm", "-journal"):
+                    if not os.path.islink(str(path) + suffix):
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(str(path) + suffix)
+            except OSError:
+                return None
+    return None
+
+
+def _identity(db: sqlite3.Connection) -> bytes | None:
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone():
+        return None
+    row = db.execute("SELECT v FROM meta WHERE k='identity'").fetchone()
+    return row[0] if row is not None else None
+
+
+def _ready(db: sqlite3.Connection, create: bool) -> bool:
+    """Whether ``db`` is a current cache, making its tables in an empty or outdated file
+    (sqlite3.Error when the file is not a database)."""
+    db.execute("PRAGMA synchronous=OFF")  # a cache: a crash may lose it, never the store
+    if _identity(db) == _IDENTITY:
+        return True
+    if not create:
+        return False
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if _identity(db) == _IDENTITY:  # another process made it meanwhile
+            db.execute("COMMIT")
+            return True
+        if db.execute("SELECT 1 FROM sqlite_master").fetchone():  # another version's tables
+            raise sqlite3.DatabaseError("not this version's cache")  # removed and made again
+        _create(db)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    with contextlib.suppress(sqlite3.Error):
+        db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+    return True
+
+
+def _create(db: sqlite3.Connection) -> None:
+    for statement in _SCHEMA_SQL.split(";\n"):  # not executescript: it would commit first
+        if statement.strip():
+            db.execute(statement)
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [("identity", _IDENTITY), ("sigs", marshal.dumps({})), ("digest", digest({}))])
+
+
+def _memory_db() -> sqlite3.Connection:
+    """A cache that lives in this process only (the store's cannot be written)."""
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    _create(db)
+    return db
+
+
+def _remove_old(cache_dir: Path) -> None:
+    """Cache files older readinglists left (only called when .cache is no link)."""
+    for old in cache_dir.glob("index-v*"):
+        if not old.name.startswith(CACHE_NAME) and not old.is_symlink():
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+def _meta(db: sqlite3.Connection, k: str):
+    row = db.execute("SELECT v FROM meta WHERE k = ?", (k,)).fetchone()
+    return row[0] if row is not None else None
+
+
+def _stored_sigs(db: sqlite3.Connection) -> dict[str, Signature | None]:
+    """The signature of every file the cache holds (None: parse it again)."""
+    data = _meta(db, "sigs")
+    return marshal.loads(data) if data is not None else {}
+
+
+def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, Paper]], gone: Iterable[str], sigs: dict, stored: Iterable[str]) -> None:
+    """Replace the rows of ``changed`` papers, delete those of ``gone`` files, store ``sigs``
+    (inside the caller's transaction; ``stored``: the names the cache may hold rows for)."""
+    drop = [(n,) for n in gone] + [(n,) for n, _ in changed if n in stored]
+    if drop:
+        for table in ("papers", "texts", "rows", "tags"):
+            db.executemany(f"DELETE FROM {table} WHERE name = ?", drop)
+    if changed:
+        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [_columns(n, p) for n, p in changed])
+        db.executemany("INSERT INTO texts VALUES (?,?,?,?)", [(n, p.record.title.lower(), p.notes.lower(), p.record.abstract.lower()) for n, p in changed])
+        dumps = marshal.dumps
+        db.executemany("INSERT INTO rows VALUES (?,?)", [(n, dumps(paper_to_row(p))) for n, p in changed])
+        db.executemany(
+            "INSERT OR IGNORE INTO tags VALUES (?, ?)",
+            [(t.casefold(), n) for n, p in changed for t in p.record.tags + p.user_tags],
+        )
+    db.executemany("UPDATE meta SET v = ? WHERE k = ?", [(marshal.dumps(sigs), "sigs"), (digest(sigs), "digest")])
+
+
+_STATUS_IX = {s: i for i, s in enumerate(STATUSES)}
+
+
+def _columns(name: str, p: Paper) -> tuple:
+    r = p.record
+    venue = r.venue
+    history = p.history
+    return (
+        name, r.key, p.status, _STATUS_IX.get(p.status, len(STATUSES)), venue, (venue or "").casefold(),
+        (venue or "\uffff").casefold(), r.year, p.priority, p.rating, r.title, r.title.casefold(),
+        history[0].date if history else "", history[-1].date if history else "",
+        TAG_SEP.join(dict.fromkeys(r.tags + p.user_tags)),
+    )  # fmt: skip
+
+
+@dataclass
+class Synced:
+    """The cache brought up to date with the paper files (see :func:`sync`)."""
+
+    db: sqlite3.Connection
+    broken: dict[str, str] = field(default_factory=dict)
+    temp_files: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def sync(cache_dir: Path, papers_dir: Path) -> Synced:
+    """The cache, brought up to date: every paper file stat'ed, the ones whose signature
+    changed parsed again and written back, the removed ones dropped. Files that do not parse
+    are left out (and named in ``broken``). StoreError when two files claim one key.
+
+    Where the cache cannot be written (a read-only store, ``.cache`` a link) the rows live in
+    memory for this process."""
+    with gc_paused():
+        sigs, temp, scan_ns = stat_files(papers_dir)
+        db = connect(cache_dir) or _memory_db()
+        broken: dict[str, str] = {}
+        try:
+            if digest(sigs) != _meta(db, "digest"):
+                stored = _stored_sigs(db)
+                if sigs != stored:
+                    _update(db, papers_dir, sigs, stored, scan_ns, broken)
+        except sqlite3.Error:  # the file went bad meanwhile: this process's own copy
+            db.close()
+            db = _memory_db()
+            _update(db, papers_dir, sigs, {}, scan_ns, broken)
+        except BaseException:
+            db.close()
+            raise
+        return Synced(db, broken, temp)
+
+
+def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict) -> None:
+    changed = sorted(name for name, sig in sigs.items() if stored.get(name, False) != sig)
+    gone = stored.keys() - sigs.keys()
+    try:
+        parsed, vanished = parse_files(papers_dir, changed)
+    except StoreError:  # one bad file must not hide the others: parse one by one, note the bad
+        parsed, vanished = {}, []
+        for name in changed:
+            try:
+                more, lost = _parse_share(papers_dir, [name], None)
+            except StoreError as exc:
+                broken[name] = str(exc)
+                continue
+            parsed.update(more)
+            vanished += lost
+    gone = gone.union(vanished, broken)
+    limit = scan_ns - RACY_NS
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        latest = _stored_sigs(db)  # another process may have written meanwhile: keep its work
+        had = latest.keys() | stored.keys()
+        for name in gone:
+            latest.pop(name, None)
+        for name in parsed:
+            s = sigs[name]
+            latest[name] = s if s[2] < limit and s[3] < limit else None
+        _write_rows(db, list(parsed.items()), gone, latest, had)
+        _check_keys(db, papers_dir, parsed)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _check_keys(db: sqlite3.Connection, papers_dir: Path, parsed: dict[str, Paper]) -> None:
+    """StoreError if a paper just written shares its key with another file's."""
+    clash = None
+    if len(parsed) > 1000:  # one pass over the key index beats a look-up for each
+        clash = db.execute(
+            "SELECT a.name, b.name, a.key FROM papers a JOIN papers b ON b.key = a.key AND a.name < b.name ORDER BY b.name LIMIT 1"
+        ).fetchone()
+    else:
+        find = "SELECT name FROM papers WHERE key = ? AND name != ? LIMIT 1"
+        for name, paper in parsed.items():
+            other = db.execute(find, (paper.key, name)).fetchone()
+            if other is not None:
+                clash = (*sorted((other[0], name)), paper.key)
+                break
+    if clash is not None:
+        first, second, key = clash
+        raise StoreError(f"{papers_dir / first} and {papers_dir / second} both have key {key!r}; change the key in one of them")
+
+
+# --------------------------------------------------------------------------- queries
+
+#: Each sort order over the ``papers`` columns, as :func:`readinglist.store.library._sort_key`
+#: sorts papers (every order ends with the key, so reversing it reverses the list).
+SQL_ORDER = {
+    "key": ("p.key",),
+    "title": ("p.title_cf", "p.key"),
+    "year": ("p.year IS NULL", "p.year", "p.key"),
+    "venue": ("p.venue_sort", "p.key"),
+    "status": ("p.status_ix", "p.key"),
+    "priority": ("p.priority IS NULL", "p.priority", "p.key"),
+    "rating": ("p.rating IS NULL", "-coalesce(p.rating, 0)", "p.key"),
+    "added": ("p.added", "p.key"),
+    "changed": ("p.changed", "p.key"),
+    "next": ("p.priority IS NULL", "p.priority", "p.added", "p.key"),
+}
+#: The columns of a :class:`Listed` row, in its order.
+BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags"
+_WORD_TEST = "(instr(t.lt, ?) OR instr(t.ln, ?) OR instr(t.la, ?))"
+
+
+def select(
+    db: sqlite3.Connection,
+    *,
+    statuses: Iterable[str] | None = None,
+    tags: Iterable[str] = (),
+    equal: Iterable[tuple[str, object]] = (),
+    words: Iterable[str] = (),
+    order: str | None = "key",
+    reverse: bool = False,
+    limit: int | None = None,
+    brief: bool = False,
+) -> list[tuple]:
+    """Rows of the papers that match, in ``order`` (None: any), at most ``limit``.
+
+    ``statuses``: any of these; ``tags`` (casefolded): all of them; ``equal``: (column, value)
+    pairs among year, priority, rating and venue_cf; ``words`` (lowercased): each must occur in
+    the title, notes or abstract as a substring (a superset of search's whole words: the caller
+    scores). Rows hold BRIEF_COLUMNS (``brief``) or the marshalled paper, then the key and,
+    with ``words``, the lowercased title, notes and abstract."""
+    where: list[str] = []
+    params: list = []
+    joins = ""
+    if statuses is not None:
+        statuses = sorted(statuses)
+        where.append(f"p.status IN ({','.join('?' * len(statuses))})")
+        params += statuses
+    for column, value in equal:
+        assert column in ("year", "priority", "rating", "venue_cf")
+        where.append(f"p.{column} = ?")
+        params.append(value)
+    tags = sorted(set(tags))
+    if tags:
+        where.append(f"p.name IN (SELECT name FROM tags WHERE tag IN ({','.join('?' * len(tags))}) GROUP BY name HAVING count(*) = {len(tags)})")
+        params += tags
+    words = list(words)
+    columns = BRIEF_COLUMNS if brief else "r.row"
+    if not brief:
+        joins += " JOIN rows r ON r.name = p.name"
+    columns += ", p.key"
+    if words:
+        joins += " JOIN texts t ON t.name = p.name"
+        columns += ", t.lt, t.ln, t.la"
+        for w in words:
+            where.append(_WORD_TEST)
+            params += [w, w, w]
+    sql = f"SELECT {columns} FROM papers p{joins}"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    if order is not None:
+        sql += " ORDER BY " + ", ".join(term + (" DESC" if reverse else "") for term in SQL_ORDER[order])
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return db.execute(sql, params).fetchall()
+
+
+# --------------------------------------------------------------------------- reading rows
+
+
+class Listed(NamedTuple):
+    """What the ``list``/``search`` table shows of a paper, read from the cache without
+    loading the whole paper. It answers the attributes the table reads as a
+    :class:`~readinglist.record.Paper` would (``record`` is the row itself; ``tags`` holds the
+    topic tags followed by the user's, as ``Paper.tags`` does)."""
+
+    key: str
+    status: str
+    venue: str | None
+    year: int | None
+    priority: int | None
+    rating: int | None
+    title: str
+    tags: tuple[str, ...]
+
+    @property
+    def record(self) -> Listed:
+        return self
+
+    @property
+    def user_tags(self) -> tuple[str, ...]:
+        """Empty: ``tags`` already holds them (after the topic tags)."""
+        return ()
+
+    @classmethod
+    def of(cls, p: Paper) -> Listed:
+        r = p.record
+        return cls(r.key, p.status, r.venue, r.year, p.priority, p.rating, r.title, p.tags)
+
+
+def listed(rows: Iterable[tuple]) -> list[Listed]:
+    """:class:`Listed` rows from query rows that start with BRIEF_COLUMNS."""
+    new = tuple.__new__
+    sep = TAG_SEP
+    return [new(Listed, (r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7].split(sep)) if r[7] else ())) for r in rows]
+
+
+def papers_of(rows: Iterable[tuple]) -> list[Paper]:
+    """Papers from query rows whose first column is the marshalled paper."""
+    loads = marshal.loads
+    with gc_paused():
+        return [row_to_paper(loads(r[0])) for r in rows]
+
+
+def rows_by_name(db: sqlite3.Connection, names: list[str], *, brief: bool) -> dict[str, tuple]:
+    """name -> the row (BRIEF_COLUMNS, or the marshalled paper) of each of ``names``."""
+    columns, joins = (BRIEF_COLUMNS, "") if brief else ("r.row", " JOIN rows r ON r.name = p.name")
+    out: dict[str, tuple] = {}
+    for i in range(0, len(names), 500):
+        part = names[i : i + 500]
+        sql = f"SELECT p.name, {columns} FROM papers p{joins} WHERE p.name IN ({','.join('?' * len(part))})"
+        for name, *row in db.execute(sql, part):
+            out[name] = tuple(row)
+    return out
+
+
+def search_candidates(db: sqlite3.Connection, words: list[str]) -> list[tuple]:
+    """(name, key, lowercased title, notes, abstract) of the papers whose texts hold every
+    word as a substring (the caller scores whole words)."""
+    where = " AND ".join(_WORD_TEST for _ in words)
+    sql = f"SELECT t.name, p.key, t.lt, t.ln, t.la FROM texts t JOIN papers p ON p.name = t.name WHERE {where}"
+    return db.execute(sql, [w for w in words for _ in range(3)]).fetchall()

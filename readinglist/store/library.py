@@ -167,41 +167,55 @@ def _clean_note(text: str) -> str:
 _WORDS = re.compile(r"\w+")
 
 
-def _matcher(text: str):
+class _Matcher:
     """A scorer for :meth:`Store.search`: every word of ``text`` must occur as a whole word
     (case-insensitive; a plural ``-s``/``-es`` also matches: "vision" finds "Vision-language"
     and "visions", never "provision") in the title, notes or abstract. A word in the title
     counts 3, in the notes 2, in the abstract 1; the whole phrase adds 3 in the title, 1
-    elsewhere. Scores are 0-100 (100: every word and the phrase in the title)."""
-    words = list(dict.fromkeys(_WORDS.findall(text.lower())))
-    # a cheap substring test first; the word-boundary regex only runs on texts that contain it
-    patterns = [(w, re.compile(rf"(?<!\w){re.escape(w)}(?:e?s)?(?!\w)").search) for w in words]
-    phrase = " ".join(text.lower().split())
-    phrase_re = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)").search if phrase else None
-    best = 3 * len(words) + 3
+    elsewhere. Scores are 0-100 (100: every word and the phrase in the title).
 
-    def has(w, found, text: str) -> bool:
-        return w in text and found(text) is not None
+    ``words`` are the lowercased words; each occurs as a substring of any text that matches (the
+    cache's SQL pre-selects with that), so :meth:`lowered` scores the cache's lowercased texts."""
 
-    def score(paper: Paper) -> float:
-        title = paper.record.title.lower()
-        notes = paper.notes.lower()
-        abstract = paper.record.abstract.lower()
+    def __init__(self, text: str):
+        self.words = words = list(dict.fromkeys(_WORDS.findall(text.lower())))
+        # a cheap substring test first; the word-boundary regex only runs on texts that contain it
+        self.patterns = [(w, re.compile(rf"(?<!\w){re.escape(w)}(?:e?s)?(?!\w)").search) for w in words]
+        self.phrase = phrase = " ".join(text.lower().split())
+        self.phrase_re = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)").search if phrase else None
+        self.best = 3 * len(words) + 3
+
+    def __call__(self, paper: Paper) -> float:
+        return self.lowered(paper.record.title.lower(), paper.notes.lower(), paper.record.abstract.lower())
+
+    def lowered(self, title: str, notes: str, abstract: str) -> float:
+        """The score of a paper with these (lowercased) texts."""
         total = 0
-        for w, found in patterns:
-            if has(w, found, title):
+        for w, found in self.patterns:
+            if w in title and found(title):
                 total += 3
-            elif has(w, found, notes):
+            elif w in notes and found(notes):
                 total += 2
-            elif has(w, found, abstract):
+            elif w in abstract and found(abstract):
                 total += 1
             else:
                 return 0.0
-        if phrase_re and len(words) > 1:
-            total += 3 if has(phrase, phrase_re, title) else 1 if (has(phrase, phrase_re, notes) or has(phrase, phrase_re, abstract)) else 0
-        return 100.0 * total / best if words else 0.0
+        phrase, phrase_re = self.phrase, self.phrase_re
+        if phrase_re is not None and len(self.words) > 1:
 
-    return score
+            def has(text: str) -> bool:
+                return phrase in text and phrase_re(text) is not None
+
+            total += 3 if has(title) else 1 if (has(notes) or has(abstract)) else 0
+        return 100.0 * total / self.best if self.words else 0.0
+
+
+_matcher = _Matcher
+
+
+def _check_limit(limit) -> None:
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise ValidationError(f"limit must be 0 or more, not {limit!r}")
 
 
 def _sort_key(name: str):
@@ -254,6 +268,7 @@ class Store:
         self._index: Index | None = None  # loaded on demand
         self._index_locked = False  # the index was scanned while this transaction held the lock
         self._after_flush: list[Callable[[], None]] = []  # run once written, the lock still held
+        self._broken: dict[str, str] = {}  # files that did not parse when last read
 
     # ------------------------------------------------------------------ opening
 
@@ -459,6 +474,7 @@ class Store:
         else:
             previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir)
             index, scan_ns = cache.scan(self.papers_dir, previous, stats)
+        self._broken = index.broken
         if index.broken and self._depth > 0:  # a write that needs every paper refuses
             raise StoreError(next(iter(index.broken.values())) + "; fix or remove this file first")
         self._index = index
@@ -491,21 +507,42 @@ class Store:
         """One-line errors (file:line:col) for the paper files that do not parse. Reading
         (list, find, search, iteration, stats) skips them; writes that need the whole store
         (imports) refuse, and so does any change to such a paper."""
-        return list(self._index.broken.values()) if self._index is not None else []
+        return list(self._broken.values())
+
+    @contextmanager
+    def _cache(self):
+        """The cache database, brought up to date with the paper files (the read path outside
+        transactions: queries run in SQL and load only the papers they return)."""
+        from . import cache
+
+        synced = cache.sync(self.cache_dir, self.papers_dir)
+        self._broken = synced.broken
+        try:
+            yield synced.db
+        finally:
+            synced.close()
 
     def _papers(self) -> list[Paper]:
         return list(self._load_index().papers.values())
 
     def __len__(self) -> int:
-        return len(self._load_index().papers)
+        if self._depth > 0:
+            return len(self._load_index().papers)
+        with self._cache() as db:
+            return db.execute("SELECT count(*) FROM papers").fetchone()[0]
 
     def __iter__(self) -> Iterator[Paper]:
         """Every paper, sorted by key."""
-        return iter(sorted(self._papers(), key=_sort_key("key")))
+        if self._depth > 0:
+            return iter(sorted(self._papers(), key=_sort_key("key")))
+        return iter(self.find())
 
     def keys(self) -> list[str]:
         """Every key, sorted."""
-        return sorted(self._load_index().by_key)
+        if self._depth > 0:
+            return sorted(self._load_index().by_key)
+        with self._cache() as db:
+            return [k for (k,) in db.execute("SELECT key FROM papers ORDER BY key")]
 
     def find(
         self,
@@ -518,14 +555,18 @@ class Store:
         rating: int | None = None,
         search: str | None = None,
         sort: str = "key",
-    ) -> list[Paper]:
+        limit: int | None = None,
+        brief: bool = False,
+    ) -> list:
         """The papers that match every given filter, sorted.
 
         ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
         case-insensitive); ``venue``: case-insensitive; ``search``: words that must all occur in
         the title, abstract or notes (see :meth:`search`). ``sort`` is one of SORTS, ``-`` in
         front reverses; "priority" puts 1 first, "rating" the best first (unset ones last);
-        "relevance" (best search match first) needs ``search``.
+        "relevance" (best search match first) needs ``search``. ``limit``: at most this many.
+        ``brief``: :class:`~readinglist.store.cache.Listed` rows (what the ``list`` table
+        shows) instead of whole papers, much cheaper for a large result.
         """
         reverse = sort.startswith("-")
         order = sort.lstrip("-")
@@ -533,6 +574,7 @@ class Store:
             raise ValidationError(f"unknown sort {sort!r}; use one of {', '.join(SORTS)}")
         if order == "relevance" and not search:
             raise ValidationError("sort 'relevance' needs a search text")
+        _check_limit(limit)
         statuses = None
         if status is not None:
             statuses = {status} if isinstance(status, str) else set(status)
@@ -540,6 +582,36 @@ class Store:
                 _check_status(s)
         wanted = {t.casefold() for t in _clean_tags(tags)} if tags else set()
         venue_cf = venue.casefold() if venue else None
+        if self._depth > 0:  # inside a transaction: its own changes are not written yet
+            out = self._find_in_memory(statuses, wanted, venue_cf, year, priority, rating, search, order, reverse)
+            out = out[:limit] if limit is not None else out
+            if brief:
+                from .cache import Listed
+
+                return [Listed.of(p) for p in out]
+            return out
+        score = None
+        if search:
+            score = _matcher(search)
+            if not score.words:
+                return []
+        from . import cache
+
+        equal = [(c, v) for c, v in (("year", year), ("priority", priority), ("rating", rating), ("venue_cf", venue_cf)) if v is not None]
+        with self._cache() as db:
+            rows = cache.select(
+                db, statuses=statuses, tags=wanted, equal=equal, words=score.words if score else (),
+                order=None if order == "relevance" else order, reverse=reverse, limit=None if score else limit, brief=brief,
+            )  # fmt: skip
+        if score is not None:
+            lowered = score.lowered
+            scored = [(r, points) for r in rows if (points := lowered(r[-3], r[-2], r[-1])) > 0]
+            if order == "relevance":
+                scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
+            rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
+        return cache.listed(rows) if brief else cache.papers_of(rows)
+
+    def _find_in_memory(self, statuses, wanted, venue_cf, year, priority, rating, search, order, reverse) -> list[Paper]:
         folds: dict[tuple[str, ...], frozenset[str]] = {}
 
         def folded(tags: tuple[str, ...]) -> frozenset[str]:
@@ -561,7 +633,7 @@ class Store:
                 continue
             if venue_cf is not None and (p.record.venue or "").casefold() != venue_cf:
                 continue
-            if wanted and not (wanted <= folded(p.record.tags) or wanted <= folded(p.record.tags) | folded(p.user_tags)):
+            if wanted and not (wanted <= folded(p.record.tags) | folded(p.user_tags)):
                 continue
             out.append(p)
         if search:
@@ -576,15 +648,36 @@ class Store:
         out.sort(key=_sort_key(order), reverse=reverse)
         return out
 
-    def search(self, text: str, limit: int | None = None) -> list[tuple[Paper, float]]:
+    def search(self, text: str, limit: int | None = None, *, brief: bool = False) -> list[tuple]:
         """Papers whose title, abstract or notes contain every word of ``text``, best first,
-        with a score 0-100 (words in the title count most, then notes, then the abstract)."""
-        if limit is not None and (not isinstance(limit, int) or limit < 0):
-            raise ValidationError(f"limit must be 0 or more, not {limit!r}")
+        with a score 0-100 (words in the title count most, then notes, then the abstract).
+        ``brief``: :class:`~readinglist.store.cache.Listed` rows instead of whole papers."""
+        _check_limit(limit)
         score = _matcher(text)
-        hits = [(p, s) for p in self._papers() if (s := score(p)) > 0]
-        hits.sort(key=lambda ps: (-ps[1], ps[0].key))
-        return hits[:limit] if limit is not None else hits
+        if self._depth > 0:
+            hits = [(p, s) for p in self._papers() if (s := score(p)) > 0]
+            hits.sort(key=lambda ps: (-ps[1], ps[0].key))
+            hits = hits[:limit] if limit is not None else hits
+            if brief:
+                from .cache import Listed
+
+                return [(Listed.of(p), s) for p, s in hits]
+            return hits
+        words = score.words
+        if not words:
+            return []
+        from . import cache
+
+        lowered = score.lowered
+        with self._cache() as db:
+            scored = [(-s, key, name) for name, key, t, n, a in cache.search_candidates(db, words) if (s := lowered(t, n, a)) > 0]
+            scored.sort()
+            if limit is not None:
+                scored = scored[:limit]
+            rows = cache.rows_by_name(db, [name for _, _, name in scored], brief=brief)
+        found_rows = [rows[name] for _, _, name in scored]
+        papers = cache.listed(found_rows) if brief else cache.papers_of(found_rows)
+        return [(p, -s) for p, (s, _, _) in zip(papers, scored)]
 
     # ------------------------------------------------------------------ changing one paper
 

@@ -638,7 +638,26 @@ def test_the_forked_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
     monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
     forked_cache, forked_stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
     assert forked_stats[:2] == plain_stats[:2] and forked_cache.sigs == plain_cache.sigs
+    assert len(plain_cache.papers) == len(filled) > 0  # the cache really held the papers
     assert Store.open(filled.root).get("paper1").status == "read"
+
+
+def test_the_cache_holds_every_paper_as_its_file_says(filled, monkeypatch):
+    """What the write paths load from the cache is what parsing every file gives; after a
+    read nothing is parsed again."""
+    import time
+
+    time.sleep(cache.RACY_NS / 1e9 + 0.05)  # files changed just before a scan are read again
+    expected = {p.key: p for p in filled}
+    index = cache.load_cache(filled.cache_dir)
+    assert {p.key: p for p in index.papers.values()} == expected and set(index.by_key) == set(expected)
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("a file was parsed again")
+
+    monkeypatch.setattr(cache, "parse_files", no_parsing)
+    filled._index = None
+    assert {p.key for p in Store.open(filled.root).find()} == set(expected)
 
 
 def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
