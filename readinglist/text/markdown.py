@@ -21,9 +21,14 @@ def _md_sub(m: re.Match) -> str:
     return _MD_ESCAPES.get(c) or "\\" + c
 
 
+#: Any character _MD_SPECIAL may match: one character class is scanned twice as fast as the
+#: alternation, and most runs hold none of them.
+_MD_ANY = re.compile(r"[\\`*_\[\]<>|#$~&]")
+
+
 def escape_markdown(s: str) -> str:
     """Escape a plain run so GitHub shows it as text (no emphasis, links, HTML, tables)."""
-    return _MD_SPECIAL.sub(_md_sub, s) if _MD_SPECIAL.search(s) else s
+    return _MD_SPECIAL.sub(_md_sub, s) if _MD_ANY.search(s) else s
 
 
 def _md_wrap(inner: str, mark: str) -> str:

@@ -86,7 +86,7 @@ def test_streamed_bibtex_is_the_one_library_text(monkeypatch):
             blocks.append(ImplicitComment(comment))
         blocks.append(Entry(paper.record.entry_type, paper.key, [Field(k, v) for k, v in bibtex_writer.paper_fields(paper, options)]))
     monkeypatch.setattr(bibtex_writer, "CHUNK", 4)
-    assert find_exporter("bibtex").export(papers, options) == bibtex_writer.BibtexExporter._write(blocks)
+    assert find_exporter("bibtex").export(papers, options) == bibtex_writer.write_with_bibtexparser(blocks)
 
 
 def test_a_failing_export_fails_before_the_first_piece():

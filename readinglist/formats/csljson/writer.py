@@ -26,6 +26,7 @@ Choices:
 from __future__ import annotations
 
 import json
+import json.encoder
 from collections.abc import Iterator, Sequence
 
 from ..registry import ExportOptions
@@ -33,6 +34,7 @@ from ...record import GENERATED_FIELDS, Paper, Person, Record
 from ..vocabulary import CSL_TYPES, reading_state_lines
 from ...gc_pause import gc_paused
 from ..exporting import event_title, join_tags, unique
+from ...text.plain import to_plain
 
 
 
@@ -47,8 +49,6 @@ def _name(person: Person) -> dict:
 
 def record_item(record: Record, options: ExportOptions) -> dict:
     """The CSL-JSON item of one record (bibliographic data only), keys in writing order."""
-    from ...text import to_plain
-
     item: dict = {
         "id": record.key,
         "type": CSL_TYPES.get(record.entry_type.lower(), "document"),
@@ -105,6 +105,38 @@ def dumps(items: list[dict]) -> str:
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
+def indented(value, indent: str = "") -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)`` nested at ``indent``, the same text
+    written faster: with an indent the standard library's encoder runs in Python, which was two
+    thirds of a large export; this writes the shapes an item has (dicts with string keys, lists,
+    strings, ints) directly, with the library's own C string escaping, and leaves anything else
+    to ``json.dumps``."""
+    kind = type(value)
+    if kind is str:
+        return _encode_string(value)
+    if kind is dict:
+        if not value:
+            return "{}"
+        inner = indent + "  "
+        parts = []
+        for key, item in value.items():
+            if type(key) is not str:
+                return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+            parts.append(f"{inner}{_encode_string(key)}: {indented(item, inner)}")
+        return "{\n" + ",\n".join(parts) + "\n" + indent + "}"
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = indent + "  "
+        return "[\n" + ",\n".join([inner + indented(item, inner) for item in value]) + "\n" + indent + "]"
+    if kind is int:
+        return int.__repr__(value)
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+
+
+_encode_string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) escapes with
+
+
 #: Items per piece of a streamed export.
 CHUNK = 500
 
@@ -128,7 +160,7 @@ class CslJsonExporter:
             with gc_paused():
                 items = [paper_item(p, options) for p in papers[start : start + CHUNK]]
                 # each item as json.dumps(indent=2) nests it inside the array: indented 2 more
-                body = ",\n".join("  " + json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n  ") for item in items)
+                body = ",\n".join("  " + indented(item, "  ") for item in items)
             yield ("[\n" if start == 0 else ",\n") + body
         yield "\n]\n"
 

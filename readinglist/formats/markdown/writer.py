@@ -45,6 +45,8 @@ from ..registry import ExportOptions
 from ...record import Paper
 from ...gc_pause import gc_paused
 from ..exporting import event_title, unique
+from ...text.markdown import escape_markdown
+from ...text.tokens import normalize_space
 
 GROUPINGS = ("tag", "first-tag", "status", "venue", "priority")
 STATUS_LABELS = {"reading": "In progress", "unread": "To read", "read": "Read", "skipped": "Skipped"}
@@ -59,8 +61,6 @@ def literal(s: str) -> str:
     :func:`readinglist.text.to_markdown` reads its input as source text, interpreting LaTeX and
     Markdown markup; titles are clean Unicode and must not be interpreted, only escaped. That
     escaping is readinglist.text's (``escape_markdown``, the same one to_markdown applies to plain runs)."""
-    from ...text import escape_markdown, normalize_space
-
     return escape_markdown(normalize_space(s))
 
 
@@ -75,10 +75,8 @@ def github_anchor(heading: str, seen: Counter) -> str:
 def code(s: str) -> str:
     """``s`` as an inline code span, whatever backticks it holds, on one line (a line break in
     a hand-edited key or tag could otherwise start an HTML block on the next line)."""
-    from ...text import normalize_space
-
     s = normalize_space(s)
-    longest = max((len(run) for run in re.findall(r"`+", s)), default=0)
+    longest = max((len(run) for run in re.findall(r"`+", s)), default=0) if "`" in s else 0
     fence = "`" * (longest + 1)
     pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
     return f"{fence}{pad}{s}{pad}{fence}"

@@ -446,3 +446,23 @@ def test_reimported_by_readinglists_bibtex_importer():
     assert doe.generated == frozenset()
     assert result.states["canvit2026"] == {"status": "read", "priority": 1, "rating": 4, "notes": "Great results & clear writing."}
     assert result.states["doe2026editing"] == {"status": "reading", "priority": 2}
+
+
+# --------------------------------------------------------------------------- the direct writer
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    entry_type=st.sampled_from(["inproceedings", "article", "misc", "Book"]),
+    key=st.text("abcXYZ019-_:", min_size=1, max_size=12),
+    fields=st.lists(st.tuples(st.text("abcdefgh", min_size=1, max_size=8), _TEXT), max_size=6),
+)
+def test_entries_are_written_as_bibtexparser_writes_them(entry_type, key, fields):
+    from bibtexparser.model import Entry, Field, ImplicitComment
+
+    from readinglist.formats.bibtex.writer import entry_text, write_with_bibtexparser
+
+    blocks = [ImplicitComment("% a comment"), Entry(entry_type, key, [Field(n, v) for n, v in fields]), ImplicitComment("")]
+    assert "% a comment\n" + entry_text(entry_type, key, fields) + "\n" == write_with_bibtexparser(blocks)

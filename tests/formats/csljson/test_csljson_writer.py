@@ -219,3 +219,23 @@ def test_reimported_by_readinglists_csljson_importer():
     text = exporter.export([Paper(DOE, priority=1, rating=3, notes="Rating: the notes stay notes")], EVERYTHING)
     result = find_importer("csljson").parse(text, source="refs.json", options=ImportOptions(config=CONFIG))
     assert result.states["doe2026editing"] == {"status": "unread", "priority": 1, "rating": 3, "notes": "Rating: the notes stay notes"}
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON, depth=st.integers(0, 3))
+def test_the_fast_layout_is_json_dumps_layout(value, depth):
+    """Items are written without the standard library's (slow, pure-Python) indenting encoder:
+    the text must be exactly what it writes, at any nesting."""
+    import json
+
+    from readinglist.formats.csljson.writer import indented
+
+    indent = "  " * depth
+    assert indented(value, indent) == json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
