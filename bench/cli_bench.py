@@ -15,6 +15,8 @@ Operations (N = --papers, default 50,000; C = --clone, default 20,000):
   search          search "sparse attention"
   first-list      `list` on a C-paper store whose .cache/ was just deleted (a fresh git clone)
   export-*        BibTeX, CSL-JSON, Markdown of all N papers to a file
+  (--sizes 5000,20000,50000: list, list-tag, list-small, search and export-* on a store of each
+  size, labelled "list@5k"...; budgets apply at 50,000 papers)
   import-big      (--big) 50,000 new abstracts (10 lists of 5,000) into an empty store
   help, cmd-help  `readinglist --help` and `readinglist show --help` (start-up; no budget)
 
@@ -26,6 +28,7 @@ end. Usage::
 
     python bench/cli_bench.py [--papers 50000] [--clone 20000] [--rounds 5] [--only show,mark]
                               [--big] [--workdir DIR] [--keep] [--variant NAME=SRC ...]
+                              [--sizes 5000,20000,50000]
 
 ``--variant before=/tmp/old`` (repeatable) also runs every operation with the ``readinglist``
 package found in /tmp/old (put first on PYTHONPATH; e.g. ``git archive main readinglist | tar
@@ -73,6 +76,8 @@ BUDGETS: dict[str, float | None] = {
 }
 MEMORY_BUDGETS_MB = {"import-big": 200}
 SINGLE = ("show", "mark", "note", "tag", "rate", "priority")
+#: Operations that read the whole store (run at each of --sizes).
+READS = ("list", "list-tag", "list-small", "search", "export-bibtex", "export-csljson", "export-markdown")
 
 
 def readinglist_cmd() -> list[str]:
@@ -145,7 +150,9 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep this run's store copies")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=SRC",
                     help="also run with the readinglist package in SRC (interleaved)")
+    ap.add_argument("--sizes", default="", help="comma-separated store sizes for the reading operations (e.g. 5000,20000,50000)")
     args = ap.parse_args()
+    sizes = [int(n) for n in args.sizes.split(",") if n]
     variants: dict[str, dict | None] = {"": None}
     for spec in args.variant:
         name, _, src = spec.partition("=")
@@ -161,6 +168,12 @@ def main() -> int:
             ap.error(f"unknown operations {sorted(unknown)}; known: {', '.join(BUDGETS)}")
         ops = [op for op in BUDGETS if op in wanted]
 
+    if sizes:  # the reading operations once per size ("list@5k"), the others on --papers
+        ops = [f"{op}@{n // 1000}k" for op in ops if op in READS for n in sizes] + [op for op in ops if op not in READS]
+
+    def base(op: str) -> str:
+        return op.split("@")[0]
+
     # Measure what users run: byte-compiled modules.
     for src in [str(ROOT)] + [env["PYTHONPATH"] for env in variants.values() if env]:
         subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(src, "readinglist")], check=True, capture_output=True)
@@ -168,7 +181,7 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     big_store = work / f"store-{args.papers}"
     clone_store = work / f"store-{args.clone}"
-    needs_big = any(op not in ("import-fresh", "import-big", "first-list", "help", "cmd-help") for op in ops)
+    needs_big = any(base(op) not in ("import-fresh", "import-big", "first-list", "help", "cmd-help") and "@" not in op for op in ops)
     if needs_big:
         make_store(big_store, args.papers)
     if "first-list" in ops:
@@ -193,12 +206,21 @@ def main() -> int:
             link_copy(big_store, copy)
         warm_main_copies()
         keys = sorted(p.name[: -len(".toml")] for p in os.scandir(main_copies[""] / "papers") if p.name.endswith(".toml"))
+    sized: dict[tuple[str, str], Path] = {}
+    for n in sizes:  # a copy per size and variant (each variant its own cache), warmed by it
+        make_store(work / f"store-{n}", n)
+        for v in variants:
+            sized[f"{n // 1000}k", v] = run_dir / f"main-{n}{v}"
+            link_copy(work / f"store-{n}", sized[f"{n // 1000}k", v])
+    for (_, v), copy in sized.items():
+        run([*rl, "--store", str(copy), "list"], env=variants[v])
     pick = random.Random(1)
     sample = pick.sample(keys, len(SINGLE) * args.rounds) if keys else []
 
     def argv_for(op: str, r: int, v: str) -> tuple[list[str], Path | None]:
         """(argv, store to prepare) for round ``r`` of variant ``v``."""
-        store = ["--store", str(main_copies[v])]
+        op, _, size = op.partition("@")
+        store = ["--store", str(sized[size, v] if size else main_copies[v])]
         r_ = r
         r = f"{r}{v}"  # type: ignore[assignment]  (store folders per variant)
         key = sample[SINGLE.index(op) * args.rounds + r_] if op in SINGLE else ""
@@ -268,16 +290,16 @@ def main() -> int:
     print(f"readinglist CLI, store of {args.papers:,} papers (first-list: {args.clone:,}); medians of {args.rounds} "
           f"interleaved rounds; load average {min(load):.1f}-{max(load):.1f} on {os.cpu_count()} cores")
     print("(CPU s: user + system time of the process and its workers; on a busy machine it moves less than the wall time)")
-    print(f"{'operation':22} {'median s':>9} {'x bare':>8} {'CPU s':>7} {'x bare':>7} {'budget s':>9} {'budget x':>9} {'peak MB':>8}  verdict")
-    print(f"{'bare python':22} {bare_s:9.3f} {1.0:8.1f} {bare_cpu:7.3f} {1.0:7.1f}")
+    print(f"{'operation':30} {'median s':>9} {'x bare':>8} {'CPU s':>7} {'x bare':>7} {'budget s':>9} {'budget x':>9} {'peak MB':>8}  verdict")
+    print(f"{'bare python':30} {bare_s:9.3f} {1.0:8.1f} {bare_cpu:7.3f} {1.0:7.1f}")
     failed = 0
     for op, v in [(op, v) for op in ops for v in variants]:
         med = statistics.median(times[op + v])
         med_cpu = statistics.median(cpu[op + v])
-        budget = BUDGETS[op]
+        budget = BUDGETS[base(op)] if "@" not in op or op.endswith(f"@{args.papers // 1000}k") else None
         mb = max(memory[op + v])
         label = f"{op} ({v})" if v else op
-        row = f"{label:22} {med:9.3f} {med / bare_s:8.1f} {med_cpu:7.3f} {med_cpu / bare_cpu:7.1f}"
+        row = f"{label:30} {med:9.3f} {med / bare_s:8.1f} {med_cpu:7.3f} {med_cpu / bare_cpu:7.1f}"
         if budget is None:
             print(f"{row} {'-':>9} {'-':>9} {mb:8.0f}  -")
             continue
