@@ -114,15 +114,24 @@ def _print_papers(papers, *, as_json: bool) -> None:
             sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
         return
     if _plain_output():  # one write of all lines: 20,000 papers print in a few ms
+        import re
+
         from ..text.controls import escape_controls as esc
 
-        sys.stdout.write(
-            "".join(
+        text = "".join(
+            f"{r.key}\t{p.status}\t{r.venue or ''} {r.year or ''}\t{','.join(p.tags if p.user_tags else r.tags)}\t{r.title}\n"
+            for p in papers
+            for r in (p.record,)
+        )
+        # a control character in a field is shown escaped; checked once over all lines (the
+        # tabs and line ends must be only the layout's)
+        if re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text) or text.count("\t") != 4 * len(papers) or text.count("\n") != len(papers):
+            text = "".join(
                 f"{esc(r.key, '')}\t{p.status}\t{esc(r.venue or '', '')} {r.year or ''}\t{esc(','.join(p.tags if p.user_tags else r.tags), '')}\t{esc(r.title, '')}\n"
                 for p in papers
                 for r in (p.record,)
             )
-        )
+        sys.stdout.write(text)
         return
     from ..terminal import paper_table, width
 

@@ -163,13 +163,13 @@ def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
             db.execute("BEGIN IMMEDIATE")
             stored = _stored_sigs(db)
             sigs = dict(stored)
-            changed: list[tuple[str, Paper]] = []
+            changed: list[tuple[str, tuple]] = []
             for name, paper in index.papers.items():
                 s = index.sigs.get(name)
                 if s is not None and not (s[2] < limit and s[3] < limit):
                     s = None
                 if s is None or stored.get(name, False) != s:
-                    changed.append((name, paper))
+                    changed.append((name, bundle(name, paper)))
                     sigs[name] = s
             gone = [n for n in stored if n not in index.papers]
             for name in gone:
@@ -198,15 +198,28 @@ def scan(papers_dir: Path, previous: Index, stats: Stats | None = None) -> tuple
 Stats = tuple  # (signatures by file name, leftover temp files, when the stat pass started)
 
 
-def stat_files(papers_dir: Path) -> Stats:
+def stat_files(papers_dir: Path, *, parallel: bool = False) -> Stats:
     """The signature of every paper file (one ``stat`` each), the temp files killed writers
-    left, and the time the pass started."""
+    left, and the time the pass started. ``parallel``: on a large store a forked child stats
+    half of the files (the pass is system calls, which two cores make twice as fast); if the
+    child fails in any way, this process stats its half too."""
     scan_ns = time.time_ns()
     try:
         names = os.listdir(papers_dir)
     except FileNotFoundError:
         names = []
     temp = [n for n in names if n.startswith(".") and n.endswith(".tmp")]
+    if not parallel or len(names) < FORK_MIN_FILES or not hasattr(os, "fork") or _cores() < 2:
+        return _stat_names(papers_dir, names), temp, scan_ns
+    half = len(names) // 2
+    child = _fork_stat(papers_dir, names[half:])
+    sigs = _stat_names(papers_dir, names[:half])
+    result = _collect(child)
+    sigs.update(result if isinstance(result, dict) else _stat_names(papers_dir, names[half:]))
+    return sigs, temp, scan_ns
+
+
+def _stat_names(papers_dir: Path, names: list[str]) -> dict[str, Signature]:
     stat = os.stat
     sigs: dict[str, Signature] = {}
     folder = os.open(papers_dir, os.O_RDONLY) if os.stat in os.supports_dir_fd and names else None
@@ -222,7 +235,34 @@ def stat_files(papers_dir: Path) -> Stats:
     finally:
         if folder is not None:
             os.close(folder)
-    return sigs, temp, scan_ns
+    return sigs
+
+
+def _fork_stat(papers_dir: Path, names: list[str]) -> tuple[int, int] | None:
+    """A forked child stat'ing ``names``: (pid, read end of its pipe) or None; it sends the
+    signatures as marshal data."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the child: stat, send, leave without running any cleanup
+        code = 1
+        try:
+            os.close(read_end)
+            data = marshal.dumps(_stat_names(papers_dir, names))
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
 
 
 #: Below this many files a second process costs more than the stat pass it saves.
@@ -331,8 +371,10 @@ COMPILED_MIN_FILES = 64
 PARALLEL_MIN_FILES = 2000
 
 
-def parse_files(papers_dir: Path, names: list[str]) -> tuple[dict[str, Paper], list[str]]:
+def parse_files(papers_dir: Path, names: list[str], convert=None) -> tuple[dict, list[str]]:
     """The papers in ``names`` (files in ``papers_dir``), and the names that were not found.
+    ``convert(name, paper)``: what to return for each paper instead (marshal data; forked
+    workers convert their share themselves).
 
     Many files (a fresh clone, a deleted cache) are parsed with a compiled TOML reader when
     one is installed, and shared among forked workers on a machine with several cores; the
@@ -345,17 +387,17 @@ def parse_files(papers_dir: Path, names: list[str]) -> tuple[dict[str, Paper], l
     loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
     workers = _cores() if len(names) >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
     if workers < 2:
-        return _parse_share(papers_dir, names, loads)
+        return _converted(*_parse_share(papers_dir, names, loads), convert)
     size = -(-len(names) // workers)
     shares = [names[i : i + size] for i in range(0, len(names), size)]
     children = []
     for share in shares[1:]:
-        children.append((share, _fork_parse(papers_dir, share, loads)))
-    parsed: dict[str, Paper] = {}
+        children.append((share, _fork_parse(papers_dir, share, loads, convert)))
+    parsed: dict = {}
     vanished: list[str] = []
     error = None
     try:
-        parsed, vanished = _parse_share(papers_dir, shares[0], loads)
+        parsed, vanished = _converted(*_parse_share(papers_dir, shares[0], loads), convert)
     except StoreError as exc:  # the first share holds the first bad file: report it...
         error = exc
     for share, child in children:  # ...after collecting every worker
@@ -364,7 +406,7 @@ def parse_files(papers_dir: Path, names: list[str]) -> tuple[dict[str, Paper], l
             continue
         if result is None:  # the worker failed: parse its share here
             try:
-                more, gone = _parse_share(papers_dir, share, loads)
+                more, gone = _converted(*_parse_share(papers_dir, share, loads), convert)
             except StoreError as exc:
                 error = exc
                 continue
@@ -374,11 +416,17 @@ def parse_files(papers_dir: Path, names: list[str]) -> tuple[dict[str, Paper], l
         else:
             _, rows_names, rows, gone = result
             with gc_paused():
-                more = dict(zip(rows_names, map(row_to_paper, rows)))
+                more = dict(zip(rows_names, rows if convert is not None else map(row_to_paper, rows)))
         parsed.update(more)
         vanished += gone
     if error is not None:
         raise error
+    return parsed, vanished
+
+
+def _converted(parsed: dict[str, Paper], vanished: list[str], convert) -> tuple[dict, list[str]]:
+    if convert is not None:
+        parsed = {name: convert(name, paper) for name, paper in parsed.items()}
     return parsed, vanished
 
 
@@ -401,7 +449,7 @@ def _parse_share(papers_dir: Path, names: list[str], loads) -> tuple[dict[str, P
     return parsed, vanished
 
 
-def _fork_parse(papers_dir: Path, names: list[str], loads) -> tuple[int, int] | None:
+def _fork_parse(papers_dir: Path, names: list[str], loads, convert=None) -> tuple[int, int] | None:
     """A forked worker parsing ``names``: (pid, read end of its pipe), or None if it cannot
     start. It sends marshal data: ("ok", names, rows, vanished) or ("error", message)."""
     try:
@@ -421,7 +469,10 @@ def _fork_parse(papers_dir: Path, names: list[str], loads) -> tuple[int, int] | 
             try:
                 with gc_paused():
                     parsed, vanished = _parse_share(papers_dir, names, loads)
-                    rows = [paper_to_row(p) for p in parsed.values()]
+                    if convert is not None:
+                        rows = [convert(n, p) for n, p in parsed.items()]
+                    else:
+                        rows = [paper_to_row(p) for p in parsed.values()]
                 data = marshal.dumps(("ok", list(parsed), rows, vanished))
             except StoreError as exc:
                 data = marshal.dumps(("error", str(exc)))
@@ -489,7 +540,8 @@ CREATE TABLE papers (
     title_cf TEXT NOT NULL,
     added TEXT NOT NULL,
     changed TEXT NOT NULL,
-    tags TEXT NOT NULL
+    tags TEXT NOT NULL,         -- the topic tags, joined by U+001F
+    utags TEXT NOT NULL         -- the user's tags, joined by U+001F
 ) WITHOUT ROWID;
 CREATE INDEX papers_key ON papers(key);
 CREATE TABLE texts (name TEXT PRIMARY KEY, lt TEXT NOT NULL, ln TEXT NOT NULL, la TEXT NOT NULL);
@@ -624,23 +676,32 @@ def _stored_sigs(db: sqlite3.Connection) -> dict[str, Signature | None]:
     return marshal.loads(data) if data is not None else {}
 
 
-def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, Paper]], gone: Iterable[str], sigs: dict, stored: Iterable[str]) -> None:
-    """Replace the rows of ``changed`` papers, delete those of ``gone`` files, store ``sigs``
-    (inside the caller's transaction; ``stored``: the names the cache may hold rows for)."""
+def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Iterable[str], sigs: dict, stored: Iterable[str]) -> None:
+    """Replace the rows of the ``changed`` files (name, :func:`bundle`), delete those of ``gone``
+    files, store ``sigs`` (inside the caller's transaction; ``stored``: the names the cache may
+    hold rows for)."""
     drop = [(n,) for n in gone] + [(n,) for n, _ in changed if n in stored]
     if drop:
         for table in ("papers", "texts", "rows", "tags"):
             db.executemany(f"DELETE FROM {table} WHERE name = ?", drop)
     if changed:
-        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [_columns(n, p) for n, p in changed])
-        db.executemany("INSERT INTO texts VALUES (?,?,?,?)", [(n, p.record.title.lower(), p.notes.lower(), p.record.abstract.lower()) for n, p in changed])
-        dumps = marshal.dumps
-        db.executemany("INSERT INTO rows VALUES (?,?)", [(n, dumps(paper_to_row(p))) for n, p in changed])
-        db.executemany(
-            "INSERT OR IGNORE INTO tags VALUES (?, ?)",
-            [(t.casefold(), n) for n, p in changed for t in p.record.tags + p.user_tags],
-        )
+        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [b[0] for _, b in changed])
+        db.executemany("INSERT INTO texts VALUES (?,?,?,?)", [b[1] for _, b in changed])
+        db.executemany("INSERT INTO rows VALUES (?,?)", [(n, b[2]) for n, b in changed])
+        db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(t, n) for n, b in changed for t in b[3]])
     db.executemany("UPDATE meta SET v = ? WHERE k = ?", [(marshal.dumps(sigs), "sigs"), (digest(sigs), "digest")])
+
+
+def bundle(name: str, p: Paper) -> tuple:
+    """Everything the cache stores of the paper in file ``name`` (marshal data, so that forked
+    parsers make it): its ``papers`` row, its ``texts`` row, the marshalled paper, its tags."""
+    r = p.record
+    return (
+        _columns(name, p),
+        (name, r.title.lower(), p.notes.lower(), r.abstract.lower()),
+        marshal.dumps(paper_to_row(p)),
+        list(dict.fromkeys(t.casefold() for t in r.tags + p.user_tags)),
+    )
 
 
 _STATUS_IX = {s: i for i, s in enumerate(STATUSES)}
@@ -654,7 +715,7 @@ def _columns(name: str, p: Paper) -> tuple:
         name, r.key, p.status, _STATUS_IX.get(p.status, len(STATUSES)), venue, (venue or "").casefold(),
         (venue or "\uffff").casefold(), r.year, p.priority, p.rating, r.title, r.title.casefold(),
         history[0].date if history else "", history[-1].date if history else "",
-        TAG_SEP.join(dict.fromkeys(r.tags + p.user_tags)),
+        TAG_SEP.join(r.tags), TAG_SEP.join(p.user_tags),
     )  # fmt: skip
 
 
@@ -678,7 +739,7 @@ def sync(cache_dir: Path, papers_dir: Path) -> Synced:
     Where the cache cannot be written (a read-only store, ``.cache`` a link) the rows live in
     memory for this process."""
     with gc_paused():
-        sigs, temp, scan_ns = stat_files(papers_dir)
+        sigs, temp, scan_ns = stat_files(papers_dir, parallel=True)
         db = connect(cache_dir) or _memory_db()
         broken: dict[str, str] = {}
         try:
@@ -700,12 +761,12 @@ def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, 
     changed = sorted(name for name, sig in sigs.items() if stored.get(name, False) != sig)
     gone = stored.keys() - sigs.keys()
     try:
-        parsed, vanished = parse_files(papers_dir, changed)
+        parsed, vanished = parse_files(papers_dir, changed, bundle)
     except StoreError:  # one bad file must not hide the others: parse one by one, note the bad
         parsed, vanished = {}, []
         for name in changed:
             try:
-                more, lost = _parse_share(papers_dir, [name], None)
+                more, lost = _converted(*_parse_share(papers_dir, [name], None), bundle)
             except StoreError as exc:
                 broken[name] = str(exc)
                 continue
@@ -730,7 +791,7 @@ def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, 
         raise
 
 
-def _check_keys(db: sqlite3.Connection, papers_dir: Path, parsed: dict[str, Paper]) -> None:
+def _check_keys(db: sqlite3.Connection, papers_dir: Path, parsed: dict[str, tuple]) -> None:
     """StoreError if a paper just written shares its key with another file's."""
     clash = None
     if len(parsed) > 1000:  # one pass over the key index beats a look-up for each
@@ -739,10 +800,11 @@ def _check_keys(db: sqlite3.Connection, papers_dir: Path, parsed: dict[str, Pape
         ).fetchone()
     else:
         find = "SELECT name FROM papers WHERE key = ? AND name != ? LIMIT 1"
-        for name, paper in parsed.items():
-            other = db.execute(find, (paper.key, name)).fetchone()
+        for name, b in parsed.items():
+            key = b[0][1]
+            other = db.execute(find, (key, name)).fetchone()
             if other is not None:
-                clash = (*sorted((other[0], name)), paper.key)
+                clash = (*sorted((other[0], name)), key)
                 break
     if clash is not None:
         first, second, key = clash
@@ -766,7 +828,7 @@ SQL_ORDER = {
     "next": ("p.priority IS NULL", "p.priority", "p.added", "p.key"),
 }
 #: The columns of a :class:`Listed` row, in its order.
-BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags"
+BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags, p.utags"
 _WORD_TEST = "(instr(t.lt, ?) OR instr(t.ln, ?) OR instr(t.la, ?))"
 
 
@@ -828,41 +890,50 @@ def select(
 # --------------------------------------------------------------------------- reading rows
 
 
-class Listed(NamedTuple):
-    """What the ``list``/``search`` table shows of a paper, read from the cache without
-    loading the whole paper. It answers the attributes the table reads as a
-    :class:`~readinglist.record.Paper` would (``record`` is the row itself; ``tags`` holds the
-    topic tags followed by the user's, as ``Paper.tags`` does)."""
+class ListedRecord(NamedTuple):
+    """The part of a record the ``list`` table shows (see :class:`Listed`)."""
 
     key: str
-    status: str
     venue: str | None
     year: int | None
+    title: str
+    tags: tuple[str, ...]  # topic tags
+
+
+class Listed(NamedTuple):
+    """What the ``list``/``search`` table shows of a paper, read from the cache without
+    loading the whole paper: the attributes the table reads, named as on
+    :class:`~readinglist.record.Paper` (``record`` holds the record's part)."""
+
+    record: ListedRecord
+    status: str
     priority: int | None
     rating: int | None
-    title: str
-    tags: tuple[str, ...]
+    user_tags: tuple[str, ...]
 
     @property
-    def record(self) -> Listed:
-        return self
+    def key(self) -> str:
+        return self.record.key
 
     @property
-    def user_tags(self) -> tuple[str, ...]:
-        """Empty: ``tags`` already holds them (after the topic tags)."""
-        return ()
+    def tags(self) -> tuple[str, ...]:
+        """Topic tags followed by the user's own tags, without repeats (as ``Paper.tags``)."""
+        return tuple(dict.fromkeys(self.record.tags + self.user_tags)) if self.user_tags else self.record.tags
 
     @classmethod
     def of(cls, p: Paper) -> Listed:
         r = p.record
-        return cls(r.key, p.status, r.venue, r.year, p.priority, p.rating, r.title, p.tags)
+        return cls(ListedRecord(r.key, r.venue, r.year, r.title, r.tags), p.status, p.priority, p.rating, p.user_tags)
 
 
 def listed(rows: Iterable[tuple]) -> list[Listed]:
     """:class:`Listed` rows from query rows that start with BRIEF_COLUMNS."""
     new = tuple.__new__
     sep = TAG_SEP
-    return [new(Listed, (r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7].split(sep)) if r[7] else ())) for r in rows]
+    return [
+        new(Listed, (new(ListedRecord, (r[0], r[2], r[3], r[6], tuple(r[7].split(sep)) if r[7] else ())), r[1], r[4], r[5], tuple(r[8].split(sep)) if r[8] else ()))
+        for r in rows
+    ]  # fmt: skip
 
 
 def papers_of(rows: Iterable[tuple]) -> list[Paper]:

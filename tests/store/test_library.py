@@ -668,3 +668,17 @@ def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
     monkeypatch.setattr(cache, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
     _, stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
     assert stats[0] == real(filled.papers_dir)[0]
+
+
+def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
+    """A read shares the stat pass of a large store with a forked child; the signatures must be
+    the plain pass's, also when the child fails."""
+    plain = cache.stat_files(filled.papers_dir)
+    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    parallel = cache.stat_files(filled.papers_dir, parallel=True)
+    assert parallel[:2] == plain[:2] and len(parallel[0]) == 6
+    real = cache._stat_names
+    parent = os.getpid()
+    monkeypatch.setattr(cache, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
+    assert cache.stat_files(filled.papers_dir, parallel=True)[:2] == plain[:2]
