@@ -88,3 +88,12 @@ def test_library_rejects_bad_years_and_limits(hand_edited, tmp_path):
         import_files(Store.open(hand_edited), [tmp_path / "x.txt"], config=default_config(), year=-5)
     with pytest.raises(ValidationError, match="limit"):
         Store.open(hand_edited).search("plain", limit=-1)
+
+
+def test_a_tab_or_line_break_in_a_title_keeps_list_one_line_a_paper(hand_edited):
+    """The plain list checks all its lines at once for control characters; a tab or a line
+    break inside a field is no layout tab or line end: it is shown escaped."""
+    path = hand_edited / "papers" / "k1.toml"
+    path.write_text(path.read_text().replace('title = "Plain \\u001b[2J title \\u0007"', 'title = "Tab\\there\\nand a line"'))
+    result = run("--store", hand_edited, "list")
+    assert result.output.splitlines() == ["k1\tunread\tNeurIPS 2020\t\tTab\\x09here\\x0aand a line"]
