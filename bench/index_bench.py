@@ -1,4 +1,9 @@
-"""Today's marshalled index against SQLite (stdlib sqlite3, FTS5 for search) as the derived cache.
+"""The marshalled index against SQLite (stdlib sqlite3, FTS5 for search) as the derived cache.
+
+The prototype comparison that chose the SQLite cache (store/cache.py since then). Its "marshal"
+column times ``cache.load_cache`` (the marshalled blob when it was written; the SQLite file's
+load-all now): run it on a checkout from before the SQLite cache to repeat the comparison, and
+``bench/cli_bench.py --sizes 5000,20000,50000 --variant before=SRC`` for the commands themselves.
 
 Measures, in this process and on the same N-paper store (a store bench/cli_bench.py made, or
 any store: --store), the work a command does with the index once the files were stat'ed:
