@@ -843,8 +843,9 @@ def select(
     reverse: bool = False,
     limit: int | None = None,
     brief: bool = False,
-) -> list[tuple]:
-    """Rows of the papers that match, in ``order`` (None: any), at most ``limit``.
+) -> sqlite3.Cursor:
+    """Rows of the papers that match, in ``order`` (None: any), at most ``limit`` (a cursor: the
+    caller converts them one by one, so the query's rows and the papers are never all held).
 
     ``statuses``: any of these; ``tags`` (casefolded): all of them; ``equal``: (column, value)
     pairs among year, priority, rating and venue_cf; ``words`` (lowercased): each must occur in
@@ -884,7 +885,7 @@ def select(
         sql += " ORDER BY " + ", ".join(term + (" DESC" if reverse else "") for term in SQL_ORDER[order])
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    return db.execute(sql, params).fetchall()
+    return db.execute(sql, params)
 
 
 # --------------------------------------------------------------------------- reading rows

@@ -599,16 +599,17 @@ class Store:
 
         equal = [(c, v) for c, v in (("year", year), ("priority", priority), ("rating", rating), ("venue_cf", venue_cf)) if v is not None]
         with self._cache() as db:
-            rows = cache.select(
+            cursor = cache.select(
                 db, statuses=statuses, tags=wanted, equal=equal, words=score.words if score else (),
                 order=None if order == "relevance" else order, reverse=reverse, limit=None if score else limit, brief=brief,
             )  # fmt: skip
-        if score is not None:
+            if score is None:  # rows converted as they come
+                return cache.listed(cursor) if brief else cache.papers_of(cursor)
             lowered = score.lowered
-            scored = [(r, points) for r in rows if (points := lowered(r[-3], r[-2], r[-1])) > 0]
-            if order == "relevance":
-                scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
-            rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
+            scored = [(r, points) for r in cursor if (points := lowered(r[-3], r[-2], r[-1])) > 0]
+        if order == "relevance":
+            scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
+        rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
         return cache.listed(rows) if brief else cache.papers_of(rows)
 
     def _find_in_memory(self, statuses, wanted, venue_cf, year, priority, rating, search, order, reverse) -> list[Paper]:
