@@ -18,6 +18,7 @@ Operations (N = --papers, default 50,000; C = --clone, default 20,000):
   (--sizes 5000,20000,50000: list, list-tag, list-small, search and export-* on a store of each
   size, labelled "list@5k"...; budgets apply at 50,000 papers)
   import-big      (--big) 50,000 new abstracts (10 lists of 5,000) into an empty store
+  import-bib      the 5,000 papers of import-fresh as one .bib (exported once) into an empty store
   help, cmd-help  `readinglist --help` and `readinglist show --help` (start-up; no budget)
 
 Stores are generated once into --workdir (default: a folder in the system's temp dir that is
@@ -71,6 +72,7 @@ BUDGETS: dict[str, float | None] = {
     "export-csljson": 3.0,
     "export-markdown": 3.0,
     "import-big": 20.0,
+    "import-bib": 1.5,
     "help": None,
     "cmd-help": None,
 }
@@ -107,6 +109,7 @@ def make_store(path: Path, n: int) -> None:
     from readinglist import Store
 
     if (path / "papers").is_dir() and sum(1 for _ in os.scandir(path / "papers")) == n:
+        Store.open(path).import_records([])  # a store made before the duplicate index was kept
         return
     shutil.rmtree(path, ignore_errors=True)
     t = time.perf_counter()
@@ -128,6 +131,25 @@ def make_lists(folder: Path, count: int, size: int, tag: str) -> list[Path]:
             path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def make_bib(work: Path, lists: list[Path]) -> Path:
+    """The papers of ``lists`` as one BibTeX file (imported into a scratch store, exported)."""
+    bib = work / "l5k.bib"
+    if bib.exists():
+        return bib
+    from readinglist.config import default_config
+    from readinglist.jobs import export_papers, import_files
+    from readinglist.store import Store
+
+    scratch = work / "bib-source"
+    shutil.rmtree(scratch, ignore_errors=True)
+    config = default_config()
+    store = Store.open(scratch, config=config)
+    import_files(store, lists, config=config, processes=os.cpu_count() or 1)
+    bib.write_text(export_papers(list(store), config=config, format="bibtex"), encoding="utf-8")
+    shutil.rmtree(scratch, ignore_errors=True)
+    return bib
 
 
 def link_copy(src: Path, dst: Path) -> None:
@@ -181,13 +203,14 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     big_store = work / f"store-{args.papers}"
     clone_store = work / f"store-{args.clone}"
-    needs_big = any(base(op) not in ("import-fresh", "import-big", "first-list", "help", "cmd-help") and "@" not in op for op in ops)
+    needs_big = any(base(op) not in ("import-fresh", "import-big", "import-bib", "first-list", "help", "cmd-help") and "@" not in op for op in ops)
     if needs_big:
         make_store(big_store, args.papers)
     if "first-list" in ops:
         make_store(clone_store, args.clone)
     lists = make_lists(work / "lists", 5, 1000, "l5k")
     big_lists = make_lists(work / "lists", 10, 5000, "l50k") if "import-big" in ops else []
+    bib = make_bib(work, lists) if "import-bib" in ops else None
     run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=work))
     rl = readinglist_cmd()
     bare = [sys.executable, "-c", "pass"]
@@ -233,6 +256,9 @@ def main() -> int:
         if op == "import-big":
             target = run_dir / f"big-{r}"
             return [*rl, "--store", str(target), "import", *map(str, big_lists)], None
+        if op == "import-bib":
+            target = run_dir / f"bib-{r}"
+            return [*rl, "--store", str(target), "import", str(bib)], None
         if op == "first-list":
             target = run_dir / f"clone-{r}"
             return [*rl, "--store", str(target), "list"], target
@@ -259,6 +285,9 @@ def main() -> int:
         if op == "import-into":
             link_copy(big_store, target)
             run([*rl, "--store", str(target), "list"], env=env)  # warm the copy's cache, untimed
+            # ...and its duplicate index (it knows the files by signature, which new links change)
+            warm_index = "import sys; from readinglist.store import Store; Store.open(sys.argv[1]).import_records([])"
+            run([sys.executable, "-c", warm_index, str(target)], env=env)
             if keys:  # new links changed the ctime of the files the main copies share: re-warm them
                 warm_main_copies()
         elif op == "first-list":

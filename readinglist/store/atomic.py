@@ -36,6 +36,26 @@ SYNC_EACH_MAX = 64
 INPUT_LIMIT = 256 << 20
 
 
+class Staged:
+    """A file's new text already written to a temporary file beside it (see :func:`stage_files`):
+    :func:`replace_files` takes it as it takes text, and renames it into place with the rest."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def text(self) -> str:
+        with open(self.path, encoding="utf-8") as fh:
+            return fh.read()
+
+    def discard(self) -> None:
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
 class LinkRefused(OSError):
     """A write that would go through a symbolic link or out of the store."""
 
@@ -73,9 +93,9 @@ def check_inside(folder: str | os.PathLike, root: str | os.PathLike) -> None:
         raise LinkRefused(errno.EXDEV, f"{folder} leads out of the store (to {real}); readinglist does not write there", str(folder))
 
 
-def replace_files(folder: str | os.PathLike, files: Mapping[str, Text | None], *, inside: str | os.PathLike | None = None) -> None:
+def replace_files(folder: str | os.PathLike, files: Mapping[str, Text | Staged | None], *, inside: str | os.PathLike | None = None) -> None:
     """Write each ``name -> text`` in ``folder`` atomically (``None`` deletes ``name``; text
-    may also be an iterable of strings, written piece by piece).
+    may also be an iterable of strings, written piece by piece, or a :class:`Staged` file).
 
     All temporary files are written and synced before the first rename, so an interrupted
     batch leaves every file old or new. An existing file keeps its mode. With ``inside``,
@@ -100,41 +120,24 @@ def replace_files(folder: str | os.PathLike, files: Mapping[str, Text | None], *
             if text is None and os.path.islink(base + name):  # (written names: checked below)
                 refuse_link(name)
     new_mode = 0o666 & ~_umask()
-    many = sum(text is not None for text in files.values()) > SYNC_EACH_MAX and hasattr(os, "sync")
+    staged = any(isinstance(text, Staged) for text in files.values())
+    many = (staged or sum(text is not None for text in files.values()) > SYNC_EACH_MAX) and hasattr(os, "sync")
     written: list[tuple[str, str]] = []  # (temp path, file name)
     token = f"{os.getpid()}-{os.urandom(3).hex()}"
     try:
         for name, text in files.items():
             if text is None:
                 continue
-            # one lstat per file: a link is refused (with ``inside``), a file keeps its mode
-            try:
-                st: os.stat_result | None = os.lstat(base + name)
-            except OSError:
-                st = None
-            if st is not None and stat.S_ISLNK(st.st_mode):
-                if inside is not None:
-                    refuse_link(name)
-                try:
-                    st = os.stat(base + name)
-                except OSError:
-                    st = None
-            mode = stat.S_IMODE(st.st_mode) if st is not None and stat.S_ISREG(st.st_mode) else new_mode
-            fd, tmp = _create_temp(base, name, token)
-            written.append((tmp, name))
-            try:
-                if mode != new_mode:  # the new file has the usual mode already (0666 - umask)
-                    os.fchmod(fd, mode)
-                if isinstance(text, (str, bytes)):
-                    _write_all(fd, text.encode("utf-8") if isinstance(text, str) else text)
-                else:  # pieces, written as they come (an export streams its text)
-                    with os.fdopen(fd, "wb", closefd=False) as fh:
-                        for piece in text:
-                            fh.write(piece.encode("utf-8"))
-                if not many:
-                    os.fsync(fd)
-            finally:
-                os.close(fd)
+            if isinstance(text, Staged):  # written already; synced by the os.sync() below
+                written.append((text.path, name))
+                if not many:  # (where there is none)
+                    fd = os.open(text.path, os.O_RDONLY)
+                    try:
+                        os.fsync(fd)
+                    finally:
+                        os.close(fd)
+                continue
+            written.append((_write_temp(folder, name, text, inside=inside, new_mode=new_mode, token=token, sync=not many), name))
         if many:
             os.sync()
         for tmp, name in written:
@@ -154,6 +157,75 @@ def replace_files(folder: str | os.PathLike, files: Mapping[str, Text | None], *
             except OSError:
                 pass
         raise
+
+
+def stage_files(folder: str | os.PathLike, files: Mapping[str, str], *, inside: str | os.PathLike | None = None) -> dict[str, Staged]:
+    """Write each ``name -> text`` to a temporary file in ``folder`` now, without syncing or
+    renaming it: :func:`replace_files` later takes the :class:`Staged` results among its texts
+    (so a large batch need not be held in memory until then). Nothing replaces a file yet; a
+    kill leaves only temporary files, which the store removes. Raises OSError, leaving no
+    temporary file of this call behind; the caller discards the staged files it does not use."""
+    folder = Path(folder)
+    if inside is not None:
+        check_inside(folder, inside)
+    new_mode = 0o666 & ~_umask()
+    token = f"{os.getpid()}-{os.urandom(3).hex()}"
+    out: dict[str, Staged] = {}
+    try:
+        for name, text in files.items():
+            out[name] = Staged(_write_temp(folder, name, text, inside=inside, new_mode=new_mode, token=token, sync=False))
+    except BaseException:
+        for done in out.values():
+            done.discard()
+        raise
+    return out
+
+
+def _write_temp(folder: Path, name: str, text: Text, *, inside, new_mode: int, token: str, sync: bool) -> str:
+    """Write ``text`` to a new temporary file beside ``folder/name``, with the mode the file
+    has (else the usual one); the temporary file's path. A target that is a symbolic link is
+    refused with ``inside``. The temporary file is removed if writing fails."""
+    base = os.fspath(folder) + os.sep
+    # one lstat per file: a link is refused (with ``inside``), a file keeps its mode
+    try:
+        st: os.stat_result | None = os.lstat(base + name)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        if inside is not None:
+            raise LinkRefused(
+                errno.ELOOP,
+                f"{folder / name} is a symbolic link; readinglist does not write through links "
+                "(replace it with the file it points to)",
+                str(folder / name),
+            )
+        try:
+            st = os.stat(base + name)
+        except OSError:
+            st = None
+    mode = stat.S_IMODE(st.st_mode) if st is not None and stat.S_ISREG(st.st_mode) else new_mode
+    fd, tmp = _create_temp(base, name, token)
+    try:
+        try:
+            if mode != new_mode:  # the new file has the usual mode already (0666 - umask)
+                os.fchmod(fd, mode)
+            if isinstance(text, (str, bytes)):
+                _write_all(fd, text.encode("utf-8") if isinstance(text, str) else text)
+            else:  # pieces, written as they come (an export streams its text)
+                with os.fdopen(fd, "wb", closefd=False) as fh:
+                    for piece in text:
+                        fh.write(piece.encode("utf-8"))
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return tmp
 
 
 def _create_temp(base: str, name: str, token: str) -> tuple[int, str]:

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
@@ -40,6 +40,7 @@ from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 
 if TYPE_CHECKING:
+    from .atomic import Staged
     from .cache import Index
     from .lock import StoreLock
 
@@ -47,6 +48,18 @@ GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*
 #: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
 #: The index is written back to the cache after this many files were parsed again.
 CACHE_SAVE_AFTER = 64
+
+
+def _staged(text) -> TypeGuard[Staged]:
+    """Whether a pending value is a :class:`~readinglist.store.atomic.Staged` file (not text
+    nor None); atomic is not imported to ask, so that reading commands never load it."""
+    return text is not None and text.__class__ is not str
+
+
+#: A transaction holding more new texts than this writes them to temporary files as it goes
+#: (renamed into place with the rest when it ends), so a large import's memory does not grow
+#: with the text of every file it writes.
+SPILL_AFTER = 512
 
 Clock = Callable[[], "datetime | str"]
 
@@ -264,7 +277,8 @@ class Store:
         self.lock_timeout = lock_timeout
         self._lock: StoreLock | None = None
         self._depth = 0
-        self._pending: dict[str, str | None] = {}  # file name -> new text (None: delete)
+        self._pending: dict[str, str | Staged | None] = {}  # file name -> new text (None: delete)
+        self._unstaged = 0  # texts in _pending not written to temporary files yet
         self._index: Index | None = None  # loaded on demand
         self._index_locked = False  # the index was scanned while this transaction held the lock
         self._after_flush: list[Callable[[], None]] = []  # run once written, the lock still held
@@ -329,7 +343,9 @@ class Store:
         except BaseException:
             self._depth -= 1
             if self._depth == 0:
+                self._discard_staged(self._pending)
                 self._pending.clear()
+                self._unstaged = 0
                 self._after_flush = []
                 self._index = None  # it may hold papers that were never written
                 self._release()
@@ -370,6 +386,7 @@ class Store:
         """Write the pending files: temp file + fsync each, then os.replace each, then fsync
         the folder. A large batch syncs once with ``os.sync()`` (same guarantee, far faster)."""
         pending, self._pending = self._pending, {}
+        self._unstaged = 0
         if not pending:
             return
         from .atomic import replace_files
@@ -378,6 +395,7 @@ class Store:
         try:
             replace_files(papers, pending, inside=self.root)
         except OSError as exc:
+            self._discard_staged(pending)  # (those replace_files started on are gone already)
             self._index = None
             where = exc.filename or papers
             raise StoreError(f"{where}: cannot write the store: {exc.strerror or exc}") from None
@@ -391,14 +409,41 @@ class Store:
     def _stage(self, name: str, text: str | None) -> None:
         if self._depth == 0:
             raise AssertionError("writes happen inside a transaction")  # pragma: no cover
+        old = self._pending.get(name)
+        if _staged(old):
+            old.discard()
         self._pending[name] = text
+        if text is not None:
+            self._unstaged += 1
+            if self._unstaged > SPILL_AFTER:
+                self._stage_pending()
+
+    def _stage_pending(self) -> None:
+        """Write the pending texts to temporary files now (see SPILL_AFTER)."""
+        from .atomic import stage_files
+
+        texts = {name: text for name, text in self._pending.items() if isinstance(text, str)}
+        try:
+            staged = stage_files(self.papers_dir, texts, inside=self.root)
+        except OSError as exc:
+            where = exc.filename or self.papers_dir
+            raise StoreError(f"{where}: cannot write the store: {exc.strerror or exc}") from None
+        self._pending.update(staged)
+        self._unstaged = 0
+
+    @staticmethod
+    def _discard_staged(pending: Mapping) -> None:
+        for text in pending.values():
+            if _staged(text):
+                text.discard()
 
     # ------------------------------------------------------------------ reading one paper
 
     def _read(self, name: str) -> str | None:
         """The current text of papers/<name> (pending writes first), or None if there is none."""
         if name in self._pending:
-            return self._pending[name]
+            text = self._pending[name]
+            return text if text is None or isinstance(text, str) else text.text()
         try:
             return paperfile.read_text(self.papers_dir / name)
         except FileNotFoundError:
@@ -480,6 +525,8 @@ class Store:
         self._index = index
         self._index_locked = self._depth > 0
         for name, text in self._pending.items():  # a transaction's own changes
+            if text is not None and not isinstance(text, str):  # staged in a temporary file
+                text = text.text()
             index.put(name, None if text is None else paperfile.parse(text, self.papers_dir / name))
         if index.temp_files and self._depth > 0:
             self._remove_temp_files(index.temp_files)
