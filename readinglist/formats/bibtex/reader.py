@@ -207,6 +207,8 @@ def _markers(library) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
 
 def _pieces(raw: str) -> list[str]:
     """A raw BibTeX value split at its top-level ``#`` (outside braces and quotes)."""
+    if "#" not in raw:  # nearly every value: no need to walk it character by character
+        return [raw.strip()]
     pieces, depth, quoted, start = [], 0, False, 0
     for i, ch in enumerate(raw):
         if ch == "{":
