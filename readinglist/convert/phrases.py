@@ -68,24 +68,33 @@ def _content(word: str) -> str:
 
 
 # token -> (a phrase word?, the joining word it is or None, after it comes a verb?, all
-# lowercase?), worked out once per distinct token
-_TOKEN_CLASS: dict[str, tuple[bool, str | None, bool, bool]] = {}
+# lowercase?, the word as counted in the abstract's word frequencies or None when it is not
+# counted), worked out once per distinct token
+_TOKEN_CLASS: dict[str, tuple[bool, str | None, bool, bool, str | None]] = {}
 
 
-def _classify(tok: str) -> tuple[bool, str | None, bool, bool]:
+def _classify(tok: str) -> tuple[bool, str | None, bool, bool, str | None]:
     low = tok.lower()
     adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in _verbs()
     word = bool(_WORDLIKE.match(tok) and low not in _BREAK and low not in _JOIN and not adverb
                 and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok))
     if len(_TOKEN_CLASS) > 200_000:
         _TOKEN_CLASS.clear()
-    _TOKEN_CLASS[tok] = result = (word, low if low in _JOIN else None, low in _SUBJECTS or adverb, tok.islower())
+    counted = _content(tok) if len(tok) > 2 else None
+    _TOKEN_CLASS[tok] = result = (word, low if low in _JOIN else None, low in _SUBJECTS or adverb, tok.islower(), counted)
     return result
 
 
 def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
     """(words, sentence index, start offset) of every phrase, joined phrases included."""
+    return _candidate_phrases(plain)[0]
+
+
+def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], list[str]]:
+    """The phrases, and every word of the runs (the phrases not joined from others) longer than
+    two characters in its counted form: what the word frequencies count."""
     out: list[tuple[list[str], int, int]] = []
+    counts: list[str] = []
     classes = _TOKEN_CLASS
     for s_idx, (offset, sent) in enumerate(lexicon.split_sentences(plain)):
         runs: list[tuple[list[str], str | None]] = []  # (run, joining word before it)
@@ -93,12 +102,14 @@ def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
         join: str | None = None
         after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
         for tok in _TOKEN.findall(sent):
-            word, join_word, subject, lower = classes.get(tok) or _classify(tok)
+            word, join_word, subject, lower, counted = classes.get(tok) or _classify(tok)
             if word:
                 if after_subject and not run and lower:
                     after_subject = False
                     continue
-                run.append(tok)
+                run.append(tok)  # every run ends up among the phrases
+                if counted is not None:
+                    counts.append(counted)
                 continue
             after_subject = subject
             if run:
@@ -121,7 +132,7 @@ def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
             for c in grown:
                 out.append((c, s_idx, offset))
             chain = [words] + [c for c in grown if c.count(j or "") <= 2]
-    return out
+    return out, counts
 
 
 _MODEL_PATH = Path(__file__).resolve().parent / "data" / "phrase_model.json"
@@ -179,11 +190,6 @@ def _word_info(word: str, tf: Counter, affinity: dict, cache: dict[str, _WordInf
     return info
 
 
-def _content_of(word: str) -> str:
-    kind = _WORD_KIND[word] if word in _WORD_KIND else _word_kind(word)
-    return kind[0] if kind is not None else _content(word)
-
-
 def _features(content: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set[int]) -> dict[str, float]:
     # The named features, those that are zero left out, always in this order (the score adds
     # them up in it): bias, centrality_sum, centrality_mean, title_affinity_sum,
@@ -236,13 +242,10 @@ def phrase_features(
 @lru_cache(maxsize=4)
 def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple, dict]:
     """What every phrase of one abstract is scored against (computed once per abstract)."""
-    phrases = tuple(candidate_phrases(plain))
+    found, counts = _candidate_phrases(plain)
+    phrases = tuple(found)
     # each word once per occurrence: the runs themselves, not the longer phrases joined from them
-    kinds = _WORD_KIND
-    tf = Counter([
-        kind[0] if (kind := kinds.get(w)) is not None else _content_of(w)
-        for words, _s, _o in phrases if _JOIN.isdisjoint(words) for w in words if len(w) > 2
-    ])
+    tf = Counter(counts)
     sentences = lexicon.split_sentences(plain)
     cue_sents = frozenset(i for i, (_o, s) in enumerate(sentences) if _CUE.search(s))
     return phrases, tf, cue_sents, sentences, {}
@@ -258,7 +261,8 @@ def _scored(plain: str, budget: int) -> tuple:
     out = []
     seen: set[str] = set()
     for words, s_idx, _o in phrases:
-        words = _trim(words)
+        if words and (words[-1].lower() in _JOIN or words[-1].lower() in _BREAK):
+            words = _trim(words)
         key = " ".join(words).lower()
         if key in seen or len(words) > budget:
             continue

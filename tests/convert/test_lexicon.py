@@ -100,3 +100,18 @@ def test_prior_last_holds_every_case_of_the_cues_last_letters() -> None:
 
     last = re.compile(r"[segnrtdohm.,]", re.IGNORECASE)  # what the cues (and ",", "and", "or") end on
     assert {chr(c) for c in range(0x110000) if last.fullmatch(chr(c))} == set(_PRIOR_LAST)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Sparse", "graph", "learning", "of", "for", "the", "We", "propose", "it's", "models'",
+                                 "that", "decouples", "GNN", "x", "on", ",", ".", "New", "3.5%", "quickly"]), max_size=40))
+def test_phrase_word_counts_are_the_runs_words(words: list[str]) -> None:
+    from collections import Counter
+
+    from readinglist.convert import phrases
+
+    text = " ".join(words)
+    found, counts = phrases._candidate_phrases(text)
+    runs = [w for ws, _s, _o in found if phrases._JOIN.isdisjoint(ws) for w in ws if len(w) > 2]
+    assert Counter(counts) == Counter(phrases._content(w) for w in runs)
+    assert found == phrases.candidate_phrases(text)
