@@ -262,10 +262,15 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             found[acro]["has_long_form_title_case"] = 1.0
     # 4. runs of capitalised words ("Digital Red Queen")
     for m in _CAP_RUN.finditer(plain):
-        run = m.group(1)
-        if run.split()[0] in lexicon.NOT_A_NAME_WORD or run.split()[0] in _FUNCTION_START:
+        words = m.group(1).split()
+        if words[0] in lexicon.NOT_A_NAME_WORD or words[0] in _FUNCTION_START:
             continue
-        add(run, m.start(), cap_run=1.0)
+        # a run stops before a word that starts a clause ("LLM This paper ..." without a full stop)
+        cut = next((i for i, w in enumerate(words) if i and w in _FUNCTION_START), len(words))
+        while cut > 1 and words[cut - 1].lower() in _STOP:
+            cut -= 1
+        if cut >= 2:
+            add(" ".join(words[:cut]), m.start(), cap_run=1.0)
     # 5. emphasis in the raw text
     if "\\" in raw or "**" in raw:
         for m in _EMPH.finditer(raw):

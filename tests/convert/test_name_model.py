@@ -85,6 +85,12 @@ def test_candidates_cover_the_ways_names_are_written(text, name):
     assert name in names(text)
 
 
+def test_a_run_of_capitals_stops_before_a_word_that_starts_a_clause():
+    # a list without full stops: "This" begins the next sentence, it is not part of a name
+    found = names("We introduce Digital Red Queen This paper provides a study of coevolution.")
+    assert "Digital Red Queen" in found and not any(n.endswith("This") for n in found)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
