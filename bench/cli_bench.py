@@ -82,6 +82,10 @@ SINGLE = ("show", "mark", "note", "tag", "rate", "priority")
 READS = ("list", "list-tag", "list-small", "search", "export-bibtex", "export-csljson", "export-markdown")
 
 
+#: Brings a store's duplicate index up to date (an import of nothing), untimed.
+WARM_INDEX = "import sys; from readinglist.store import Store; Store.open(sys.argv[1]).import_records([])"
+
+
 def readinglist_cmd() -> list[str]:
     """The console script beside this interpreter (what users run), else ``python -m``."""
     script = Path(sys.executable).with_name("readinglist")
@@ -104,18 +108,24 @@ def run(argv: list[str], *, cwd: Path | None = None, env: dict | None = None, st
 
 def make_store(path: Path, n: int) -> None:
     """An ``n``-paper store made with the library (synthetic records, see store_bench)."""
+    if (path / "papers").is_dir() and sum(1 for _ in os.scandir(path / "papers")) == n:
+        # a store made before the duplicate index was kept: index it, in a child process (this
+        # one must stay small: the peak memory of every command it starts counts from its size)
+        subprocess.run([sys.executable, "-c", WARM_INDEX, str(path)], check=True)
+        return
+    shutil.rmtree(path, ignore_errors=True)
+    t = time.perf_counter()
+    in_child(_generate_store, path, n)
+    print(f"generated a {n:,}-paper store in {time.perf_counter() - t:.1f} s: {path}", flush=True)
+
+
+def _generate_store(path: Path, n: int) -> None:
     import store_bench
 
     from readinglist import Store
 
-    if (path / "papers").is_dir() and sum(1 for _ in os.scandir(path / "papers")) == n:
-        Store.open(path).import_records([])  # a store made before the duplicate index was kept
-        return
-    shutil.rmtree(path, ignore_errors=True)
-    t = time.perf_counter()
     records = store_bench.make_records(n, 0, random.Random(2026), store_bench.vocabulary())
     Store.open(path, clock=lambda: "2026-11-30T06:15:00Z").import_records(records)
-    print(f"generated a {n:,}-paper store in {time.perf_counter() - t:.1f} s: {path}", flush=True)
 
 
 def make_lists(folder: Path, count: int, size: int, tag: str) -> list[Path]:
@@ -133,11 +143,28 @@ def make_lists(folder: Path, count: int, size: int, tag: str) -> list[Path]:
     return paths
 
 
+def in_child(fn, *args) -> None:
+    """Run ``fn(*args)`` in a forked child: this process must stay small, because the peak
+    memory of every command it starts is counted from its size (max RSS survives exec)."""
+    import multiprocessing
+
+    child = multiprocessing.get_context("fork").Process(target=fn, args=args)
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        raise SystemExit(f"{fn.__name__} failed ({child.exitcode})")
+
+
 def make_bib(work: Path, lists: list[Path]) -> Path:
     """The papers of ``lists`` as one BibTeX file (imported into a scratch store, exported)."""
     bib = work / "l5k.bib"
-    if bib.exists():
-        return bib
+    if not bib.exists():
+        in_child(_write_bib, bib, lists)
+    return bib
+
+
+def _write_bib(bib: Path, lists: list[Path]) -> None:
+    work = bib.parent
     from readinglist.config import default_config
     from readinglist.jobs import export_papers, import_files
     from readinglist.store import Store
@@ -149,7 +176,6 @@ def make_bib(work: Path, lists: list[Path]) -> Path:
     import_files(store, lists, config=config, processes=os.cpu_count() or 1)
     bib.write_text(export_papers(list(store), config=config, format="bibtex"), encoding="utf-8")
     shutil.rmtree(scratch, ignore_errors=True)
-    return bib
 
 
 def link_copy(src: Path, dst: Path) -> None:
@@ -286,8 +312,7 @@ def main() -> int:
             link_copy(big_store, target)
             run([*rl, "--store", str(target), "list"], env=env)  # warm the copy's cache, untimed
             # ...and its duplicate index (it knows the files by signature, which new links change)
-            warm_index = "import sys; from readinglist.store import Store; Store.open(sys.argv[1]).import_records([])"
-            run([sys.executable, "-c", warm_index, str(target)], env=env)
+            run([sys.executable, "-c", WARM_INDEX, str(target)], env=env)
             if keys:  # new links changed the ctime of the files the main copies share: re-warm them
                 warm_main_copies()
         elif op == "first-list":
