@@ -21,7 +21,10 @@ phrase, the first finding ("We find that X ...") gives X, or else the first sent
 Last, :func:`_repair` weighs that rule-made title against the abstract's most central noun phrase
 (:mod:`readinglist.convert.phrases`, a learned score): the phrase wins when it scores clearly
 higher, and always when the rule-made title is a clause (a finite verb), starts with This/We/Our,
-copies the abstract's opening words, is three words or fewer, or repeats the name.
+copies the abstract's opening words, is three words or fewer, or repeats the name. A title
+phrase that does not say the paper's topic (in words or as its acronym) gets it when there is
+room ("Lockdown: an isolated subspace training method for federated learning"): real titles
+name their field far more often than an abstract's contribution sentence does.
 
 Every title: at most :data:`MAX_WORDS` words, clean text (no LaTeX or Markdown), sentence case
 after the colon (acronyms and proper words kept), no trailing punctuation, never ends on an
@@ -810,7 +813,13 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
     if name:
         name = _clean(name)
     title = _rule_title(text, name)
-    return _repair(title, text, name) or title or FALLBACK_TITLE
+    title = _repair(title, text, name) or title or FALLBACK_TITLE
+    if name and title.startswith(f"{name}: "):
+        desc = title[len(name) + 2 :].split()
+        joined = _phrase_with_topic(desc, text, MAX_WORDS - len(name.split()) - 1)
+        if joined is not desc and name.lower() not in " ".join(joined[len(desc):]).lower():
+            title = _finish(f"{name}: {' '.join(joined)}") or title
+    return title
 
 
 # A finite verb makes a title a clause ("X is crucial for ..."); as the evaluator counts them.
@@ -869,9 +878,34 @@ def _repair(title: str, plain: str, name: str | None) -> str:
         body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
     if body_ok and score_words(body.split(), plain) + _RULE_MARGIN >= score_words(phrase, plain):
         return title
+    if not named:
+        phrase = _phrase_with_topic(phrase, plain)
     text = _sentence_case(" ".join(phrase), plain)
     repaired = _finish(f"{name}: {text}" if named else _capitalise(text))
     return repaired or title
+
+
+def _phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 3) -> list[str]:
+    """A short phrase that does not say the paper's topic gets it ("a three-part solution to
+    extrapolation errors" + "for deep offline reinforcement learning")."""
+    if len(phrase) > TOPIC_JOIN_MAX or " for " in f" {' '.join(phrase).lower()} ":
+        return phrase
+    topic = _topic(plain)
+    if not topic:
+        return phrase
+    topic_words = topic.split()
+    if len(topic_words) < 2:
+        return phrase  # "researchers", "robustness": too little to say what the paper is about
+    content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
+    said = {w.lower().strip(",;:") for w in phrase}
+    said |= {part for w in said if "-" in w for part in w.split("-")}
+    initials = "".join(w[:1] for w in topic_words if w.lower() not in DANGLING).lower()
+    if content & said or {initials, initials + "s"} & said or len(phrase) + 1 + len(topic_words) > budget:
+        return phrase  # the phrase says the topic already ("... of LLMs" and "large language models")
+    return phrase + ["for"] + topic_words
+
+
+TOPIC_JOIN_MAX = 11
 
 
 def _rule_title(text: str, name: str | None) -> str:

@@ -165,3 +165,32 @@ def test_wordy_text_never_dangles(words):
     title = make_title(text, to_plain(text), None)
     assert title and len(title.split()) <= MAX_WORDS
     assert "$" not in title and "**" not in title
+
+
+TOPIC = "Offline reinforcement learning suffers from extrapolation error. We give a remedy."
+
+
+@pytest.mark.parametrize(
+    ("phrase", "joined"),
+    [
+        # a phrase that does not say the topic gets it
+        ("three-part remedy", "three-part remedy for offline reinforcement learning"),
+        # ... not when it says it already, in words or as an acronym, or already says what it is for
+        ("remedy for offline reinforcement learning", None),
+        ("remedy for extrapolation error", None),
+        ("remedy in ORL", None),
+        ("value remedies of ORLs", None),
+    ],
+)
+def test_a_phrase_is_joined_to_the_topic_only_when_it_lacks_it(phrase, joined):
+    from readinglist.convert.titles import _phrase_with_topic
+
+    words = phrase.split()
+    assert " ".join(_phrase_with_topic(words, TOPIC)) == (joined or phrase)
+
+
+def test_the_topic_never_overflows_the_budget():
+    from readinglist.convert.titles import _phrase_with_topic
+
+    words = "a b c d e f g h i j".split()
+    assert len(_phrase_with_topic(words, TOPIC, budget=12)) <= 12
