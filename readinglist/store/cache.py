@@ -238,9 +238,9 @@ def _stat_names(papers_dir: Path, names: list[str]) -> dict[str, Signature]:
     return sigs
 
 
-def _fork_stat(papers_dir: Path, names: list[str]) -> tuple[int, int] | None:
-    """A forked child stat'ing ``names``: (pid, read end of its pipe) or None; it sends the
-    signatures as marshal data."""
+def _fork(work) -> tuple[int, int] | None:
+    """A forked child running ``work()`` (which returns bytes) and sending them through a pipe:
+    (pid, read end of the pipe), or None if it cannot start. :func:`_collect` reads the answer."""
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -251,11 +251,11 @@ def _fork_stat(papers_dir: Path, names: list[str]) -> tuple[int, int] | None:
         os.close(read_end)
         os.close(write_end)
         return None
-    if pid == 0:  # the child: stat, send, leave without running any cleanup
+    if pid == 0:  # the child: work, send, leave without running any cleanup
         code = 1
         try:
             os.close(read_end)
-            data = marshal.dumps(_stat_names(papers_dir, names))
+            data = work()
             with os.fdopen(write_end, "wb") as out:
                 out.write(data)
             code = 0
@@ -263,6 +263,11 @@ def _fork_stat(papers_dir: Path, names: list[str]) -> tuple[int, int] | None:
             os._exit(code)
     os.close(write_end)
     return pid, read_end
+
+
+def _fork_stat(papers_dir: Path, names: list[str]) -> tuple[int, int] | None:
+    """A forked child stat'ing ``names``; it sends the signatures as marshal data."""
+    return _fork(lambda: marshal.dumps(_stat_names(papers_dir, names)))
 
 
 #: Below this many files a second process costs more than the stat pass it saves.
@@ -452,37 +457,20 @@ def _parse_share(papers_dir: Path, names: list[str], loads) -> tuple[dict[str, P
 def _fork_parse(papers_dir: Path, names: list[str], loads, convert=None) -> tuple[int, int] | None:
     """A forked worker parsing ``names``: (pid, read end of its pipe), or None if it cannot
     start. It sends marshal data: ("ok", names, rows, vanished) or ("error", message)."""
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return None
-    if pid == 0:  # the worker: parse, send, leave without running any cleanup
-        code = 1
+
+    def work() -> bytes:
         try:
-            os.close(read_end)
-            try:
-                with gc_paused():
-                    parsed, vanished = _parse_share(papers_dir, names, loads)
-                    if convert is not None:
-                        rows = [convert(n, p) for n, p in parsed.items()]
-                    else:
-                        rows = [paper_to_row(p) for p in parsed.values()]
-                data = marshal.dumps(("ok", list(parsed), rows, vanished))
-            except StoreError as exc:
-                data = marshal.dumps(("error", str(exc)))
-            with os.fdopen(write_end, "wb") as out:
-                out.write(data)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+            with gc_paused():
+                parsed, vanished = _parse_share(papers_dir, names, loads)
+                if convert is not None:
+                    rows = [convert(n, p) for n, p in parsed.items()]
+                else:
+                    rows = [paper_to_row(p) for p in parsed.values()]
+            return marshal.dumps(("ok", list(parsed), rows, vanished))
+        except StoreError as exc:
+            return marshal.dumps(("error", str(exc)))
+
+    return _fork(work)
 
 
 def _collect(child: tuple[int, int] | None):
