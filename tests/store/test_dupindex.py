@@ -99,6 +99,7 @@ def _history(cache, rng, data) -> None:
         elif change == "unseen":  # a file written by someone else (or an import killed before saving)
             serial += 1
             abstracts[f"hand-{serial}.toml"] = rng.choice(pool)
+            sigs[f"hand-{serial}.toml"] = (serial, 5, 5, 5)  # the store stats every file it lists
     near = StoredNearIndex.open(cache, _papers(abstracts), sigs)
     _same_answers(near, _fresh(abstracts), _queries(rng, rng.sample(pool, 4)))
 

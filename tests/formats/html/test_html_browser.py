@@ -198,9 +198,12 @@ def test_bibtex_is_one_click_away(browser, store, tmp_path):
     load(browser, page)
     first = browser.find_element("css selector", "article.paper")
     first.find_element("css selector", "details.bib summary").click()
+    # the <pre> is made when the panel's (asynchronous) toggle event fires: wait for it and its
+    # text (a loaded machine is slow)
+    WebDriverWait(browser, 10, poll_frequency=0.1).until(
+        lambda _: any(e.text.strip() for e in first.find_elements("css selector", "details.bib pre"))
+    )
     pre = first.find_element("css selector", "details.bib pre")
-    # the entry is filled in when the panel opens: wait for it (a loaded machine is slow)
-    WebDriverWait(browser, 10, poll_frequency=0.1).until(lambda _: pre.text.strip())
     shown = pre.text
     assert shown.splitlines()[1].startswith(f"@inproceedings{{{papers[0].key},")
     # the entry is the BibTeX export's, without the abstract (the page shows that already)
