@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 from helpers import ROOT, SEED_FILES
+from hypothesis import settings
+
+# No per-example deadline anywhere: a loaded CI machine must not turn a slow example into a
+# "flaky" failure. The "ci" profile (.ci/run sets HYPOTHESIS_PROFILE=ci) also derandomizes, so a
+# clean clone's run is repeatable; local runs keep exploring new examples.
+settings.register_profile("default", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session")
