@@ -3,6 +3,7 @@ what the careful one-file-at-a-time path gives, errors included."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import tomllib
 
@@ -89,6 +90,11 @@ def test_the_fast_reading_of_a_file_is_the_careful_one(data):
         fast = careful
     assert fast == careful
     assert _outcome(paperfile.from_data, data, "x.toml", "") == careful
+    try:  # the row the cache stores is that paper's
+        row = paperfile._plain_row(data)
+    except paperfile._Unusual:
+        return
+    assert paperfile.paper_to_row(careful) == row and paperfile.row_to_paper(row) == careful
 
 
 @settings(max_examples=100, deadline=None)
@@ -106,6 +112,13 @@ def test_the_compiled_reader_reads_files_as_tomllib_does(paper):
     loads = paperfile.compiled_loads()
     assert loads(text) == tomllib.loads(text)
     assert paperfile.parse(text, "x.toml", loads=loads) == paperfile.parse(text, "x.toml")
+    assert paperfile.parse_row(text, "x.toml", loads=loads) == paperfile.paper_to_row(paperfile.parse(text, "x.toml"))
+    name = "x.toml"
+
+    def loaded(b):  # marshal may write equal values as one object or two: compare the values
+        return (b[0], b[1], marshal.loads(b[2]), b[3])
+
+    assert loaded(cache.bundle_row(name, paperfile.parse_row(text, name))) == loaded(cache.bundle(name, paperfile.parse(text, name)))
 
 
 @pytest.mark.parametrize(
@@ -173,10 +186,10 @@ def test_a_failing_worker_leaves_its_share_to_the_parent(tmp_path, monkeypatch, 
     parent = os.getpid()
     real = cache._parse_share
 
-    def flaky(papers_dir, share, loads):
+    def flaky(papers_dir, share, *args):
         if os.getpid() != parent:
             raise MemoryError("worker died")
-        return real(papers_dir, share, loads)
+        return real(papers_dir, share, *args)
 
     monkeypatch.setattr(cache, "_parse_share", flaky)
     parsed, _ = cache.parse_files(store.papers_dir, names)
@@ -184,3 +197,61 @@ def test_a_failing_worker_leaves_its_share_to_the_parent(tmp_path, monkeypatch, 
     monkeypatch.setattr(cache, "_fork_parse", lambda *a: None)  # no fork at all
     parsed, _ = cache.parse_files(store.papers_dir, names)
     assert sorted(parsed) == names
+
+
+def _read_outcome(path):
+    try:
+        return paperfile.read_text(path)
+    except FileNotFoundError:
+        return None
+    except StoreError as exc:
+        return ("error", str(exc))
+
+
+def test_the_bulk_reader_reads_what_read_text_reads(tmp_path, monkeypatch):
+    """Texts, missing files and every refusal (FIFO, folder, link to nothing, not UTF-8, too
+    large) come out as read_text gives them; a FIFO never blocks, also when not named careful."""
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "a.toml").write_text('key = "a"\n', encoding="utf-8")
+    (folder / "empty.toml").write_bytes(b"")
+    (folder / "latin.toml").write_bytes(b'key = "caf\xe9"\n')
+    (folder / "big.toml").write_bytes(b"x" * 300)
+    (folder / "dir.toml").mkdir()
+    os.mkfifo(folder / "fifo.toml")
+    (folder / "link.toml").symlink_to(folder / "a.toml")
+    (folder / "dangling.toml").symlink_to(folder / "nothing.toml")
+    monkeypatch.setattr(paperfile, "PAPER_LIMIT", 200)
+    names = sorted(os.listdir(folder)) + ["missing.toml"]
+    expected = {n: _read_outcome(folder / n) for n in names}
+    assert expected["link.toml"] == 'key = "a"\n' and expected["missing.toml"] is None
+    assert all(isinstance(expected[n], tuple) for n in ("latin.toml", "big.toml", "dir.toml", "fifo.toml"))
+    for careful in (set(), {"fifo.toml", "dir.toml"}):
+
+        def bulk(reading=names):
+            out = {}
+            try:
+                for name, text in paperfile.read_texts(folder, reading, careful):
+                    out[name] = text
+            except StoreError as exc:  # the bulk reader raises read_text's error for that file
+                out[reading[len(out)]] = ("error", str(exc))
+            return out
+
+        got = {}
+        for name in names:  # one at a time, so that an error does not stop the others
+            got.update(bulk([name]))
+        assert got == expected
+        assert bulk() == {n: expected[n] for n in names[: names.index("big.toml") + 1]}  # stops at the first error
+
+
+def test_a_store_with_files_that_are_not_papers_reads_the_others(tmp_path, parallel, monkeypatch):
+    """A fresh clone's bulk read (parallel, compiled reader) of a store holding a FIFO, a folder and
+    a file that is not UTF-8 among its papers: those are reported, the others listed."""
+    store = _store(tmp_path)
+    os.mkfifo(store.papers_dir / "fifo.toml")
+    (store.papers_dir / "dir.toml").mkdir()
+    (store.papers_dir / "latin.toml").write_bytes(b'key = "caf\xe9"\n')
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    again = Store.open(store.root)
+    assert [p.key for p in again.find()] == [f"p{i:02d}" for i in range(12)]
+    assert sorted(b.split(":")[0].rsplit("/", 1)[1] for b in again.broken) == ["dir.toml", "fifo.toml", "latin.toml"]
