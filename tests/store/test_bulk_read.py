@@ -228,7 +228,7 @@ def test_the_bulk_reader_reads_what_read_text_reads(tmp_path, monkeypatch):
     assert all(isinstance(expected[n], tuple) for n in ("latin.toml", "big.toml", "dir.toml", "fifo.toml"))
     for careful in (set(), {"fifo.toml", "dir.toml"}):
 
-        def bulk(reading=names):
+        def bulk(reading=names, careful=careful):
             out = {}
             try:
                 for name, text in paperfile.read_texts(folder, reading, careful):
