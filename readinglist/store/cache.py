@@ -22,7 +22,7 @@ import sqlite3
 import stat as stat_module
 import sys
 import time
-from collections.abc import Container, Iterable
+from collections.abc import Container, Generator, Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import NamedTuple
@@ -723,20 +723,22 @@ def sync(cache_dir: Path, papers_dir: Path) -> Synced:
 
 def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict) -> None:
     changed = sorted(name for name, sig in sigs.items() if stored.get(name, False) != sig)
-    gone = stored.keys() - sigs.keys()
+    gone: set[str] = set(stored.keys() - sigs.keys())
+    parts = _parsed_parts(papers_dir, changed, odd(sigs, changed), broken)
     try:
-        parsed, vanished = parse_files(papers_dir, changed, bundle_row, odd(sigs, changed))
-    except StoreError:  # one bad file must not hide the others: parse one by one, note the bad
-        parsed, vanished = {}, []
-        for name in changed:
-            try:
-                more, lost = _converted(*_parse_share(papers_dir, [name], None, odd(sigs, [name])), bundle_row)
-            except StoreError as exc:
-                broken[name] = str(exc)
-                continue
-            parsed.update(more)
-            vanished += lost
-    gone = gone.union(vanished, broken)
+        for parsed, lost in parts:  # written part by part, each in its own transaction
+            _write_part(db, papers_dir, sigs, stored, scan_ns, parsed, gone.union(lost))
+            gone = set()
+    finally:
+        parts.close()  # (collects any worker still running when a part failed)
+    _use_wal(db)
+
+
+def _write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, parsed: dict, gone: Iterable[str]) -> None:
+    """One transaction: the rows of ``parsed`` (name -> :func:`bundle_row`) and their files'
+    signatures written, those of ``gone`` removed. The stored signatures always name exactly
+    the files whose rows the cache holds, so a process stopped between two parts leaves a
+    cache that simply has the other part's files to read again."""
     limit = scan_ns - RACY_NS
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -753,7 +755,72 @@ def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, 
     except BaseException:
         db.execute("ROLLBACK")
         raise
-    _use_wal(db)
+
+
+#: The parsing time of a paper over the time of writing its rows to the cache (measured 1.7-2.2
+#: on 20,000 papers: cache._bundles against cache._write_part, each alone).
+PARSE_OVER_WRITE = 2.0
+
+
+def _parsed_parts(papers_dir: Path, names: list[str], careful: Container[str], broken: dict) -> Generator[tuple[dict, list[str]], None, None]:
+    """``(bundles, lost)`` of the files ``names``: name -> :func:`bundle_row`, and the names
+    that vanished or do not parse (noted in ``broken``). One part, or, for many files on a
+    machine with several cores, two: this process's share first, which the caller writes
+    while forked workers parse the rest (the second part). This process's share is the
+    smaller one, so that it has parsed and written it when the workers are done:
+    ``x (P + W) = (1 - x) P / k`` for k workers, P and W the parse and write times."""
+    from .paperfile import compiled_loads
+
+    loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
+    workers = _cores() if len(names) >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
+    if workers < 2:
+        yield _bundles(papers_dir, names, loads, careful, broken)
+        return
+    k = workers - 1
+    first = round(len(names) * PARSE_OVER_WRITE / (k * (PARSE_OVER_WRITE + 1) + PARSE_OVER_WRITE))
+    size = -(-(len(names) - first) // k)
+    shares = [names[i : i + size] for i in range(first, len(names), size)]
+    children = [(share, _fork_parse(papers_dir, share, loads, bundle_row, careful)) for share in shares]
+    try:
+        yield _bundles(papers_dir, names[:first], loads, careful, broken)
+        rest: dict = {}
+        lost: list[str] = []
+        while children:
+            share, child = children.pop(0)
+            result = _collect(child)
+            if result is not None and result[0] == "ok":
+                _, rows_names, rows, vanished = result
+                rest.update(zip(rows_names, rows))
+                lost += vanished
+            else:  # the worker failed, or found a bad file: this process parses its share
+                more, gone = _bundles(papers_dir, share, loads, careful, broken)
+                rest.update(more)
+                lost += gone
+        yield rest, lost
+    finally:
+        for _, child in children:  # the caller stopped early: wait for the workers all the same
+            _collect(child)
+
+
+def _bundles(papers_dir: Path, names: list[str], loads, careful: Container[str], broken: dict) -> tuple[dict, list[str]]:
+    """:func:`bundle_row` of each file of ``names`` and the names to drop (vanished, or not
+    parsing: one bad file must not hide the others, so then they are parsed one by one)."""
+    try:
+        return _converted(*_parse_share(papers_dir, names, loads, careful), bundle_row)
+    except StoreError:
+        pass
+    parsed: dict = {}
+    lost: list[str] = []
+    for name in names:
+        try:
+            more, vanished = _converted(*_parse_share(papers_dir, [name], loads, careful), bundle_row)
+        except StoreError as exc:
+            broken[name] = str(exc)
+            lost.append(name)
+            continue
+        parsed.update(more)
+        lost += vanished
+    return parsed, lost
 
 
 def _check_keys(db: sqlite3.Connection, papers_dir: Path, parsed: dict[str, tuple]) -> None:

@@ -255,3 +255,46 @@ def test_a_store_with_files_that_are_not_papers_reads_the_others(tmp_path, paral
     again = Store.open(store.root)
     assert [p.key for p in again.find()] == [f"p{i:02d}" for i in range(12)]
     assert sorted(b.split(":")[0].rsplit("/", 1)[1] for b in again.broken) == ["dir.toml", "fifo.toml", "latin.toml"]
+
+
+def test_bad_files_in_either_part_of_a_fresh_read_are_reported_and_the_rest_listed(tmp_path, parallel, monkeypatch):
+    """The first part (this process's share) and the second (the workers') each note their bad
+    files, and every other paper is listed."""
+    store = _store(tmp_path)
+    names = sorted(os.listdir(store.papers_dir))
+    for bad in (names[1], names[10]):  # one in this process's share, one in a worker's
+        (store.papers_dir / bad).write_text('key = "x"\ntitle = \n', encoding="utf-8")
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    again = Store.open(store.root)
+    keys = [p.key for p in again.find()]
+    assert keys == [f"p{i:02d}" for i in range(12) if i not in (1, 10)]
+    assert sorted(b.split(":")[0].rsplit("/", 1)[1] for b in again.broken) == [names[1], names[10]]
+
+
+def test_a_read_stopped_between_its_parts_leaves_a_cache_that_reads_right(tmp_path, parallel, monkeypatch):
+    """A process stopped after writing the first part: the next one reads the rest, and the
+    answer is what reading the files gives."""
+    store = _store(tmp_path)
+    store.set_status("p03", "read")
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    real = cache._write_part
+    calls = []
+
+    def stop_at_second(*args):
+        calls.append(len(args[5]))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    import shutil
+
+    shutil.rmtree(store.cache_dir)
+    monkeypatch.setattr(cache, "_write_part", stop_at_second)
+    with pytest.raises(KeyboardInterrupt):
+        Store.open(store.root).find()
+    assert len(calls) == 2 and 0 < calls[0] < 12
+    monkeypatch.setattr(cache, "_write_part", real)
+    (store.papers_dir / "p05.toml").write_text(paperfile.render(Paper(Record(key="p05", title="Edited"))), encoding="utf-8")
+    found = Store.open(store.root).find()
+    assert [p.key for p in found] == [f"p{i:02d}" for i in range(12)]
+    assert found[3].status == "read" and found[5].record.title == "Edited"
