@@ -113,25 +113,10 @@ def _print_papers(papers, *, as_json: bool) -> None:
         for paper in papers:
             sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
         return
-    if _plain_output():  # one write of all lines: 20,000 papers print in a few ms
-        import re
+    if _plain_output():  # one write of all lines
+        from ..store.cache import plain_line_of
 
-        from ..text.controls import escape_controls as esc
-
-        text = "".join(
-            f"{r.key}\t{p.status}\t{r.venue or ''} {r.year or ''}\t{','.join(p.tags if p.user_tags else r.tags)}\t{r.title}\n"
-            for p in papers
-            for r in (p.record,)
-        )
-        # a control character in a field is shown escaped; checked once over all lines (the
-        # tabs and line ends must be only the layout's)
-        if re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text) or text.count("\t") != 4 * len(papers) or text.count("\n") != len(papers):
-            text = "".join(
-                f"{esc(r.key, '')}\t{p.status}\t{esc(r.venue or '', '')} {r.year or ''}\t{esc(','.join(p.tags if p.user_tags else r.tags), '')}\t{esc(r.title, '')}\n"
-                for p in papers
-                for r in (p.record,)
-            )
-        sys.stdout.write(text)
+        sys.stdout.write("".join(map(plain_line_of, papers)))
         return
     from ..terminal import paper_table, width
 
@@ -144,6 +129,9 @@ def list_papers(status, tag, venue, year, priority, rating, search, sort, revers
     """What ``readinglist list`` does (see :mod:`.library` for its options)."""
     if reverse:  # every order ends with the key: the reversed order is the reversed list
         sort = sort[1:] if sort.startswith("-") else "-" + sort
+    if not as_json and _plain_output():  # the cache keeps each paper's line: one text a paper
+        sys.stdout.write("".join(_find(status, tag, venue, year, priority, rating, search, sort, limit=limit, lines=True)))
+        return
     papers = _find(status, tag, venue, year, priority, rating, search, sort, limit=limit, brief=not as_json)
     _print_papers(papers, as_json=as_json)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import re
 import sqlite3
 import stat as stat_module
 import sys
@@ -473,7 +474,7 @@ def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> No
 # --------------------------------------------------------------------------- the SQLite file
 
 #: Bump when the tables change (the schema of the rows is part of the file's identity too).
-DB_VERSION = 4
+DB_VERSION = 5
 #: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
 #: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
 #: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``tags`` each paper's tags,
@@ -496,7 +497,8 @@ CREATE TABLE papers (
     added TEXT NOT NULL,
     changed TEXT NOT NULL,
     tags TEXT NOT NULL,         -- the topic tags, joined by U+001F
-    utags TEXT NOT NULL         -- the user's tags, joined by U+001F
+    utags TEXT NOT NULL,        -- the user's tags, joined by U+001F
+    line TEXT NOT NULL          -- what a piped `list` prints of the paper (plain_line)
 ) WITHOUT ROWID;
 CREATE INDEX papers_key ON papers(key);
 CREATE TABLE texts (name TEXT PRIMARY KEY, lt TEXT NOT NULL, ln TEXT NOT NULL, la TEXT NOT NULL);
@@ -649,7 +651,7 @@ def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: 
         for table in ("papers", "texts", "rows", "tags"):
             db.executemany(f"DELETE FROM {table} WHERE name = ?", drop)
     if changed:
-        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [b[0] for _, b in changed])
+        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [b[0] for _, b in changed])
         db.executemany("INSERT INTO texts VALUES (?,?,?,?)", [b[1] for _, b in changed])
         db.executemany("INSERT INTO rows VALUES (?,?)", [(n, b[2]) for n, b in changed])
         db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(t, n) for n, b in changed for t in b[3]])
@@ -664,6 +666,29 @@ def bundle(name: str, p: Paper) -> tuple:
 _STATUS_IX = {s: i for i, s in enumerate(STATUSES)}
 
 
+_LINE_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def plain_line(key: str, status: str, venue: str | None, year: int | None, tags: tuple[str, ...], title: str) -> str:
+    """The line ``list`` and ``search`` print for a paper when piped: key, status, venue and
+    year, tags (the topic tags, then the user's own), title, tab-separated. A control
+    character in a field (a tab or line break too: the layout's must be the only ones) is
+    shown escaped. The cache keeps each paper's line, so a piped ``list`` of every paper
+    fetches one text a paper."""
+    line = f"{key}\t{status}\t{venue or ''} {year or ''}\t{','.join(tags)}\t{title}\n"
+    if _LINE_CONTROLS.search(line) is None and line.count("\t") == 4 and line.count("\n") == 1:
+        return line
+    from ..text.controls import escape_controls as esc
+
+    return f"{esc(key, '')}\t{status}\t{esc(venue or '', '')} {year or ''}\t{esc(','.join(tags), '')}\t{esc(title, '')}\n"
+
+
+def plain_line_of(p: Paper | Listed) -> str:
+    """:func:`plain_line` of a paper (or a :class:`Listed` row)."""
+    r = p.record
+    return plain_line(r.key, p.status, r.venue, r.year, p.tags if p.user_tags else r.tags, r.title)
+
+
 def bundle_row(name: str, row: tuple) -> tuple:
     """Everything the cache stores of the paper in file ``name``, from its row (marshal data,
     so that forked parsers make it): its ``papers`` row, its ``texts`` row, the marshalled
@@ -676,6 +701,7 @@ def bundle_row(name: str, row: tuple) -> tuple:
             (venue or "\uffff").casefold(), year, priority, rating, title, title.casefold(),
             history[0][1] if history else "", history[-1][1] if history else "",
             TAG_SEP.join(tags), TAG_SEP.join(utags),
+            plain_line(key, status, venue, year, tuple(dict.fromkeys(tags + utags)) if utags else tags, title),
         ),
         (name, title.lower(), notes.lower(), abstract.lower()),
         marshal.dumps(row),
@@ -875,6 +901,7 @@ def select(
     reverse: bool = False,
     limit: int | None = None,
     brief: bool = False,
+    lines: bool = False,
 ) -> sqlite3.Cursor:
     """Rows of the papers that match, in ``order`` (None: any), at most ``limit`` (a cursor: the
     caller converts them one by one, so the query's rows and the papers are never all held).
@@ -882,7 +909,8 @@ def select(
     ``statuses``: any of these; ``tags`` (casefolded): all of them; ``equal``: (column, value)
     pairs among year, priority, rating and venue_cf; ``words`` (lowercased): each must occur in
     the title, notes or abstract as a substring (a superset of search's whole words: the caller
-    scores). Rows hold BRIEF_COLUMNS (``brief``) or the marshalled paper, then the key and,
+    scores). Rows hold BRIEF_COLUMNS (``brief``), the :func:`plain_line` (``lines``) or the
+    marshalled paper, then the key and,
     with ``words``, the lowercased title, notes and abstract."""
     where: list[str] = []
     params: list = []
@@ -900,8 +928,8 @@ def select(
         where.append(f"p.name IN (SELECT name FROM tags WHERE tag IN ({','.join('?' * len(tags))}) GROUP BY name HAVING count(*) = {len(tags)})")
         params += tags
     words = list(words)
-    columns = BRIEF_COLUMNS if brief else "r.row"
-    if not brief:
+    columns = "p.line" if lines else BRIEF_COLUMNS if brief else "r.row"
+    if not (brief or lines):
         joins += " JOIN rows r ON r.name = p.name"
     columns += ", p.key"
     if words:

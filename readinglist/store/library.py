@@ -604,6 +604,7 @@ class Store:
         sort: str = "key",
         limit: int | None = None,
         brief: bool = False,
+        lines: bool = False,
     ) -> list:
         """The papers that match every given filter, sorted.
 
@@ -613,7 +614,8 @@ class Store:
         front reverses; "priority" puts 1 first, "rating" the best first (unset ones last);
         "relevance" (best search match first) needs ``search``. ``limit``: at most this many.
         ``brief``: :class:`~readinglist.store.cache.Listed` rows (what the ``list`` table
-        shows) instead of whole papers, much cheaper for a large result.
+        shows) instead of whole papers, much cheaper for a large result; ``lines``: the line a
+        piped ``list`` prints of each (:func:`~readinglist.store.cache.plain_line`), cheaper still.
         """
         reverse = sort.startswith("-")
         order = sort.lstrip("-")
@@ -632,6 +634,10 @@ class Store:
         if self._depth > 0:  # inside a transaction: its own changes are not written yet
             out = self._find_in_memory(statuses, wanted, venue_cf, year, priority, rating, search, order, reverse)
             out = out[:limit] if limit is not None else out
+            if lines:
+                from .cache import plain_line_of
+
+                return [plain_line_of(p) for p in out]
             if brief:
                 from .cache import Listed
 
@@ -649,14 +655,19 @@ class Store:
             cursor = cache.select(
                 db, statuses=statuses, tags=wanted, equal=equal, words=score.words if score else (),
                 order=None if order == "relevance" else order, reverse=reverse, limit=None if score else limit, brief=brief,
+                lines=lines,
             )  # fmt: skip
             if score is None:  # rows converted as they come
+                if lines:
+                    return [r[0] for r in cursor]
                 return cache.listed(cursor) if brief else cache.papers_of(cursor)
             lowered = score.lowered
             scored = [(r, points) for r in cursor if (points := lowered(r[-3], r[-2], r[-1])) > 0]
         if order == "relevance":
             scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
         rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
+        if lines:
+            return [r[0] for r in rows]
         return cache.listed(rows) if brief else cache.papers_of(rows)
 
     def _find_in_memory(self, statuses, wanted, venue_cf, year, priority, rating, search, order, reverse) -> list[Paper]:

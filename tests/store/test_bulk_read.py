@@ -298,3 +298,35 @@ def test_a_read_stopped_between_its_parts_leaves_a_cache_that_reads_right(tmp_pa
     found = Store.open(store.root).find()
     assert [p.key for p in found] == [f"p{i:02d}" for i in range(12)]
     assert found[3].status == "read" and found[5].record.title == "Edited"
+
+
+_CONTROL_CHARS = st.text(st.characters(codec="utf-8"), max_size=12)
+
+
+@settings(max_examples=300)
+@given(_CONTROL_CHARS, _CONTROL_CHARS, st.none() | _CONTROL_CHARS, st.none() | st.integers(0, 3000), st.lists(_CONTROL_CHARS, max_size=3))
+def test_a_plain_line_is_one_line_of_five_fields_without_control_characters(key, title, venue, year, tags):
+    line = cache.plain_line(key, "read", venue, year, tuple(tags), title)
+    assert line.endswith("\n") and line.count("\n") == 1 and line.count("\t") == 4
+    assert not any(ord(ch) < 32 and ch not in "\t\n" or 0x7F <= ord(ch) <= 0x9F for ch in line)
+    fields = (key, venue or "", ",".join(tags), title)
+    if not any(ch in f for f in fields for ch in "\t\n") and not any(cache._LINE_CONTROLS.search(f) for f in fields):
+        assert line == f"{key}\tread\t{venue or ''} {year or ''}\t{','.join(tags)}\t{title}\n"
+
+
+@settings(max_examples=25)
+@given(st.lists(_papers, min_size=1, max_size=4, unique_by=lambda p: p.key.casefold()))
+def test_the_line_the_cache_keeps_is_the_papers_line(papers):
+    """``find(lines=True)`` (the cache's column) is :func:`plain_line_of` of the papers ``find``
+    returns, for any paper a file can hold, hand-written too."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store.open(folder)
+        for p in papers:
+            (store.papers_dir / f"{p.key}.toml").write_text(paperfile.render(paperfile.canonical(p)), encoding="utf-8")
+        found = store.find()
+        assert store.find(lines=True) == [cache.plain_line_of(p) for p in found]
+        assert store.find(lines=True, sort="-title", limit=2) == [cache.plain_line_of(p) for p in store.find(sort="-title", limit=2)]
+        with store.transaction():  # the in-memory path gives the same lines
+            assert store.find(lines=True) == [cache.plain_line_of(p) for p in found]
