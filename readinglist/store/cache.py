@@ -9,8 +9,12 @@ Like git's index, an entry whose file changed within ``RACY_NS`` of the scan is 
 a signature, because a second change within the file system's timestamp granularity could
 keep size and times equal; it is simply parsed again next time.
 
-The cache file is :mod:`marshal` data (plain tuples, fast to load; it is tied to the Python
-version, which is part of its name). A cache that cannot be read is ignored and rebuilt.
+The cache file is SQLite (see :func:`sync` and the queries below); each paper's row is
+:mod:`marshal` data (plain tuples, fast to load; tied to the Python version, which is part of
+the file's name). A cache that cannot be read is ignored and rebuilt. Rebuilding it (a fresh
+clone) reads the files with :func:`~readinglist.store.paperfile.read_texts` and the compiled
+TOML reader, straight to rows (:func:`~readinglist.store.paperfile.parse_row`), in forked
+workers when there are many (:func:`_parsed_parts`).
 """
 
 from __future__ import annotations

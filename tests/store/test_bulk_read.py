@@ -315,18 +315,26 @@ def test_a_plain_line_is_one_line_of_five_fields_without_control_characters(key,
 
 
 @settings(max_examples=25)
-@given(st.lists(_papers, min_size=1, max_size=4, unique_by=lambda p: p.key.casefold()))
-def test_the_line_the_cache_keeps_is_the_papers_line(papers):
-    """``find(lines=True)`` (the cache's column) is :func:`plain_line_of` of the papers ``find``
-    returns, for any paper a file can hold, hand-written too."""
+@given(st.lists(_papers, min_size=1, max_size=4, unique_by=lambda p: p.key.casefold()), _papers)
+def test_the_line_the_cache_keeps_is_the_papers_line(papers, edited):
+    """``find(lines=True)`` (the cache's column) is :func:`plain_line_of` of the papers the
+    files hold, for any paper a file can hold, also after a file is rewritten by hand."""
     import tempfile
+
+    def truth(store):
+        papers = [paperfile.parse(paperfile.read_text(store.papers_dir / n), n) for n in sorted(os.listdir(store.papers_dir))]
+        return [cache.plain_line_of(p) for p in sorted(papers, key=lambda p: p.key)]
 
     with tempfile.TemporaryDirectory() as folder:
         store = Store.open(folder)
         for p in papers:
             (store.papers_dir / f"{p.key}.toml").write_text(paperfile.render(paperfile.canonical(p)), encoding="utf-8")
+        assert store.find(lines=True) == truth(store)
         found = store.find()
-        assert store.find(lines=True) == [cache.plain_line_of(p) for p in found]
         assert store.find(lines=True, sort="-title", limit=2) == [cache.plain_line_of(p) for p in store.find(sort="-title", limit=2)]
         with store.transaction():  # the in-memory path gives the same lines
             assert store.find(lines=True) == [cache.plain_line_of(p) for p in found]
+        # a hand edit: the first file now holds another paper (its key kept, so keys stay unique)
+        other = paperfile.canonical(edited.evolve(record=edited.record.evolve(key=papers[0].key)))
+        (store.papers_dir / f"{papers[0].key}.toml").write_text(paperfile.render(other), encoding="utf-8")
+        assert store.find(lines=True) == truth(store)
