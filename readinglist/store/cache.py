@@ -650,6 +650,13 @@ def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: 
     """Replace the rows of the ``changed`` files (name, :func:`bundle`), delete those of ``gone``
     files, store ``sigs`` (inside the caller's transaction; ``stored``: the names the cache may
     hold rows for)."""
+    put_rows(db, changed, gone, stored)
+    put_sigs(db, sigs)
+
+
+def put_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Iterable[str], stored) -> None:
+    """:func:`_write_rows` without the signatures (an import writes its rows batch by batch,
+    and the files' signatures once they are in place)."""
     drop = [(n,) for n in gone] + [(n,) for n, _ in changed if n in stored]
     if drop:
         for table in ("papers", "texts", "rows", "tags"):
@@ -659,6 +666,10 @@ def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: 
         db.executemany("INSERT INTO texts VALUES (?,?,?,?)", [b[1] for _, b in changed])
         db.executemany("INSERT INTO rows VALUES (?,?)", [(n, b[2]) for n, b in changed])
         db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(t, n) for n, b in changed for t in b[3]])
+
+
+def put_sigs(db: sqlite3.Connection, sigs: dict) -> None:
+    """Store the signature of every file the cache holds rows for (inside the caller's transaction)."""
     db.executemany("UPDATE meta SET v = ? WHERE k = ?", [(marshal.dumps(sigs), "sigs"), (digest(sigs), "digest")])
 
 

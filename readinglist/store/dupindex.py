@@ -35,7 +35,7 @@ import os
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from zlib import adler32, crc32
 from pathlib import Path
 
@@ -101,26 +101,28 @@ class _Layered:
 
 
 class _Texts:
-    """id -> normalised text: this import's texts, over the store's papers (normalised when
-    first asked for, from the abstracts as they were when the index was opened)."""
+    """id -> normalised text: this import's texts, over the papers the file indexes (``rows``:
+    file name -> row), whose abstracts ``abstract_of`` reads when one is first asked for (a
+    candidate to verify), as they are now."""
 
-    def __init__(self, abstracts: dict[str, str]) -> None:
+    def __init__(self, rows: dict[str, int], abstract_of: Callable[[str], str]) -> None:
         self.top: dict[str, str] = {}
-        self.base = abstracts  # file name -> abstract, for the papers the file indexes
+        self.rows = rows
+        self.abstract_of = abstract_of
         self.gone: set[str] = set()
 
     def __contains__(self, id) -> bool:
-        return id in self.top or (id in self.base and id not in self.gone)
+        return id in self.top or (id in self.rows and id not in self.gone)
 
     def __len__(self) -> int:
-        return len(self.top) + sum(1 for id in self.base if id not in self.gone and id not in self.top)
+        return len(self.top) + sum(1 for id in self.rows if id not in self.gone and id not in self.top)
 
     def __getitem__(self, id: str) -> str:
         norm = self.top.get(id)
         if norm is not None:
             return norm
-        if id in self.base and id not in self.gone:
-            return normalize(self.base[id])
+        if id in self.rows and id not in self.gone:
+            return normalize(self.abstract_of(id))
         raise KeyError(id)
 
     def __setitem__(self, id: str, norm: str) -> None:
@@ -129,9 +131,9 @@ class _Texts:
     def pop(self, id: str, default=None):
         if id in self.top:
             return self.top.pop(id)
-        if id in self.base and id not in self.gone:
+        if id in self.rows and id not in self.gone:
             self.gone.add(id)
-            return normalize(self.base[id])
+            return normalize(self.abstract_of(id))
         return default
 
 
@@ -161,21 +163,26 @@ class _Order:
 class StoredNearIndex(NearIndex):
     """A :class:`NearIndex` of a store's abstracts, read from and saved to ``cache_dir``.
 
-    Open it with :meth:`open`; use ``add``/``best``/``candidates`` as on a NearIndex (ids are
-    the papers' file names); :meth:`save` once the store's files are written.
+    Open it with :meth:`open` (from the store's papers) or :meth:`open_lazy` (from the files'
+    signatures, reading an abstract only when it must); use ``add``/``best``/``candidates`` as on
+    a NearIndex (ids are the papers' file names); :meth:`fold` now and then during a large
+    import (its additions become a compact segment, so memory does not grow with the import);
+    :meth:`save` once the store's files are written.
     """
 
-    def __init__(self) -> None:  # use open()
+    def __init__(self) -> None:  # use open() or open_lazy()
         super().__init__()
         self._path: Path | None = None
         self._names: list[str | None] = []  # row -> file name (None: dropped)
         self._sigs: dict = {}  # file name -> its signature at the last save (every paper file)
         self._ahashes: list[int] = []  # row -> hash of the abstract indexed
         self._segments: list[array] = []  # sorted postings
+        self._saved_segments = 0  # how many of them the file holds (the others: this import's)
         self._live: dict[int, str] = {}  # row -> file name, rows still valid
         self._rows: dict[str, int] = {}  # file name -> row, rows still valid
-        self._abstracts: dict[str, str] = {}  # id -> abstract, of the texts added here
-        self._sketches: dict[str, list[str]] = {}  # id -> its sketch, of the texts added here
+        self._abstract_of: Callable[[str], str] = lambda name: ""
+        self._abstracts: dict[str, str] = {}  # id -> abstract, of the texts added since the last fold
+        self._sketches: dict[str, list[str]] = {}  # id -> its sketch, of the texts added since the last fold
         self._last: tuple[str, list[str]] = ("", [])  # the last sketch made, for add()
 
     # ------------------------------------------------------------------ opening
@@ -184,41 +191,53 @@ class StoredNearIndex(NearIndex):
     def open(cls, cache_dir: Path, papers: Mapping[str, Paper], sigs: Mapping[str, object] | None = None) -> StoredNearIndex:
         """The index of ``papers`` (file name -> paper, the store's index), from the file in
         ``cache_dir`` where it can be read, else built here (and saved by :meth:`save`)."""
-        self = cls()
         sigs = sigs or {}
+        abstracts = {name: p.record.abstract for name, p in papers.items()}  # as indexed, whatever happens to papers
+        return cls.open_lazy(cache_dir, {name: sigs.get(name) for name in abstracts}, abstracts.__getitem__)
+
+    @classmethod
+    def open_lazy(cls, cache_dir: Path, sigs: Mapping[str, object | None], abstract_of: Callable[[str], str]) -> StoredNearIndex:
+        """The index of the papers whose files have signatures ``sigs`` (file name -> signature,
+        None where it is not trusted: every paper of the store), from the file in ``cache_dir``.
+        ``abstract_of(name)`` gives a paper's abstract as it is indexed ("" for none): as it is
+        now, and for a paper this import changed, as it was when :meth:`fold` last ran. It is
+        only asked for papers whose file changed since the file was saved, for candidates to
+        verify and for a paper added again."""
+        self = cls()
         self._path = Path(cache_dir) / FILE_NAME
-        abstracts = {name: p.record.abstract for name, p in papers.items() if p.record.abstract}
+        self._abstract_of = abstract_of
         self._load()
         known = {name: row for row, name in enumerate(self._names) if name is not None}
-        base: dict[str, str] = {}
-        missing: list[str] = []
+        missing: list[tuple[str, str]] = []
         file_sigs, ahashes = self._sigs, self._ahashes
-        same = bool(file_sigs) and file_sigs == sigs  # no paper file changed since the last save
-        for name in sorted(abstracts):
+        for name in sorted(sigs):
+            sig = sigs[name]
             row = known.pop(name, None)
+            unchanged = sig is not None and sig == file_sigs.get(name, _ABSENT)
             if row is not None:
-                sig = sigs.get(name)
-                if same or (sig is not None and sig == file_sigs.get(name)) or ahashes[row] == _hash(abstracts[name]):
-                    pass
-                else:
-                    self._names[row] = None  # the abstract changed: indexed again below
-                    missing.append(name)
-                    continue
-                base[name] = abstracts[name]
+                if not unchanged:
+                    abstract = abstract_of(name)
+                    if not abstract or ahashes[row] != _hash(abstract):
+                        self._names[row] = None  # the abstract changed (indexed again below) or went
+                        if abstract:
+                            missing.append((name, abstract))
+                        continue
                 self._live[row] = name
                 self._rows[name] = row
-                continue
-            missing.append(name)
+            elif not unchanged:  # a file the index never saw (or saw without an abstract)
+                abstract = abstract_of(name)
+                if abstract:
+                    missing.append((name, abstract))
         for row in known.values():  # papers that are gone
             self._names[row] = None
-        self._texts = _Texts(base)  # type: ignore[assignment]
-        self._postings = _Layered(self._base_postings) if base else {}  # type: ignore[assignment]
-        self._exact = _Layered(self._base_exact) if base else {}  # type: ignore[assignment]
-        order = self._order = _Order(abstracts)  # type: ignore[assignment]
-        for name in missing:
-            self.add(name, abstracts[name])
+        self._texts = _Texts(self._rows, abstract_of)  # type: ignore[assignment]
+        self._postings = _Layered(self._base_postings)  # type: ignore[assignment]
+        self._exact = _Layered(self._base_exact)  # type: ignore[assignment]
+        order = self._order = _Order(list(self._rows) + [name for name, _ in missing])  # type: ignore[assignment]
+        for name, abstract in missing:
+            self.add(name, abstract)
         order.top.clear()  # every paper of the store ranks by its file name, as in a fresh index
-        self._added = len(abstracts)
+        self._added = len(self._rows) + len(missing)
         return self
 
     def _load(self) -> None:
@@ -239,6 +258,7 @@ class StoredNearIndex(NearIndex):
         except (OSError, ValueError, EOFError, TypeError):
             return
         self._names, self._sigs, self._ahashes, self._segments = list(names), sigs, list(ahashes), arrays
+        self._saved_segments = len(arrays)
 
     # ------------------------------------------------------------------ the file's entries
 
@@ -262,7 +282,9 @@ class StoredNearIndex(NearIndex):
             return None
         if len(names) == 1:
             return names[0]
-        names.sort()  # a fresh index lists a phrase's papers in the order it added them: by name
+        # a fresh index lists a phrase's papers in the order it added them: the store's by
+        # name, then this import's as they came
+        names.sort(key=self._order.__getitem__)
         return names
 
     def _base_postings(self, phrase: str):
@@ -272,30 +294,24 @@ class StoredNearIndex(NearIndex):
         found = self._lookup(_EXACT + norm)
         if found is None:
             return None
-        base = self._texts.base  # type: ignore[attr-defined]
-        same = [n for n in ([found] if isinstance(found, str) else found) if normalize(base[n]) == norm]
+        abstract_of = self._abstract_of
+        same = [n for n in ([found] if isinstance(found, str) else found) if normalize(abstract_of(n)) == norm]
         return None if not same else same[0] if len(same) == 1 else same
 
-    # ------------------------------------------------------------------ saving
+    # ------------------------------------------------------------------ folding and saving
 
-    def save(self, sigs: Mapping[str, object] | None = None) -> None:
-        """Write this import's changes to the file (rows of papers gone or changed dropped,
-        added papers indexed), with each paper file's signature from ``sigs``. A failure to
-        write is ignored: the next import finds the file behind and brings it up to date."""
-        path, self._path = self._path, None
-        if path is None:
-            return
-        sigs = sigs or {}
+    def fold(self) -> None:
+        """Turn the texts added since the last fold into rows and a segment of postings, as a
+        save would (without writing anything), and forget their texts, sketches and the phrases
+        looked up so far: a large import holds a few integers per phrase instead of strings.
+        From now on their abstracts are read with ``abstract_of``."""
         texts: _Texts = self._texts  # type: ignore[assignment]
         names, ahashes = self._names, self._ahashes
-        file_sigs = dict(sigs)
         for name in texts.gone | texts.top.keys():
             row = self._rows.pop(name, None)
             if row is not None:
                 names[row] = None
                 self._live.pop(row, None)
-        if len(names) + len(texts.top) > MAX_ROWS:
-            return
         postings: list[int] = []
         for name, norm in texts.top.items():
             row = len(names)
@@ -304,14 +320,48 @@ class StoredNearIndex(NearIndex):
             sketch = self._sketches.get(name)
             postings.extend((_hash(p) << ROW_BITS) | row for p in (NearIndex._sketch(norm) if sketch is None else sketch))
             postings.append((_hash(_EXACT + norm) << ROW_BITS) | row)
-        segments = list(self._segments)
-        if postings:
-            postings.sort()
-            segments.append(array("q", postings))
+            self._live[row] = name
+            self._rows[name] = row
+        texts.top.clear()
+        texts.gone.clear()
+        self._abstracts.clear()
+        self._sketches.clear()
+        self._last = ("", [])
+        self._postings = _Layered(self._base_postings)  # type: ignore[assignment]
+        self._exact = _Layered(self._base_exact)  # type: ignore[assignment]
+        if not postings:
+            return
+        postings.sort()
+        segments = self._segments
+        segments.append(array("q", postings))
+        # this import's segments merge as they grow (each at most half the one before), so a
+        # look-up searches a few of them, and the merging costs a few passes over the postings
+        while len(segments) - self._saved_segments >= 2 and len(segments[-2]) <= 2 * len(segments[-1]):
+            last = segments.pop()
+            segments[-1] = _merged(segments[-1], last)
+
+    def save(self, sigs: Mapping[str, object] | None = None) -> None:
+        """Write this import's changes to the file (rows of papers gone or changed dropped,
+        added papers indexed), with each paper file's signature from ``sigs``. A failure to
+        write is ignored: the next import finds the file behind and brings it up to date."""
+        path, self._path = self._path, None
+        if path is None:
+            return
+        self.fold()
+        names, ahashes = self._names, self._ahashes
+        if len(names) > MAX_ROWS:
+            return
+        segments = self._segments[: self._saved_segments]
+        added = self._segments[self._saved_segments :]
+        if added:
+            merged = added[0]
+            for seg in added[1:]:
+                merged = _merged(merged, seg)
+            segments.append(merged)
         dropped = sum(1 for n in names if n is None)
         if len(segments) > MAX_SEGMENTS or dropped > len(names) // 4 + 64:
             names, ahashes, segments = _compact(names, ahashes, segments)
-        data = marshal.dumps((VERSION, names, file_sigs, ahashes, [seg.tobytes() for seg in segments]))
+        data = marshal.dumps((VERSION, names, dict(sigs or {}), ahashes, [seg.tobytes() for seg in segments]))
         from .atomic import check_inside, replace_files
 
         try:
@@ -335,6 +385,11 @@ class StoredNearIndex(NearIndex):
         norm, sketch = self._last
         if self._texts[id] is norm:
             self._sketches[id] = sketch
+
+
+def _merged(a: array, b: array) -> array:
+    """Two sorted segments as one (sorting the two runs is a merge)."""
+    return array("q", sorted(a + b))
 
 
 def _compact(names, ahashes, segments):

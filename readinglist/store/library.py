@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, TypeGuard
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
-from ..record import SORTS, STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record, Source
+from ..record import SORTS, STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record
 from . import paperfile
 from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
@@ -42,6 +42,7 @@ from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 if TYPE_CHECKING:
     from .atomic import Staged
     from .cache import Index
+    from .importer import Importer
     from .lock import StoreLock
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
@@ -282,6 +283,7 @@ class Store:
         self._index: Index | None = None  # loaded on demand
         self._index_locked = False  # the index was scanned while this transaction held the lock
         self._after_flush: list[Callable[[], None]] = []  # run once written, the lock still held
+        self._at_end: list[Callable[[], None]] = []  # run when the transaction ends, written or not
         self._broken: dict[str, str] = {}  # files that did not parse when last read
 
     # ------------------------------------------------------------------ opening
@@ -348,7 +350,10 @@ class Store:
                 self._unstaged = 0
                 self._after_flush = []
                 self._index = None  # it may hold papers that were never written
-                self._release()
+                try:
+                    self._run_at_end()
+                finally:
+                    self._release()
             raise
         self._depth -= 1
         if self._depth == 0:
@@ -359,7 +364,15 @@ class Store:
                     hook()
             finally:
                 self._after_flush = []
-                self._release()
+                try:
+                    self._run_at_end()
+                finally:
+                    self._release()
+
+    def _run_at_end(self) -> None:
+        hooks, self._at_end = self._at_end, []
+        for hook in hooks:
+            hook()
 
     def _acquire(self) -> None:
         from .lock import StoreLock, Timeout
@@ -839,7 +852,7 @@ class Store:
     def _new_file_name(self, key: str, taken: set[str], *, listed: bool = False) -> str:
         """A free file name for a new paper: ``<key>.toml``, else ``<key>-2.toml``, ...
         ``taken`` holds the casefolded names in use (names differing in case clash on macOS);
-        ``listed``: it holds every name in ``papers/`` (see :meth:`_taken_names`), so no file
+        ``listed``: it holds every name in ``papers/`` (see :meth:`_listed_names`), so no file
         need be looked for."""
         stem = paperfile.file_stem(key)
         name, n = f"{stem}.toml", 1
@@ -847,18 +860,6 @@ class Store:
             n += 1
             name = f"{stem}-{n}.toml"
         return name
-
-    def _taken_names(self, index: Index) -> set[str]:
-        """The casefolded names of everything in ``papers/`` (files that do not parse, folders,
-        temporary files too) and of the transaction's papers: one listing instead of a look
-        for each new paper's file (with the lock held, nobody else adds any)."""
-        try:
-            names = {n.casefold() for n in os.listdir(self.papers_dir)}
-        except OSError:
-            names = set()
-        names.update(n.casefold() for n in index.papers)
-        names.update(n.casefold() for n in self._pending)
-        return names
 
     def _new_paper(self, record: Record, state: Mapping | None, now: str) -> Paper:
         state = dict(state or {})
@@ -889,112 +890,40 @@ class Store:
         A matched paper keeps its key and state and is updated by :func:`merge_record`. A new
         record gets its key, or the next free one (``renamed``), and the state ``states`` gives
         for its incoming key (status, priority, rating, notes, tags), else ``unread``.
-        All of it is written in one transaction.
+        All of it is written in one transaction (see :meth:`importing` to hand records over in
+        batches).
         """
-        from ..convert.keys import FoldedKeys, is_valid_key, safe_key, unique_key
-        from .dupindex import StoredNearIndex
+        with self.importing() as importer:
+            importer.add(records, states)
+        return importer.summary()
 
-        states = states or {}
-        added: list[str] = []
-        updated: list[str] = []
-        unchanged: list[str] = []
-        duplicates: list[Duplicate] = []
-        renamed: list[tuple[str, str]] = []
-        rekeyed: list[tuple[str, str]] = []
-        threshold = self.config.duplicate_threshold
-        records = list(records)
-        controls: list[tuple[str, int]] = []
-        for i, rec in enumerate(records):
-            rec, n = _strip_record(rec)
-            if n:
-                records[i] = rec
-                controls.append((rec.key, n))
-        for rec in records:  # checked before anything is written
-            if not rec.key.strip():
-                where = f" ({rec.sources[0]})" if rec.sources else ""
-                raise ValidationError(f"cannot import a record with an empty key{where}: {rec.title[:60]!r}")
-        now = self._now()
+    @contextmanager
+    def importing(self) -> Iterator[Importer]:
+        """An :class:`~readinglist.store.importer.Importer` whose ``add(records, states)``
+        imports a batch at a time, as :meth:`import_records` does; its ``summary()`` tells what
+        was done once the block ended. Everything is written when the block ends (nothing if it
+        raises). The store's papers are never all loaded: keys, matches and abstracts are looked
+        up in the cache, so memory does not grow with the store nor with the import."""
+        from .importer import Importer
+
         with self.transaction():
-            index = self._load_index(save=False)  # saved once, after the import
-            taken = FoldedKeys(index.by_key)  # BibTeX takes Smith2020 and smith2020 for one key
-            names = self._taken_names(index)
-            by_doi: dict[str, str] = {}
-            # a record without abstract whose key was changed on its first import (taken in
-            # another case, or not a valid key) is found again by its title
-            by_title: dict[tuple[str, int | None], str] = {}
-            # the store's abstracts, as kept in the cache since the last import
-            near = StoredNearIndex.open(self.cache_dir, index.papers, index.sigs)
-            for name, paper in sorted(index.papers.items()):
-                record = paper.record
-                if not record.abstract and record.title:
-                    by_title.setdefault((record.title.casefold(), record.year), name)
-                if record.doi:
-                    by_doi.setdefault(record.doi.lower(), name)
-            for rec in records:
-                found: tuple[str, float] | None = None
-                if rec.abstract:
-                    found = near.best(rec.abstract, threshold)
-                else:
-                    name = index.by_key.get(rec.key) or (by_doi.get(rec.doi.lower()) if rec.doi else None)
-                    if name is None and rec.title and rec.key not in index.by_key:
-                        name = by_title.get((rec.title.casefold(), rec.year))
-                        if name is not None and index.papers[name].key.casefold().rstrip("abcdefghijklmnopqrstuvwxyz") != safe_key(rec.key).casefold().rstrip("abcdefghijklmnopqrstuvwxyz"):
-                            name = None  # same title, unrelated key: another paper
-                    if name is not None:
-                        found = (name, 100.0)
-                if found is not None:
-                    name, score = found
-                    old = index.papers[name]
-                    exact = score >= 100.0
-                    if not exact or rec.key != old.key:
-                        source = rec.sources[0] if rec.sources else Source(file="")
-                        duplicates.append(Duplicate(source=source, key=old.key, similarity=float(score), exact=exact))
-                    new_record = merge_record(old.record, rec)
-                    if new_record == old.record:
-                        unchanged.append(old.key)
-                        continue
-                    self._save(name, self._read(name), old, old.evolve(record=new_record))
-                    updated.append(old.key)
-                    if new_record.abstract != old.record.abstract:
-                        near.add(name, new_record.abstract)
-                    continue
-                wanted = valid = rec.key
-                if not is_valid_key(wanted):
-                    valid = safe_key(wanted)
-                key = unique_key(valid, taken)
-                if valid != wanted:
-                    rekeyed.append((wanted, key))
-                elif key != wanted:
-                    renamed.append((wanted, key))
-                if key != wanted:
-                    rec = rec.evolve(key=key)
-                taken.add(key)
-                paper = self._new_paper(rec, states.get(wanted), now)
-                name = self._new_file_name(key, names, listed=True)
-                names.add(name.casefold())
-                self._save(name, None, None, paper)
-                added.append(key)
-                if rec.abstract:
-                    near.add(name, rec.abstract)
-                elif rec.title:
-                    by_title.setdefault((rec.title.casefold(), rec.year), name)
-                if rec.doi:
-                    by_doi.setdefault(rec.doi.lower(), name)
-            self._after_flush.append(lambda: self._save_caches(near))
-        return ImportSummary(tuple(added), tuple(dict.fromkeys(updated)), tuple(dict.fromkeys(unchanged)), tuple(duplicates), tuple(renamed), tuple(controls), tuple(rekeyed))
+            importer = Importer(self)
+            self._at_end.append(importer.close)  # (the outermost transaction's end, however it ends)
+            yield importer
+            self._after_flush.append(importer.commit)
 
-    def _save_caches(self, near) -> None:
-        """After an import wrote its files (the lock still held): the index and the duplicate
-        index go to the cache."""
-        index = self._index
-        if index is None:
-            return
-        if index.changes:
-            from . import cache
-            import time
-
-            cache.save_cache(self.cache_dir, index, time.time_ns())
-        near.save(index.sigs)
+    def _listed_names(self) -> set[str]:
+        """The casefolded names of everything in ``papers/`` (files that do not parse, folders,
+        temporary files too) and of the transaction's papers: one listing instead of a look
+        for each new paper's file (with the lock held, nobody else adds any)."""
+        try:
+            names = {n.casefold() for n in os.listdir(self.papers_dir)}
+        except OSError:
+            names = set()
+        names.update(n.casefold() for n in self._pending)
+        if self._index is not None:
+            names.update(n.casefold() for n in self._index.papers)
+        return names
 
     def replace_record(self, key: str, record: Record, *, rekey: bool = False) -> Paper:
         """Put official metadata (``record``) on the paper ``key``, keeping its state.

@@ -71,19 +71,36 @@ def _history(cache, rng, data) -> None:
     sigs: dict[str, tuple] = {}
     serial = 0
     for _round in range(data.draw(st.integers(1, 4))):
-        near = StoredNearIndex.open(cache, _papers(abstracts), sigs)
-        _same_answers(near, _fresh(abstracts), _queries(rng, rng.sample(pool, 3)))
+        lazy = data.draw(st.booleans())
+        if lazy:  # as an import opens it: from the signatures, reading abstracts when it must
+            indexed = dict(abstracts)  # what abstract_of answers: the store as of the last fold
+            near = StoredNearIndex.open_lazy(cache, {n: sigs.get(n) for n in abstracts}, indexed.__getitem__)
+        else:
+            near = StoredNearIndex.open(cache, _papers(abstracts), sigs)
+        reference = _fresh(abstracts)
+        _same_answers(near, reference, _queries(rng, rng.sample(pool, 3)))
         for _ in range(data.draw(st.integers(0, 12))):  # an import adds papers
             serial += 1
             name = f"p{rng.randrange(10**6):06d}-{serial}.toml"
             abstracts[name] = rng.choice(pool)
             sigs[name] = (serial, 1, 1, 1)
             near.add(name, abstracts[name])
+            reference.add(name, abstracts[name])
+            if lazy and data.draw(st.integers(0, 3)) == 0:  # a batch written: the import folds
+                indexed.update(abstracts)
+                near.fold()
         if abstracts and data.draw(st.booleans()):  # ...and updates one
             name = rng.choice(sorted(abstracts))
             abstracts[name] = typos(abstracts[name], 2, serial)
             sigs[name] = (serial, 2, 2, 2)
             near.add(name, abstracts[name])
+            reference.add(name, abstracts[name])
+        if lazy and data.draw(st.booleans()):
+            indexed.update(abstracts)
+            near.fold()
+        # in the middle of the import, it answers as a fresh index of the store and the import's
+        # papers in the order they came
+        _same_answers(near, reference, _queries(rng, rng.sample(pool, 2)))
         if data.draw(st.booleans()):
             near.save(sigs)
         change = data.draw(st.sampled_from(["none", "edit", "remove", "unseen", "sig-only"]))

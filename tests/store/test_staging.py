@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -15,7 +16,7 @@ from helpers import ROOT
 
 from readinglist.errors import ValidationError
 from readinglist.record import Record
-from readinglist.store import library
+from readinglist.store import cache, library
 from readinglist.store import paperfile
 from readinglist.store.library import Store
 
@@ -87,7 +88,7 @@ def test_staging_gives_the_same_files_as_writing_at_the_end(tmp_path, monkeypatc
 KILLED_IMPORT = """
 import sys
 from readinglist.record import Record
-from readinglist.store import library
+from readinglist.store import cache, library
 from readinglist.store.library import Store
 library.SPILL_AFTER = 10
 def word(n):
@@ -112,7 +113,7 @@ def test_an_import_killed_while_staging_leaves_whole_files_and_its_temporary_fil
     try:
         assert proc.stdout.readline().strip() == "start"
         deadline = time.monotonic() + 60
-        while not any(n.endswith(".tmp") for n in os.listdir(root / "papers")):
+        while sum(n.endswith(".tmp") for n in os.listdir(root / "papers")) < 600:  # past the first batch
             assert proc.poll() is None and time.monotonic() < deadline, "the import never staged a file"
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -120,6 +121,11 @@ def test_an_import_killed_while_staging_leaves_whole_files_and_its_temporary_fil
         proc.stdout.close()
     for path in (root / "papers").glob("*.toml"):
         paperfile.parse(path.read_text(encoding="utf-8"), path)  # every file whole
+    db = sqlite3.connect(root / ".cache" / cache.CACHE_NAME)  # the rows of its batches were never committed
+    try:
+        assert db.execute("SELECT count(*) FROM papers").fetchone()[0] == 2
+    finally:
+        db.close()
     store = Store.open(root)
     store.import_records([])  # the next writer clears what the killed one left
     assert not _temp_files(store)
