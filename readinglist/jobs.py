@@ -13,10 +13,10 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
-from .record import Duplicate, Paper, Skipped
+from .record import Duplicate, ImportResult, Paper, Skipped
 
 if TYPE_CHECKING:
     from .formats.registry import ImportOptions
@@ -57,13 +57,16 @@ def import_files(
 ) -> ImportReport:
     """Read every file with its importer (by ``format`` name, else by suffix) into ``store``.
 
-    All files are read and converted before the store is touched, so a bad file leaves the
-    store as it was. ``store`` may be a function returning the store: it is called only then
-    (so a failed import makes no store folder). Abstracts repeated across the files become one paper.
+    Every file is read and checked first (an abstract list's header; any other format is read
+    whole), then abstract lists are converted and stored batch by batch as their abstracts are
+    generated (:meth:`Store.importing`), so memory does not grow with the import; the store is
+    written when the last file is done, and a bad file leaves it as it was. ``store`` may be a
+    function returning the store: it is called once every file was checked (so a file refused
+    then makes no store folder). Abstracts repeated across the files become one paper.
     ``processes`` > 1 lets importers fork workers for large lists (the CLI's choice; the library
     never forks). An abstract list whose header names no venue or year (and no ``venue`` /
     ``year`` given) is refused, unless ``ask_venue_year(path, missing)`` (``missing``: "venue",
-    "year" or both) answers ``(venue, year)`` for that file; it is asked before the file is converted.
+    "year" or both) answers ``(venue, year)`` for that file; it is asked before any file is converted.
     """
     from .formats.registry import ImportOptions, find_importer
     from .formats.importing import MAX_YEAR, MIN_YEAR
@@ -78,7 +81,9 @@ def import_files(
 
         raise ValidationError(f"venue must be a name on one line, not {venue!r}")
     options = ImportOptions(config=config, venue=venue, year=year, processes=processes)
-    results = []
+    # 1. every file read and checked (a list's header), before anything is converted or stored;
+    # importers that cannot stream read their file now
+    plan: list[tuple[str | os.PathLike, str, Any, ImportOptions, ImportResult | None]] = []
     for done, path in enumerate(paths):
         label = str(path) if len(paths) == 1 else f"{done + 1}/{len(paths)} {path}"
         file_options = options
@@ -92,21 +97,35 @@ def import_files(
         importer = find_importer(format, path)
         text = read_text(path)
         is_list = getattr(importer, "name", "") == "abstracts"
-        if is_list and ask_venue_year is not None and (venue is None or year is None):
-            file_options = _asked_venue_year(path, text, file_options, ask_venue_year)
-        result = importer.parse(text, source=_display_path(path, config), options=file_options)
         if is_list:
-            _check_venue_year(path, result.records, file_options.venue, file_options.year)
-        results.append(result)
-    if progress:
-        progress(0, 0, "saving")
-    records = [r for res in results for r in res.records]
-    states: dict = {}
-    for res in results:
-        states.update(res.states)
-    if not hasattr(store, "import_records"):  # a callable that opens (or makes) the store
+            if ask_venue_year is not None and (venue is None or year is None):
+                file_options = _asked_venue_year(path, text, file_options, ask_venue_year)
+            _check_venue_year(path, text, file_options.venue, file_options.year)
+        whole = None
+        if not hasattr(importer, "iter_parse"):
+            whole = importer.parse(text, source=_display_path(path, config), options=file_options)
+        del text
+        plan.append((path, label, importer, file_options, whole))
+    # 2. converted and stored as it comes
+    if not hasattr(store, "importing"):  # a callable that opens (or makes) the store
         store = store()
-    summary = store.import_records(records, states=states)
+    results: list[ImportResult] = []
+    with store.importing() as importing:
+        for path, label, importer, file_options, whole in plan:
+            if whole is not None:
+                importing.add(whole.records, whole.states)
+                results.append(replace(whole, records=()))
+                continue
+            if progress:
+                progress(0, 0, label)
+            for part in importer.iter_parse(read_text(path), source=_display_path(path, config), options=file_options):
+                if part.records:
+                    importing.add(part.records, part.states)
+                if part.skipped or part.duplicates or part.warnings:
+                    results.append(replace(part, records=()))
+        if progress:
+            progress(0, 0, "saving")
+    summary = importing.summary()
     return ImportReport(
         files=tuple(str(p) for p in paths),
         added=summary.added,
@@ -140,15 +159,18 @@ def _asked_venue_year(path, text: str, options: ImportOptions, ask: AskVenueYear
     return replace(options, venue=options.venue if venue is None else venue, year=options.year if year is None else year)
 
 
-def _check_venue_year(path, records, venue, year) -> None:
+def _check_venue_year(path, text: str, venue, year) -> None:
     """An abstract list whose header names no venue or year is refused before any key is
     given (keys and the .bib need the year, booktitle needs the venue)."""
+    from .convert.reader import parse_header, parse_list
+
+    found_venue, found_year = parse_header(text)
     missing = []
-    if venue is None and any(not r.venue for r in records):
+    if venue is None and not found_venue:
         missing.append(("venue", "--venue NAME"))
-    if year is None and any(not r.year for r in records):
+    if year is None and not found_year:
         missing.append(("year", "--year YYYY"))
-    if missing:
+    if missing and parse_list(text, source=str(path)).paragraphs:  # (a list of no abstracts needs neither)
         from .errors import InputError
 
         what = " or ".join(m for m, _ in missing)

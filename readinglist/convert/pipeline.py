@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..config import Config, default_config
 from ..record import Duplicate, ImportResult, Record, Skipped, Source
@@ -100,29 +100,36 @@ def generate_all(
     is the same as in one process. The library default is one process: forking from a threaded
     host is unsafe, so only a caller that owns its process (the CLI) asks for more.
     ``progress(done, total)`` is called as abstracts are generated (every 25, and at the end)."""
+    return list(generate_iter(abstracts, tagger, max_tags, processes=processes, progress=progress))
+
+
+def generate_iter(
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None
+) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
+    """:func:`generate_all`'s results one by one, as they are ready (the workers run ahead of
+    the caller, who may meanwhile store what came)."""
     import multiprocessing
 
     total = len(abstracts)
     if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
-        out = []
-        for a in abstracts:
-            out.append(generate(a, tagger, max_tags))
-            if progress and (len(out) % 25 == 0 or len(out) == total):
-                progress(len(out), total)
-        return out
+        for n, a in enumerate(abstracts, 1):
+            yield generate(a, tagger, max_tags)
+            if progress and (n % 25 == 0 or n == total):
+                progress(n, total)
+        return
     _WORKER.update(tagger=tagger, max_tags=max_tags)
     from . import name_model, phrases
 
     name_model.load_model()  # the learned weights read once here, not once in every worker
     phrases.load_model()
     chunks = [abstracts[i : i + 250] for i in range(0, total, 250)]
-    done: list = []
+    done = 0
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         for chunk in pool.imap(_generate_chunk, chunks):  # in order, as each chunk is ready
-            done += chunk
+            done += len(chunk)
+            yield from chunk
             if progress:
-                progress(len(done), total)
-    return done
+                progress(done, total)
 
 
 @dataclass
@@ -166,6 +173,14 @@ class Converter:
 
     def add_text(self, text: str, *, source: str = "<string>", venue: str | None = None, year: int | None = None) -> None:
         """Convert one list. ``venue``/``year`` override what its header says."""
+        for _ in self.iter_text(text, source=source, venue=venue, year=year):
+            pass
+
+    def iter_text(
+        self, text: str, *, source: str = "<string>", venue: str | None = None, year: int | None = None, batch: int = 250
+    ) -> Iterator[list[Record]]:
+        """:meth:`add_text`, giving the list's new records in order, ``batch`` at a time, as
+        they are generated (its duplicates were all found before the first one is made)."""
         from .matching import fingerprint
         from .reader import parse_list
 
@@ -196,9 +211,11 @@ class Converter:
             self._by_fingerprint[fp] = index
             self._near.add(str(index), para.text)
             pending.append(_Pending(para.text, venue, year, [src]))
-        fields = generate_all(
+        del parsed
+        fields = generate_iter(
             [p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress
         )
+        done: list[Record] = []
         for p, (name, title, tags, error) in zip(pending, fields):
             if error:
                 src = p.sources[0]
@@ -206,7 +223,14 @@ class Converter:
                     f"{src.file}:{src.line}: could not generate a name and title ({error[:200]}); "
                     f"used the abstract's first words"
                 )
-            self._records.append(self._record(p, name, title, tags))
+            record = self._record(p, name, title, tags)
+            self._records.append(record)
+            done.append(record)
+            if len(done) >= batch:
+                yield done
+                done = []
+        if done:
+            yield done
 
     def _record(self, p: _Pending, name: str | None, title: str, tags: tuple[str, ...]) -> Record:
         from .keys import KeyParts, make_key, unique_key

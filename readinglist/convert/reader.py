@@ -293,22 +293,31 @@ def _excerpt(s: str, limit: int = 60) -> str:
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
 
 
+def _header(lines) -> tuple[str | None, str | None, int | None, int]:
+    """(header line, venue, year, index of the first line after it) of a list's lines."""
+    for i, line in enumerate(lines):
+        if normalize_space(line):
+            v, y, looks = _header_info(normalize_space(line))
+            if looks:
+                return normalize_space(line), v, y, i + 1
+            return None, None, None, i
+    return None, None, None, 0
+
+
+def parse_header(text: str) -> tuple[str | None, int | None]:
+    """The (venue, year) a list's header names, as :func:`parse_list` reads them, without
+    reading the abstracts."""
+    _, venue, year, _ = _header(_split_lines(text))
+    return venue, year
+
+
 def parse_list(text: str, *, source: str = "<string>") -> AbstractList:
     """Split an abstract list into its header (venue, year) and abstracts.
 
     ``source`` names the input in :class:`~readinglist.record.Source` values. See the module
     docstring for the rules. Never raises on any text."""
     lines = _split_lines(text)
-    header = venue = year = None
-    start = 0
-    for i, line in enumerate(lines):
-        if normalize_space(line):
-            v, y, looks = _header_info(normalize_space(line))
-            if looks:
-                header, venue, year, start = normalize_space(line), v, y, i + 1
-            else:
-                start = i
-            break
+    header, venue, year, start = _header(lines)
     paragraphs: list[Paragraph] = []
     skipped: list[Skipped] = []
     number = 0

@@ -162,10 +162,8 @@ class Importer:
             self._add(batch, states or {})
 
     def _add(self, records: list[Record], states: Mapping[str, dict]) -> None:
-        from ..convert.keys import is_valid_key, safe_key, unique_key
         from .library import _strip_record
 
-        store = self.store
         for i, rec in enumerate(records):
             rec, n = _strip_record(rec)
             if n:
@@ -175,62 +173,73 @@ class Importer:
             if not rec.key.strip():
                 where = f" ({rec.sources[0]})" if rec.sources else ""
                 raise ValidationError(f"cannot import a record with an empty key{where}: {rec.title[:60]!r}")
-        near, taken, names, threshold = self.near, self.taken, self.names, self.threshold
         for rec in records:
-            found: tuple[str, float] | None = None
-            if rec.abstract:
-                found = near.best(rec.abstract, threshold)
-            else:
-                name = self._name_of_key(rec.key)
-                if name is None and rec.doi:
-                    name = self._lookup(0, rec.doi.lower())
-                if name is None and rec.title:
-                    name = self._lookup(1, (rec.title.casefold(), rec.year))
-                    if name is not None and self._paper(name).key.casefold().rstrip("abcdefghijklmnopqrstuvwxyz") != safe_key(rec.key).casefold().rstrip("abcdefghijklmnopqrstuvwxyz"):
-                        name = None  # same title, unrelated key: another paper
-                if name is not None:
-                    found = (name, 100.0)
-            if found is not None:
-                name, score = found
-                old = self._paper(name)
-                exact = score >= 100.0
-                if not exact or rec.key != old.key:
-                    source = rec.sources[0] if rec.sources else Source(file="")
-                    self.duplicates.append(Duplicate(source=source, key=old.key, similarity=float(score), exact=exact))
-                new_record = merge_record(old.record, rec)
-                if new_record == old.record:
-                    self.unchanged.append(old.key)
-                    continue
-                self.rows[name] = store._save(name, store._read(name), old, old.evolve(record=new_record))
-                self.updated.append(old.key)
-                if new_record.abstract != old.record.abstract:
-                    near.add(name, new_record.abstract)
-                continue
-            wanted = valid = rec.key
-            if not is_valid_key(wanted):
-                valid = safe_key(wanted)
-            key = unique_key(valid, taken)
-            if valid != wanted:
-                self.rekeyed.append((wanted, key))
-            elif key != wanted:
-                self.renamed.append((wanted, key))
-            if key != wanted:
-                rec = rec.evolve(key=key)
-            taken.add(key)
-            paper = store._new_paper(rec, states.get(wanted), self.now)
-            name = store._new_file_name(key, names, listed=True)
-            names.add(name.casefold())
-            self.rows[name] = store._save(name, None, None, paper)
-            self.new_keys[key] = name
-            self.new_names.add(name)
-            self.added.append(key)
-            if rec.abstract:
-                near.add(name, rec.abstract)
-            elif rec.title:
-                self.new_by_title.setdefault((rec.title.casefold(), rec.year), name)
-            if rec.doi:
-                self.new_by_doi.setdefault(rec.doi.lower(), name)
+            try:
+                self._one(rec, states)
+            except ValidationError as exc:  # a bad state: say which input it came from
+                where = str(rec.sources[0]) if rec.sources else ""
+                if where and not str(exc).startswith(where):
+                    raise ValidationError(f"{where}: {exc}") from None
+                raise
         self._write_batch()
+
+    def _one(self, rec: Record, states: Mapping[str, dict]) -> None:
+        from ..convert.keys import is_valid_key, safe_key, unique_key
+
+        store, near, taken, names = self.store, self.near, self.taken, self.names
+        found: tuple[str, float] | None = None
+        if rec.abstract:
+            found = near.best(rec.abstract, self.threshold)
+        else:
+            name = self._name_of_key(rec.key)
+            if name is None and rec.doi:
+                name = self._lookup(0, rec.doi.lower())
+            if name is None and rec.title:
+                name = self._lookup(1, (rec.title.casefold(), rec.year))
+                if name is not None and self._paper(name).key.casefold().rstrip("abcdefghijklmnopqrstuvwxyz") != safe_key(rec.key).casefold().rstrip("abcdefghijklmnopqrstuvwxyz"):
+                    name = None  # same title, unrelated key: another paper
+            if name is not None:
+                found = (name, 100.0)
+        if found is not None:
+            name, score = found
+            old = self._paper(name)
+            exact = score >= 100.0
+            if not exact or rec.key != old.key:
+                source = rec.sources[0] if rec.sources else Source(file="")
+                self.duplicates.append(Duplicate(source=source, key=old.key, similarity=float(score), exact=exact))
+            new_record = merge_record(old.record, rec)
+            if new_record == old.record:
+                self.unchanged.append(old.key)
+                return
+            self.rows[name] = store._save(name, store._read(name), old, old.evolve(record=new_record))
+            self.updated.append(old.key)
+            if new_record.abstract != old.record.abstract:
+                near.add(name, new_record.abstract)
+            return
+        wanted = valid = rec.key
+        if not is_valid_key(wanted):
+            valid = safe_key(wanted)
+        key = unique_key(valid, taken)
+        if valid != wanted:
+            self.rekeyed.append((wanted, key))
+        elif key != wanted:
+            self.renamed.append((wanted, key))
+        if key != wanted:
+            rec = rec.evolve(key=key)
+        taken.add(key)
+        paper = store._new_paper(rec, states.get(wanted), self.now)
+        name = store._new_file_name(key, names, listed=True)
+        names.add(name.casefold())
+        self.rows[name] = store._save(name, None, None, paper)
+        self.new_keys[key] = name
+        self.new_names.add(name)
+        self.added.append(key)
+        if rec.abstract:
+            near.add(name, rec.abstract)
+        elif rec.title:
+            self.new_by_title.setdefault((rec.title.casefold(), rec.year), name)
+        if rec.doi:
+            self.new_by_doi.setdefault(rec.doi.lower(), name)
 
     def _lookup(self, which: int, value) -> str | None:
         """A paper by DOI (``which`` 0) or title (1): the store's first, then this import's."""
