@@ -153,6 +153,15 @@ class _Order:
             self._ranks = {name: i for i, name in enumerate(sorted(self._names))}
         return self._ranks[id]
 
+    def rank(self, id: str) -> int:
+        """``self[id]``, or -1 for a paper being removed (its rank was dropped first)."""
+        rank = self.top.get(id)
+        if rank is not None:
+            return rank
+        if self._ranks is None:
+            self._ranks = {name: i for i, name in enumerate(sorted(self._names))}
+        return self._ranks.get(id, -1)
+
     def __setitem__(self, id: str, rank: int) -> None:
         self.top[id] = rank
 
@@ -284,7 +293,7 @@ class StoredNearIndex(NearIndex):
             return names[0]
         # a fresh index lists a phrase's papers in the order it added them: the store's by
         # name, then this import's as they came
-        names.sort(key=self._order.__getitem__)
+        names.sort(key=self._order.rank)  # type: ignore[attr-defined]
         return names
 
     def _base_postings(self, phrase: str):
