@@ -113,9 +113,10 @@ def generate_iter(
     total = len(abstracts)
     if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
         for n, a in enumerate(abstracts, 1):
-            yield generate(a, tagger, max_tags)
+            fields = generate(a, tagger, max_tags)
             if progress and (n % 25 == 0 or n == total):
                 progress(n, total)
+            yield fields
         return
     _WORKER.update(tagger=tagger, max_tags=max_tags)
     from . import name_model, phrases
@@ -127,9 +128,9 @@ def generate_iter(
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         for chunk in pool.imap(_generate_chunk, chunks):  # in order, as each chunk is ready
             done += len(chunk)
-            yield from chunk
             if progress:
                 progress(done, total)
+            yield from chunk
 
 
 @dataclass

@@ -8,6 +8,7 @@ Reader state (``ImportResult.states[key]``) uses the keys :meth:`Store.import_re
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from collections.abc import Iterable
 
@@ -95,6 +96,7 @@ def parse_source(text: str) -> Source:
     return Source(file=m.group("file"), paragraph=int(paragraph) if paragraph else None, line=int(line) if line else None)
 
 
+@lru_cache(maxsize=1024)  # an entry's title and short title are converted twice (placeholder check, record)
 def latex_to_unicode(latex: str) -> str:
     """Clean Unicode for a BibTeX title or name: :func:`readinglist.text.to_plain` reading the
     value as TeX does (``M{\\"u}ller`` -> ``Müller``, ``D{\\'\\i}az`` -> ``Díaz``, ``{CanViT}`` ->
