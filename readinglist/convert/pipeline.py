@@ -65,7 +65,7 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
     went wrong so the import summary can report it (file:line)."""
     from .naming import detect_name
     from ..text import to_plain
-    from .titles import make_title, plain_title
+    from .titles import make_title, plain_title, title_for_tags
 
     error = None
     try:
@@ -75,10 +75,12 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
     try:
         name = detect_name(abstract, plain)
         title = make_title(abstract, plain, name)
+        tag_title = title_for_tags(plain, name)
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         name, title, error = None, plain_title(plain), error or f"{type(exc).__name__}: {exc}"
+        tag_title = title
     try:
-        tags = tuple(tagger.tags(plain, name=name, title=title, max_tags=max_tags))
+        tags = tuple(tagger.tags(plain, name=name, title=tag_title, max_tags=max_tags))
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         tags, error = (), error or f"{type(exc).__name__}: {exc}"
     return name, title, tags, error

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from readinglist.config import default_config
 from readinglist.convert.naming import detect_name
 from readinglist.convert.tagging import compile_taxonomy, stem
-from readinglist.convert.titles import make_title
+from readinglist.convert.titles import title_for_tags
 from readinglist.text import to_plain
 
 TAXONOMY = default_config().taxonomy
@@ -28,7 +28,7 @@ REQUESTED = (
 def tags_of(raw: str, max_tags: int = 4) -> tuple[str, ...]:
     plain = to_plain(raw)
     name = detect_name(raw, plain)
-    return TAGGER.tags(plain, name=name, title=make_title(raw, plain, name), max_tags=max_tags)
+    return TAGGER.tags(plain, name=name, title=title_for_tags(plain, name), max_tags=max_tags)  # as the pipeline does
 
 
 # prefix: (tags that must be there, further tags that would also be fair). Anything else is absurd.
