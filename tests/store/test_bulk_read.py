@@ -338,3 +338,22 @@ def test_the_line_the_cache_keeps_is_the_papers_line(papers, edited):
         other = paperfile.canonical(edited.evolve(record=edited.record.evolve(key=papers[0].key)))
         (store.papers_dir / f"{papers[0].key}.toml").write_text(paperfile.render(other), encoding="utf-8")
         assert store.find(lines=True) == truth(store)
+
+
+def test_a_cache_is_in_wal_mode_once_filled(tmp_path):
+    """A new cache is filled in rollback-journal mode, then readers never wait for a writer:
+    WAL mode, also when another process (an import) made and filled it."""
+    import sqlite3
+
+    store = _store(tmp_path)
+    path = store.cache_dir / cache.CACHE_NAME
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] in ("wal", "delete")
+    Store.open(store.root).find()
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    path.unlink()
+    db = cache.connect(store.cache_dir)  # made afresh: rollback mode until filled
+    assert db is not None and db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    db.close()
+    db = cache.connect(store.cache_dir)  # opened again: WAL
+    assert db is not None and db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
