@@ -6,11 +6,18 @@ measure next to its target. Skips cleanly (exit 0, one line) when ``../shared`` 
 a fresh clone. Takes about a minute.
 
 Run: python bench/quality_bench.py [--limit N] [--jsonl FILE] [--bin PATH] [--pairs FILE]
+                                   [--train-rows A:B]
+
+``--train-rows 50000:53000`` measures rows A..B-1 of ``../shared/corpus/train.jsonl.gz`` instead
+(the name model is trained on its first 32,000 rows, so later rows are unseen papers): a check
+that a change helps beyond dev.jsonl.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import itertools
 import json
 import shutil
 import subprocess
@@ -22,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 EVAL = SHARED / "tools" / "eval_realworld.py"
 DEV = SHARED / "corpus" / "dev.jsonl"
+TRAIN = SHARED / "corpus" / "train.jsonl.gz"
 
 # (label, how to read it from the report, target, higher is better)
 ROWS = (
@@ -47,12 +55,19 @@ def main() -> int:
     ap.add_argument("--bin", default=shutil.which("readinglist") or str(Path(sys.executable).parent / "readinglist"))
     ap.add_argument("--limit", type=int)
     ap.add_argument("--pairs", help="also write every generated/real pair here (for reading failures)")
+    ap.add_argument("--train-rows", metavar="A:B", help="measure rows A..B-1 of train.jsonl.gz instead of dev.jsonl")
     a = ap.parse_args()
-    if not EVAL.exists() or not Path(a.jsonl).exists():
-        print(f"quality bench skipped: {EVAL if not EVAL.exists() else a.jsonl} not found (no ../shared here)")
+    source = TRAIN if a.train_rows else Path(a.jsonl)
+    if not EVAL.exists() or not source.exists():
+        print(f"quality bench skipped: {EVAL if not EVAL.exists() else source} not found (no ../shared here)")
         return 0
     with tempfile.TemporaryDirectory(prefix="quality-bench-") as tmp:
         report = Path(tmp) / "report.json"
+        if a.train_rows:
+            first, last = (int(x) for x in a.train_rows.split(":"))
+            a.jsonl = str(Path(tmp) / f"train-{first}-{last}.jsonl")
+            with gzip.open(TRAIN, "rt", encoding="utf-8") as src, open(a.jsonl, "w", encoding="utf-8") as dst:
+                dst.writelines(itertools.islice(src, first, last))
         cmd = [sys.executable, str(EVAL), a.jsonl, a.bin, "--report", str(report)]
         if a.limit:
             cmd += ["--limit", str(a.limit)]

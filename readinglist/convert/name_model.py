@@ -8,16 +8,20 @@ around it). Sources: coined-looking tokens (``CanViT``, ``M²LE``, ``FruitNeRF++
 Queen``), words the author emphasised (``\\textsc{Pref-SHAP}``, ``**LIFT**``), and whatever the
 hand-written cue rules of :mod:`readinglist.naming` found (their strength is a feature).
 
-Stage 2, :func:`choose`: two logistic regressions over those features, trained on real papers
+Stage 2, :func:`choose`: two learned linear models over those features, trained on real papers
 (``python -m readinglist.convert.train_names``; the weights, thresholds, corpus hash and command
-are in ``data/name_model.json``). The *ranking* model (``weights``) orders the candidates: which
-one would be the Name of a "Name: subtitle" title. The *decision* model (``decision_weights``)
-reads the best candidate's features, its ranking score and its lead over the runner-up, and says
-whether the paper names itself with it at all (its title uses it). The best candidate is the name
-when the decision reaches ``threshold`` or its ranking score reaches ``rank_threshold``;
-otherwise the paper has no name. A coined token in a link to the code (``github.com/x/IsoCLIP``)
-and a variant of a known model (``LLaVA-4D``, ``SAM3D-Phys``) are candidates like any other,
-with features of their own; a capitalised word many abstracts use (``Gaussian``) is told from a
+are in ``data/name_model.json``). The *ranking* model (``weights``, a conditional logit: a
+softmax over one paper's candidates) orders the candidates: which one would be the Name of a
+"Name: subtitle" title. The *decision* model (``decision_weights``, a logistic regression) reads
+the best candidate's features, its ranking score, its lead over the runner-up and its share of
+the softmax, and says whether the paper names itself with it at all (its title uses it). The best
+candidate is the name when the decision reaches ``threshold`` (or its ranking score reaches
+``rank_threshold``, which the shipped model leaves at 1e9: never); otherwise the paper has no
+name. Kinds of candidate (a coined token, a spelled-out long form, an acronym defined by one, a
+run of capitalised words, a plain word) weigh their contexts differently: ``kind&context``
+features. A coined token in a link to the code (``github.com/x/IsoCLIP``)
+(``repo_name`` when it is the repository's name) and a variant of a known model (``LLaVA-4D``,
+``SAM3D-Phys``) are candidates like any other, with features of their own; a capitalised word many abstracts use (``Gaussian``) is told from a
 new one by the corpus counts.
 
 Everything here is pure Python and deterministic; the training command alone uses scikit-learn.
@@ -97,6 +101,7 @@ _EMPH = re.compile(
 _PAREN_AFTER = re.compile(r"^\s*\(")
 # Links to the paper's code or data ("https://github.com/someone/IsoCLIP"): their path names the system.
 _URL = re.compile(r"(?:https?://|www\.|github\.com/|huggingface\.co/)\S+", re.IGNORECASE)
+_REPO = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?[^/\s]+/([^/\s.#?]+)", re.IGNORECASE)
 _STOP = frozenset("of for and in on the & a an to with via by from".split())
 _MODEL_PATH = Path(__file__).resolve().parent / "data" / "name_model.json"
 
@@ -108,6 +113,7 @@ class Candidate:
     name: str
     pos: int
     features: dict[str, float]
+    other_form: str | None = None  # its acronym, or the long form it abbreviates
 
 
 def _bucket(n: int, edges: tuple[int, ...]) -> str:
@@ -281,6 +287,9 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     starts = [s for s, _ in sentences]
     urls = [(m.start(), m.end()) for m in _URL.finditer(plain)] if ("http" in plain or "www." in plain or ".com/" in plain or ".co/" in plain) else []
     cue_sents = {i for i, (_o, s) in enumerate(sentences) if _cue_sentence(s)}
+    # the repository a code link names ("github.com/someone/IsoCLIP"): very often the paper's own name
+    repos = {m.group(1).lower() for a, b in urls for m in [_REPO.search(plain, a, b)] if m} if urls else set()
+    length = max(1, len(plain))
     for form in generic_forms:
         for name in [n for n in found if n.lower() in (form, form + "s", form.rstrip("s"))]:
             del found[name], first[name]
@@ -306,6 +315,9 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         f[f"first_sentence_{_bucket(sent_idx[0], (0, 1, 2))}"] = 1.0
         f["in_cue_sentence"] = 1.0 if any(i in cue_sents for i in sent_idx) else 0.0
         f["first_in_cue_sentence"] = 1.0 if sent_idx[0] in cue_sents else 0.0
+        f[f"first_at_{_bucket(int(10 * first[name] / length), (1, 4, 7))}"] = 1.0
+        if name.lower() in repos:
+            f["repo_name"] = 1.0
         if urls:
             in_url = [p for p in occ if any(a <= p < b for a, b in urls)]
             if in_url:
@@ -343,16 +355,24 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             f["prior_context_any"] = 1.0
             if n_prior == len(occ[:6]):
                 f["prior_context_all"] = 1.0
+        if not any(f.get(ctx) for ctx in _INTRODUCING):
+            f["no_introducing_context"] = 1.0  # named in passing: no cue, appositive, emphasis or code link
         kind = _kind(f)
         for ctx in _CONTEXTS:
             if f.get(ctx):
                 f[f"{kind}&{ctx}"] = 1.0
         out.append(Candidate(name, first[name], {k: v for k, v in f.items() if v}))
+    n_coined = sum(1 for c in out if c.features.get("coined") and not c.features.get("generic_acronym"))
+    for c in out:
+        c.features[f"coined_in_paper_{_bucket(n_coined, (1, 2, 4))}"] = 1.0
     by_name = {c.name: c for c in out}
     for acro, long_form in pairs:
         a, lf = by_name.get(acro), by_name.get(long_form)
         if not a or not lf:
             continue
+        a.other_form, lf.other_form = lf.name, a.name
+        if lf.features.get("multi_metric_head"):
+            a.features["long_form_metric_head"] = 1.0  # "Calibrated Agreement Score (CAS)"
         # the acronym inherits where its long_form form stands ("we propose Long Form (ACRO), a ...")
         for ctx in ("after_cue", "after_called", "appositive_after", "our_kind_before", "np_comma_before", "first_in_cue_sentence"):
             if lf.features.get(ctx):
@@ -373,13 +393,26 @@ _CONTEXTS = (
     "sentence_subject", "paren_after", "in_parens", "defined_by_long_form", "prior_context_any", "first_in_cue_sentence",
     "in_cue_sentence", "count_1", "count_2", "count_4", "count_4+", "first_sentence_0", "rule_strength_3",
     "rule_strength_2", "rule_strength_1", "emphasized", "rank_0", "colon_after", "rule_choice", "tool_word_before",
-    "in_url", "known_family_variant",
+    "in_url", "known_family_variant", "repo_name", "first_at_1", "first_at_4", "first_at_7", "first_at_7+",
+    "no_introducing_context",
+)
+
+
+# The contexts that introduce a name (the paper's own, or someone else's).
+_INTRODUCING = (
+    "after_cue", "after_called", "appositive_after", "kind_word_after", "our_kind_before", "np_comma_before",
+    "sentence_subject", "emphasized", "in_url", "rule_strength_3", "rule_strength_2", "rule_strength_1", "colon_after",
+    "defined_by_long_form", "is_long_form",
 )
 
 
 def _kind(f: dict[str, float]) -> str:
-    if f.get("is_long_form") or f.get("words_2") or f.get("words_3") or f.get("words_4"):
+    if f.get("is_long_form"):
+        return "long"
+    if f.get("words_2") or f.get("words_3") or f.get("words_4"):
         return "multi"
+    if f.get("defined_by_long_form"):
+        return "acro"
     if f.get("coined"):
         return "coined"
     if f.get("capitalised_word"):
@@ -438,10 +471,18 @@ def _shape(name: str, common: frozenset, frequent: dict, own_counts: int = 0) ->
         f["multi_has_coined"] = float(any(_coined(w) for w in words))
         f["multi_common_words"] = float(all(w.lower() in common or w.lower() in _STOP for w in words))
         f["multi_generic"] = float(any(lexicon.is_generic(w) for w in words))
+        # "Evidence Attribution Recall", "Calibrated Agreement Score": a measure, not a system
+        f["multi_metric_head"] = float(words[-1].lower().rstrip("s") in _METRIC_WORDS)
         # "Large Language Models", "Vision-Language Models": spelled-out everyday acronyms
         initials = "".join(p[:1] for w in words if w.lower() not in _STOP for p in w.split("-") if p).upper()
         f["generic_acronym"] = float(len(initials) >= 2 and initials in lexicon.GENERIC_ACRONYMS)
     return f
+
+
+_METRIC_WORDS = frozenset(
+    "score metric measure index criterion statistic rate distance divergence recall precision accuracy error ratio"
+    " coefficient gap".split()
+)
 
 
 def _everyday(core: str) -> bool:
@@ -471,8 +512,13 @@ def decision_features(ranked: list[tuple[float, Candidate]]) -> dict[str, float]
     """The named features of "does this paper name itself with its best candidate?": the best
     candidate's own features, its ranking score and its lead over the runner-up."""
     top_z, top = ranked[0]
-    second = ranked[1][0] if len(ranked) > 1 else top_z - 6.0
+    # the lead over the best rival: the top's other form ("GraphNorm" / "Graph Normalization")
+    # names the same system and is no rival
+    rivals = [z for z, c in ranked[1:] if c.name != top.other_form]
+    second = rivals[0] if rivals else top_z - 6.0
     f = dict(top.features)
+    if len(ranked) > 1 and ranked[1][1].name == top.other_form:
+        f["runner_up_is_its_other_form"] = 1.0
     f["kind_" + _kind(top.features)] = 1.0
     f["rank_logit"] = max(-8.0, min(8.0, top_z))
     f["rank_margin"] = max(0.0, min(6.0, top_z - second))

@@ -6,16 +6,19 @@ JSON object a line: ``title``, ``abstract``), and learns from them
 - word statistics: how many abstracts use each coined-looking token or capitalised word (prior
   work, everyday acronyms and proper words such as "Gaussian" are frequent, a paper's own name
   is rare) and which lowercase words are common;
-- the *ranking* weights: a logistic regression over the named features of
-  :func:`readinglist.name_model.candidates`, labelled by the real titles: in a title
-  "Name: subtitle" the candidate equal to Name is positive and every other one negative; papers
-  whose title has no "Name:" add (with weight ``--other-weight``) a coined or spelled-out
-  candidate the title uses as positive and a candidate it does not use as negative;
+- the *ranking* weights: a conditional logit (a logistic regression whose softmax runs over one
+  paper's candidates, so it learns which candidate beats the others in the same abstract) over
+  the named features of :func:`readinglist.name_model.candidates`, labelled by the real titles:
+  in a title "Name: subtitle" the candidate equal to Name is the one to pick; a paper whose title
+  has no "Name:" adds (with weight ``--other-weight``) a coined or spelled-out candidate its
+  title uses as the one to pick among the candidates it does not use;
 - the *decision* weights: a logistic regression over the best candidate's features and its
   ranking score (from a ranking model cross-fitted on the other fifths, so never one that saw
   the paper), labelled 1 when the paper's title names it with that candidate;
-- the two thresholds (decision probability, ranking score) at which a paper is named, chosen on
-  a held-out fifth for the balance of the issue's aims (recall >= 0.85, precision >= 0.65).
+- the decision threshold at which a paper is named, chosen on a held-out fifth for the balance
+  of the issue's aims (recall >= 0.85, precision >= 0.65). (``rank_threshold`` stays 1e9: a
+  conditional logit's scores only compare candidates of one paper, so the decision alone says
+  whether the paper is named.)
 
 Writes ``readinglist/data/name_model.json`` with the corpus sha256 and this command. The
 result is deterministic for a given corpus (fixed split, deterministic solver, sorted output).
@@ -43,8 +46,8 @@ FREQUENT_MIN_DF = 3  # a coined-looking token in this many abstracts is recorded
 FOLDS = 5  # papers g with g % FOLDS == 0 are the held-out fifth; the ranking model is cross-fitted
 # The threshold balances the two aims of the issue: name recall >= 0.85 and precision >= 0.65.
 RECALL_GOAL, PRECISION_GOAL = 0.85, 0.65
-OTHER_WEIGHT = 0.5
-RANK_THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 1e9)  # 1e9: the decision alone
+OTHER_WEIGHT = 0.1
+RANK_THRESHOLD = 1e9  # the ranking score alone never names a paper: the decision does
 
 
 def alnum(s: str) -> str:
@@ -163,8 +166,37 @@ def _match(found: str, truth: str) -> bool:
     return f == t or (len(short) >= 3 and (f in t or t in f))
 
 
+def conditional_logit(X, starts, picks, weights, C: float):
+    """Weights of a conditional logit: rows ``X`` are candidates, grouped by paper (a group
+    starts at each of ``starts``); in each group the row ``picks`` is the right one. Minimises
+    the weighted negative log-likelihood of the picks under a softmax over their group, plus an
+    L2 penalty ``|w|^2 / 2C`` (as scikit-learn's C), with L-BFGS from zero (deterministic)."""
+    import numpy as np
+    from scipy import optimize
+
+    n, d = X.shape
+    ends = np.append(starts[1:], n)
+    group_of = np.repeat(np.arange(len(starts)), ends - starts)
+    XT = X.T.tocsr()
+    penalty = 1.0 / (2.0 * C)
+
+    def loss_and_grad(w):
+        z = X @ w
+        zmax = np.maximum.reduceat(z, starts)
+        e = np.exp(z - zmax[group_of])
+        total = np.add.reduceat(e, starts)
+        loss = -np.sum(weights * (z[picks] - np.log(total) - zmax)) + penalty * (w @ w)
+        r = e / total[group_of] * weights[group_of]
+        r[picks] -= weights
+        return loss, XT @ r + 2.0 * penalty * w
+
+    res = optimize.minimize(loss_and_grad, np.zeros(d), jac=True, method="L-BFGS-B", options={"maxiter": 3000})
+    return res.x
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
+        import numpy as np
         from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
     except ImportError:
@@ -196,32 +228,33 @@ def main(argv: list[str] | None = None) -> int:
     papers = [(g, [c for c in cands if not c.features.get("generic_acronym")]) for g, cands in paper_candidates(rows)]
     truths = {g: colon_name(r["title"], r["abstract"]) for g, r in enumerate(rows)}
     # Stage 1, ranking: which candidate is the Name, learned from "Name: subtitle" papers (and,
-    # with a smaller weight, from which candidates other titles use)
-    rank_rows = [(g, c.features, rank_label(c.name, truth)) for g, cands in papers if (truth := truths[g]) for c in cands]
-    has_positive = {g for g, _f, y in rank_rows if y}
-    rank_rows = [row for row in rank_rows if row[0] in has_positive]
-    print(f"ranking: {len(has_positive)} papers with their Name among {len(rank_rows)} candidates", file=sys.stderr)
-    # papers without a "Name:" title still say which candidates a title uses (a coined name or a
-    # spelled-out long form) and which it does not; they count with a smaller weight
-    other_rows = []
+    # with a smaller weight, from which candidate other titles use): one softmax group a paper
+    groups = []  # (paper, its candidates' features, index of the one to pick, weight)
     for g, cands in papers:
-        if truths[g]:
+        truth = truths[g]
+        if truth:
+            ys, weight = [rank_label(c.name, truth) for c in cands], 1.0
+        else:
+            ys = [int(label(c.name, rows[g]["title"], None, is_coined(c.name.rstrip("+")) or " " in c.name) == 1) for c in cands]
+            weight = a.other_weight
+        if not any(ys) or not weight:
             continue
-        for c in cands:
-            yy = label(c.name, rows[g]["title"], None, is_coined(c.name.rstrip("+")) or " " in c.name)
-            if yy is not None:
-                other_rows.append((g, c.features, yy))
-    weights_of_rows = [1.0] * len(rank_rows) + [a.other_weight] * len(other_rows)
-    rank_rows += other_rows
+        pick = ys.index(1)
+        keep = [i for i, yy in enumerate(ys) if not yy or i == pick]  # other forms of the Name are no rivals
+        groups.append((g, [cands[i].features for i in keep], keep.index(pick), weight))
+    named_groups = sum(1 for g, *_ in groups if truths[g])
+    print(f"ranking: {named_groups} papers with their Name among the candidates, {len(groups) - named_groups} others", file=sys.stderr)
     vec = DictVectorizer(sparse=True)
-    X = vec.fit_transform([f for _g, f, _y in rank_rows])
-    y = [yy for _g, _f, yy in rank_rows]
+    X = vec.fit_transform([f for _g, fs, _p, _w in groups for f in fs]).tocsr()
+    offsets = np.cumsum([0] + [len(fs) for _g, fs, _p, _w in groups])
 
     def fit_rank(keep) -> dict[str, float]:
-        idx = [i for i, (g, _f, _y) in enumerate(rank_rows) if keep(g)]
-        clf = LogisticRegression(C=a.C, max_iter=3000, solver="lbfgs", fit_intercept=False)
-        clf.fit(X[idx], [y[i] for i in idx], sample_weight=[weights_of_rows[i] for i in idx])
-        return {k: float(w) for k, w in zip(vec.get_feature_names_out(), clf.coef_[0])}
+        chosen = [i for i, grp in enumerate(groups) if keep(grp[0])]
+        idx = np.concatenate([np.arange(offsets[i], offsets[i + 1]) for i in chosen])
+        starts = np.cumsum([0] + [offsets[i + 1] - offsets[i] for i in chosen])[:-1]
+        picks = starts + np.array([groups[i][2] for i in chosen])
+        w = conditional_logit(X[idx], starts, picks, np.array([groups[i][3] for i in chosen]), a.C)
+        return {k: float(v) for k, v in zip(vec.get_feature_names_out(), w)}
 
     def ranked(cands: list[Candidate], weights: dict[str, float]):
         out = [(sum(weights.get(k, 0.0) * v for k, v in c.features.items()), c) for c in cands]
@@ -249,37 +282,35 @@ def main(argv: list[str] | None = None) -> int:
     clf = fit_decision(lambda g: g % FOLDS != 0)
     held = [i for i, (g, _f, _y) in enumerate(dec_rows) if g % FOLDS == 0]
     probs = dict(zip((dec_rows[i][0] for i in held), clf.predict_proba(DX[held])[:, 1]))
-    # a paper is named when the decision is sure enough, or when the ranking score alone is
-    # high (a name introduced beyond doubt): both thresholds are chosen on the held-out fifth
+    # a paper is named when the decision is sure enough: the threshold is chosen on the held-out fifth
     best = None
-    for z in RANK_THRESHOLDS:
-        decisions: dict[int, tuple[str | None, float]] = {g: (None, 0.0) for g in range(0, len(rows), FOLDS)}
-        for g, p in probs.items():
-            decisions[g] = (honest[g][0][1].name, 1.0 if honest[g][0][0] >= z else float(p))
-        for t in [x / 100 for x in range(10, 91, 2)]:
-            m = evaluate(decisions, t, rows)
-            goal = min(m["recall"] / RECALL_GOAL, m["precision"] / PRECISION_GOAL)
-            if t * 100 % 10 == 0:
-                print(f"rank {z} threshold {t:.2f}: recall {m['recall']:.3f} precision {m['precision']:.3f} named {m['named_share']:.3f}", file=sys.stderr)
-            if best is None or goal > best[0] + 1e-9:
-                best = (goal, t, z, m)
+    decisions: dict[int, tuple[str | None, float]] = {g: (None, 0.0) for g in range(0, len(rows), FOLDS)}
+    for g, p in probs.items():
+        decisions[g] = (honest[g][0][1].name, float(p))
+    for t in [x / 100 for x in range(10, 91, 2)]:
+        m = evaluate(decisions, t, rows)
+        goal = min(m["recall"] / RECALL_GOAL, m["precision"] / PRECISION_GOAL)
+        if t * 100 % 10 == 0:
+            print(f"threshold {t:.2f}: recall {m['recall']:.3f} precision {m['precision']:.3f} named {m['named_share']:.3f}", file=sys.stderr)
+        if best is None or goal > best[0] + 1e-9:
+            best = (goal, t, m)
     assert best is not None  # at least one threshold was tried
-    _, threshold, rank_threshold, heldout = best
+    _, threshold, heldout = best
     # final weights from every paper
     weights = {k: round(w, 4) for k, w in fit_rank(lambda g: True).items()}
     dclf = fit_decision(lambda g: True)
     decision_weights = {k: round(float(w), 4) for k, w in zip(dvec.get_feature_names_out(), dclf.coef_[0])}
     model: dict[str, Any] = {
-        "about": "readinglist name model: two logistic regressions over name_model.candidates features (ranking: which candidate is the name; decision: does the paper name itself with it)",
+        "about": "readinglist name model over name_model.candidates features: a conditional logit ranks a paper's candidates (which is the name), a logistic regression decides (does the paper name itself with the best one)",
         "command": "python -m readinglist.convert.train_names" + (f" --limit {a.limit}" if a.limit else "") + (f" --C {a.C}" if a.C != 0.5 else "")
         + (f" --other-weight {a.other_weight}" if a.other_weight != OTHER_WEIGHT else ""),
         "corpus": path.name,
         "corpus_sha256": sha,
         "papers": len(rows),
-        "ranking_examples": len(rank_rows),
+        "ranking_examples": int(offsets[-1]),
         "decision_examples": len(dec_rows),
         "threshold": threshold,
-        "rank_threshold": rank_threshold,
+        "rank_threshold": RANK_THRESHOLD,
         "heldout_fifth": {k: round(v, 4) for k, v in heldout.items()},
         "weights": dict(sorted(weights.items(), key=lambda kv: -abs(kv[1]))),
         "decision_weights": dict(sorted(decision_weights.items(), key=lambda kv: -abs(kv[1]))),
@@ -287,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         "frequent_names": frequent,
     }
     out.write_text(json.dumps(model, ensure_ascii=False, indent=0, sort_keys=False) + "\n", encoding="utf-8")
-    print(f"threshold {threshold}, rank threshold {rank_threshold} on the held-out fifth: {heldout}", file=sys.stderr)
+    print(f"threshold {threshold} on the held-out fifth: {heldout}", file=sys.stderr)
     for key in ("weights", "decision_weights"):
         print(key, file=sys.stderr)
         for k, v in list(model[key].items())[:25]:
