@@ -182,12 +182,11 @@ class StoredNearIndex(NearIndex):
     def __init__(self) -> None:  # use open() or open_lazy()
         super().__init__()
         self._path: Path | None = None
-        self._names: list[str | None] = []  # row -> file name (None: dropped)
+        self._names: list[str | None] = []  # row -> file name (None: dropped, or no longer valid)
         self._sigs: dict = {}  # file name -> its signature at the last save (every paper file)
         self._ahashes: list[int] = []  # row -> hash of the abstract indexed
         self._segments: list[array] = []  # sorted postings
         self._saved_segments = 0  # how many of them the file holds (the others: this import's)
-        self._live: dict[int, str] = {}  # row -> file name, rows still valid
         self._rows: dict[str, int] = {}  # file name -> row, rows still valid
         self._abstract_of: Callable[[str], str] = lambda name: ""
         self._abstracts: dict[str, str] = {}  # id -> abstract, of the texts added since the last fold
@@ -231,7 +230,6 @@ class StoredNearIndex(NearIndex):
                         if abstract:
                             missing.append((name, abstract))
                         continue
-                self._live[row] = name
                 self._rows[name] = row
             elif not unchanged:  # a file the index never saw (or saw without an abstract)
                 abstract = abstract_of(name)
@@ -274,7 +272,7 @@ class StoredNearIndex(NearIndex):
     def _lookup(self, key: str) -> str | list[str] | None:
         h = _hash(key) << ROW_BITS
         end = h + ROW_MASK + 1
-        live = self._live
+        live = self._names
         names: list[str] = []
         for seg in self._segments:
             i = bisect_left(seg, h)
@@ -283,7 +281,7 @@ class StoredNearIndex(NearIndex):
                 value = seg[i]
                 if value >= end:
                     break
-                name = live.get(value & ROW_MASK)
+                name = live[value & ROW_MASK]
                 if name is not None:
                     names.append(name)
                 i += 1
@@ -320,7 +318,6 @@ class StoredNearIndex(NearIndex):
             row = self._rows.pop(name, None)
             if row is not None:
                 names[row] = None
-                self._live.pop(row, None)
         postings: list[int] = []
         for name, norm in texts.top.items():
             row = len(names)
@@ -329,7 +326,6 @@ class StoredNearIndex(NearIndex):
             sketch = self._sketches.get(name)
             postings.extend((_hash(p) << ROW_BITS) | row for p in (NearIndex._sketch(norm) if sketch is None else sketch))
             postings.append((_hash(_EXACT + norm) << ROW_BITS) | row)
-            self._live[row] = name
             self._rows[name] = row
         texts.top.clear()
         texts.gone.clear()

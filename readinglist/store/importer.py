@@ -87,7 +87,6 @@ class Importer:
         self._by_title: dict[tuple[str, int | None], str] | None = None
         self.new_by_doi: dict[str, str] = {}
         self.new_by_title: dict[tuple[str, int | None], str] = {}
-        self.new_names: set[str] = set()
         self.added: list[str] = []
         self.updated: list[str] = []
         self.unchanged: list[str] = []
@@ -135,9 +134,9 @@ class Importer:
 
             by_doi: dict[str, str] = {}
             by_title: dict[tuple[str, int | None], str] = {}
-            new = self.new_names
+            store = self.sigs  # (this import's new papers are not among them)
             for name, row in self.db.execute("SELECT name, row FROM rows ORDER BY name"):
-                if name in new:
+                if name not in store:
                     continue
                 record = row_to_paper(marshal.loads(row)).record
                 if not record.abstract and record.title:
@@ -232,7 +231,6 @@ class Importer:
         names.add(name.casefold())
         self.rows[name] = store._save(name, None, None, paper)
         self.new_keys[key] = name
-        self.new_names.add(name)
         self.added.append(key)
         if rec.abstract:
             near.add(name, rec.abstract)
