@@ -8,6 +8,7 @@ file is read and matched or the store is saved (nothing to count).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 from dataclasses import dataclass, replace
@@ -84,6 +85,7 @@ def import_files(
     # 1. every file read and checked (a list's header), before anything is converted or stored;
     # importers that cannot stream read their file now
     plan: list[tuple[str | os.PathLike, str, Any, ImportOptions, ImportResult | None]] = []
+    large = False  # a list that may be long enough to generate in worker processes
     for done, path in enumerate(paths):
         label = str(path) if len(paths) == 1 else f"{done + 1}/{len(paths)} {path}"
         file_options = options
@@ -104,25 +106,45 @@ def import_files(
         whole = None
         if not hasattr(importer, "iter_parse"):
             whole = importer.parse(text, source=_display_path(path, config), options=file_options)
+        large = large or (whole is None and len(text) >= _LARGE_LIST)
         del text
         plan.append((path, label, importer, file_options, whole))
     # 2. converted and stored as it comes
     if not hasattr(store, "importing"):  # a callable that opens (or makes) the store
         store = store()
     results: list[ImportResult] = []
-    with store.importing() as importing:
-        for path, label, importer, file_options, whole in plan:
+
+    def start(i: int) -> Iterator[ImportResult]:
+        path, _, importer, file_options, _ = plan[i]
+        begin = getattr(importer, "prepare", None) if processes > 1 else None  # reads and matches now
+        return (begin or importer.iter_parse)(read_text(path), source=_display_path(path, config), options=file_options)
+
+    started: dict[int, Iterator[ImportResult]] = {}
+    with contextlib.ExitStack() as stack:
+        if processes > 1 and large:
+            # one pool for every list, forked now, while this process is small
+            from .convert.pipeline import Workers
+
+            workers = stack.enter_context(Workers(config, processes))
+            plan = [(path, label, imp, replace(opts, workers=workers), whole) for path, label, imp, opts, whole in plan]
+        importing = stack.enter_context(store.importing())
+        for i, (_, label, _, _, whole) in enumerate(plan):
             if whole is not None:
                 importing.add(whole.records, whole.states)
                 results.append(replace(whole, records=()))
                 continue
             if progress:
                 progress(0, 0, label)
-            for part in importer.iter_parse(read_text(path), source=_display_path(path, config), options=file_options):
+            parts = started.pop(i, None) or start(i)
+            for part in parts:
                 if part.records:
                     importing.add(part.records, part.states)
                 if part.skipped or part.duplicates or part.warnings:
                     results.append(replace(part, records=()))
+                if i + 1 < len(plan) and i + 1 not in started and plan[i + 1][4] is None:
+                    # the next list read and matched here while the workers generate this one's
+                    # abstracts (they would wait for it between the lists otherwise)
+                    started[i + 1] = start(i + 1)
         if progress:
             progress(0, 0, "saving")
     summary = importing.summary()
@@ -139,6 +161,11 @@ def import_files(
         + tuple(_rekeyed_warning(wanted, given) for wanted, given in summary.rekeyed)
         + tuple(f"{key}: removed {n} control character{'s' if n > 1 else ''} (ESC, BEL, ...) from the imported text" for key, n in summary.controls),
     )
+
+
+#: A list this long (characters) may hold PARALLEL_MIN abstracts (at ~1,300 characters each):
+#: worth forking the generation workers for.
+_LARGE_LIST = 400_000
 
 
 def _rekeyed_warning(wanted: str, given: str) -> str:

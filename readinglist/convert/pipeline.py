@@ -105,14 +105,54 @@ def generate_all(
     return list(generate_iter(abstracts, tagger, max_tags, processes=processes, progress=progress))
 
 
+class Workers:
+    """Forked generation workers shared by every list of an import: forked once, at the start,
+    while this process is small (a worker's memory starts as a copy of it), with the tagger and
+    the learned models they need. A converter given them generates with their tagger. Close
+    them (``with Workers(...) as workers:``) when done."""
+
+    def __init__(self, config: Config, processes: int) -> None:
+        import multiprocessing
+
+        from . import name_model, phrases
+        from .tagging import compile_taxonomy
+
+        self.config = config
+        self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score)
+        _WORKER.update(tagger=self.tagger, max_tags=config.max_tags)
+        name_model.load_model()  # the learned weights read once here, not once in every worker
+        phrases.load_model()
+        self.pool = multiprocessing.get_context("fork").Pool(processes)
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+
 def generate_iter(
-    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, workers: Workers | None = None
 ) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
     """:func:`generate_all`'s results one by one, as they are ready (the workers run ahead of
-    the caller, who may meanwhile store what came)."""
+    the caller, who may meanwhile store what came). ``workers``: a pool forked already (whose
+    tagger must be ``tagger``), used instead of forking one for these abstracts."""
     import multiprocessing
 
     total = len(abstracts)
+    if workers is not None and total >= PARALLEL_MIN:
+        assert workers.tagger is tagger and _WORKER.get("tagger") is tagger
+        done = 0
+        for chunk in workers.pool.imap(_generate_chunk, [abstracts[i : i + 250] for i in range(0, total, 250)]):
+            done += len(chunk)
+            if progress:
+                progress(done, total)
+            yield from chunk
+        return
     if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
         for n, a in enumerate(abstracts, 1):
             fields = generate(a, tagger, max_tags)
@@ -161,12 +201,17 @@ class Converter:
     processes: int = 1
     #: called as ``progress(done, total)`` while a list's new abstracts are generated
     progress: ItemProgress | None = None
+    #: a pool forked already for large lists (see :class:`Workers`), instead of one per list
+    workers: Workers | None = None
 
     def __post_init__(self) -> None:
         from .matching import NearIndex
         from .tagging import compile_taxonomy
 
-        self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score)
+        if self.workers is not None:
+            self._tagger = self.workers.tagger
+        else:
+            self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score)
         self._near = NearIndex()
         self._by_fingerprint: dict[str, int] = {}
         self._records: list[Record] = []
@@ -184,6 +229,12 @@ class Converter:
     ) -> Iterator[list[Record]]:
         """:meth:`add_text`, giving the list's new records in order, ``batch`` at a time, as
         they are generated (its duplicates were all found before the first one is made)."""
+        yield from self.generate_matched(self.match_text(text, source=source, venue=venue, year=year), batch=batch)
+
+    def match_text(self, text: str, *, source: str = "<string>", venue: str | None = None, year: int | None = None) -> list[_Pending]:
+        """The first half of :meth:`iter_text`: the list read and its abstracts matched against
+        those seen so far; the new ones, for :meth:`generate_matched` (called before the next
+        list is matched)."""
         from .matching import fingerprint
         from .reader import parse_list
 
@@ -214,9 +265,20 @@ class Converter:
             self._by_fingerprint[fp] = index
             self._near.add(str(index), para.text)
             pending.append(_Pending(para.text, venue, year, [src]))
-        del parsed
+        return pending
+
+    def forget_seen(self) -> None:
+        """Drop what was kept to match later lists against (a converter of one list, once it
+        was matched: its memory goes before the abstracts are generated)."""
+        from .matching import NearIndex
+
+        self._near = NearIndex()
+        self._by_fingerprint = {}
+
+    def generate_matched(self, pending: list[_Pending], *, batch: int = 250) -> Iterator[list[Record]]:
+        """The second half of :meth:`iter_text`: the new abstracts' records, ``batch`` at a time."""
         fields = generate_iter(
-            [p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress
+            [p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress, workers=self.workers
         )
         done: list[Record] = []
         for p, (name, title, tags, error) in zip(pending, fields):

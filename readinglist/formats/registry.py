@@ -52,6 +52,9 @@ class ImportOptions:
     year: int | None = None  # overrides the year found in the input
     processes: int = 1  # worker processes an importer may fork (the CLI passes its cores)
     progress: Callable[[int, int], None] | None = None  # progress(done, total) over one input's items
+    #: abstract lists: a :class:`readinglist.convert.pipeline.Workers` pool forked once for the
+    #: whole import (the CLI's import makes one; else each large list forks its own)
+    workers: object | None = None
 
 
 class Exporter(Protocol):

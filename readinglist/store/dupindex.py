@@ -30,6 +30,7 @@ the changes after the store's own files were written.
 
 from __future__ import annotations
 
+import heapq
 import marshal
 import os
 import sys
@@ -359,10 +360,7 @@ class StoredNearIndex(NearIndex):
         segments = self._segments[: self._saved_segments]
         added = self._segments[self._saved_segments :]
         if added:
-            merged = added[0]
-            for seg in added[1:]:
-                merged = _merged(merged, seg)
-            segments.append(merged)
+            segments.append(_merged(*added) if len(added) > 1 else added[0])
         dropped = sum(1 for n in names if n is None)
         if len(segments) > MAX_SEGMENTS or dropped > len(names) // 4 + 64:
             names, ahashes, segments = _compact(names, ahashes, segments)
@@ -392,13 +390,24 @@ class StoredNearIndex(NearIndex):
             self._sketches[id] = sketch
 
 
-def _merged(a: array, b: array) -> array:
-    """Two sorted segments as one (sorting the two runs is a merge)."""
-    return array("q", sorted(a + b))
+#: Up to this many postings, two segments merge by sorting a list of them; beyond, one by one
+#: (slower, but without a list of a million integer objects: the import's memory stays flat).
+SORT_MERGE_MAX = 1 << 18
+
+
+def _merged(*segments: array) -> array:
+    """Sorted segments as one."""
+    if sum(len(seg) for seg in segments) <= SORT_MERGE_MAX:
+        joined = array("q")
+        for seg in segments:
+            joined += seg
+        return array("q", sorted(joined))  # (sorting sorted runs is a merge)
+    return array("q", heapq.merge(*segments))
 
 
 def _compact(names, ahashes, segments):
-    """The tables without dropped rows, in one segment."""
+    """The tables without dropped rows, in one segment (each segment renumbered as it is
+    merged: a row's new number keeps its order, so each stays sorted)."""
     renumber: dict[int, int] = {}
     kept_names: list[str] = []
     kept_hashes: list[int] = []
@@ -407,12 +416,10 @@ def _compact(names, ahashes, segments):
             renumber[row] = len(kept_names)
             kept_names.append(name)
             kept_hashes.append(ahashes[row])
-    merged: list[int] = []
     high = ~ROW_MASK
-    for seg in segments:
-        for value in seg:
-            new = renumber.get(value & ROW_MASK)
-            if new is not None:
-                merged.append((value & high) | new)
-    merged.sort()
-    return kept_names, kept_hashes, [array("q", merged)]
+    get = renumber.get
+
+    def renumbered(seg: array) -> array:
+        return array("q", ((value & high) | new for value in seg if (new := get(value & ROW_MASK)) is not None))
+
+    return kept_names, kept_hashes, [_merged(*(renumbered(seg) for seg in segments))]

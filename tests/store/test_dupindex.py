@@ -57,12 +57,13 @@ def test_stored_index_answers_as_a_fresh_one_after_any_history(tmp_path_factory,
     reopened index answers every query exactly as a NearIndex built afresh."""
     cache = tmp_path_factory.mktemp("cache")
     rng = random.Random(data.draw(st.integers(0, 10**6)))
-    segments = dupindex.MAX_SEGMENTS
+    segments, sort_max = dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX
     dupindex.MAX_SEGMENTS = data.draw(st.sampled_from([0, 1, segments]))  # 0: compacted on every save
+    dupindex.SORT_MERGE_MAX = data.draw(st.sampled_from([0, sort_max]))  # 0: every merge one by one
     try:
         _history(cache, rng, data)
     finally:
-        dupindex.MAX_SEGMENTS = segments
+        dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX = segments, sort_max
 
 
 def _history(cache, rng, data) -> None:

@@ -29,13 +29,24 @@ class AbstractListImporter:
     def iter_parse(self, text: str, *, source: str, options: ImportOptions) -> Iterator[ImportResult]:
         """:meth:`parse` in pieces, as the abstracts are generated: results holding records
         only, then one holding what was skipped, the duplicates and the warnings."""
+        yield from self.prepare(text, source=source, options=options)
+
+    def prepare(self, text: str, *, source: str, options: ImportOptions) -> Iterator[ImportResult]:
+        """:meth:`iter_parse` with the list read and its abstracts matched now (the part that
+        runs in this process: a caller may do it while workers generate another list)."""
         from ...convert.pipeline import Converter
 
-        conv = Converter(config=options.config, processes=options.processes, progress=options.progress)
-        for records in conv.iter_text(text, source=source, venue=options.venue, year=options.year):
-            yield ImportResult(records=tuple(records))
-        done = conv.result()
-        yield ImportResult(skipped=done.skipped, duplicates=done.duplicates, warnings=done.warnings)
+        conv = Converter(config=options.config, processes=options.processes, progress=options.progress, workers=options.workers)  # type: ignore[arg-type]
+        pending = conv.match_text(text, source=source, venue=options.venue, year=options.year)
+        conv.forget_seen()  # (one list per converter)
+
+        def results() -> Iterator[ImportResult]:
+            for records in conv.generate_matched(pending):
+                yield ImportResult(records=tuple(records))
+            done = conv.result()
+            yield ImportResult(skipped=done.skipped, duplicates=done.duplicates, warnings=done.warnings)
+
+        return results()
 
 
 importer = AbstractListImporter()
