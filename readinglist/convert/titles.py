@@ -926,7 +926,7 @@ def _phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 
 TOPIC_JOIN_MAX = 11
 # The choice by expected ROUGE (see _by_expected_rouge); the numbers were set on train rows
 # 50,000-51,499 (not used to learn any weight), then checked on dev.jsonl.
-CHOICE_PHRASES = 8  # the abstract's phrases (by expected ROUGE alone) weighed alone and joined to the topic
+CHOICE_PHRASES = 5  # the abstract's phrases (by expected ROUGE alone) weighed alone and joined to the topic
 PAIR_PHRASES = 8  # the best phrases of the first sentence and of the rest weighed as "<rest> for <first>"
 PAIR_MAX = 13  # words of such a pair at most
 # added to the title made so far: its words are a feature of the word model, which estimates
@@ -962,24 +962,31 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     if len(cache) > 200_000:
         cache.clear()
     get = probs.get
+    prefix_set = set(prefix)
+    base_hits = sum([get(t, 0.0) for t in prefix_set])
+    base_len = len(prefix) + length
 
-    def expected(words: list[str]) -> float:
-        toks = list(prefix)
+    def info(words: list[str]) -> tuple[float, frozenset[str], int]:
+        """(expected ROUGE-1, the new distinct tokens, the token count) of prefix + words."""
+        toks: list[str] = []
         for w in words:
             got = cache.get(w)
             if got is None:
                 got = cache[w] = tokens(w)
             toks += got
-        if not toks:
-            return 0.0
-        return 2.0 * sum([get(t, 0.0) for t in set(toks)]) / (len(toks) + length)
+        new = frozenset(toks) - prefix_set
+        hits = sum([get(t, 0.0) for t in new])
+        return 2.0 * (base_hits + hits) / (base_len + len(toks)) if toks or prefix else 0.0, new, len(toks)
+
+    def expected(words: list[str]) -> float:
+        return info(words)[0]
 
     title_tokens = tokens(title)
     current = 0.0
     if title_tokens:
         current = 2.0 * sum([get(t, 0.0) for t in set(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
-    every = sorted(((expected(words), words, s_idx) for _s, words, _f, s_idx in scored_phrases(plain, min(budget, 11))),
-                   key=lambda esw: -esw[0])
+    every = sorted(((info(words), words, s_idx) for _s, words, _f, s_idx in scored_phrases(plain, min(budget, 11))),
+                   key=lambda isw: -isw[0][0])
     options = []
     for _e, words, _i in every[:CHOICE_PHRASES]:
         words = _strip_dangling(words)
@@ -989,23 +996,22 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         joined = _phrase_with_topic(words, plain, budget) if _head(words) not in _ANALYTIC_HEADS | _CAUSE_HEADS else words
         if joined is not words:
             options.append((expected(joined), joined))
-    heads = [w for _e, w, i in every if i > 0 and len(w) >= 2][:PAIR_PHRASES]
-    tails = [w for _e, w, i in every if i == 0 and len(w) >= 2 and "for" not in w][:PAIR_PHRASES]
-    for a in heads if tails else ():
+    heads = [(w, e) for e, w, i in every if i > 0 and len(w) >= 2][:PAIR_PHRASES]
+    tails = [(w, e, {x.lower() for x in w}) for e, w, i in every if i == 0 and len(w) >= 2 and "for" not in w][:PAIR_PHRASES]
+    for a, (_ea, toks_a, n_a) in heads if tails else ():
         if " for " in f" {' '.join(a).lower()} " or _PARTICIPLE_END.search(a[-1]) or _head(a) in _ANALYTIC_HEADS | _CAUSE_HEADS:
             continue  # "a causal account" is of something, not for it
         said = {x.lower() for x in a}
         said |= {part for x in said if "-" in x for part in x.split("-")}
         initials = "".join(x[:1] for x in a).lower()
-        for b in tails:
-            if len(a) + 1 + len(b) > min(budget, PAIR_MAX):
+        for b, (_eb, toks_b, n_b), b_low in tails:
+            if len(a) + 1 + len(b) > min(budget, PAIR_MAX) or not said.isdisjoint(b_low):
                 continue
-            b_low = {x.lower() for x in b}
             b_initials = "".join(x[:1] for x in b if x.lower() not in DANGLING).lower()
-            if said & b_low or {b_initials, b_initials + "s"} & said or {initials, initials + "s"} & b_low:
+            if {b_initials, b_initials + "s"} & said or {initials, initials + "s"} & b_low:
                 continue  # "recurrent neural networks for stable RNNs" says it twice
-            pair = a + ["for"] + b
-            options.append((expected(pair), pair))
+            hits = sum([get(t, 0.0) for t in toks_a | toks_b])
+            options.append((2.0 * (base_hits + hits) / (base_len + n_a + n_b), a + ["for"] + b))
     options.sort(key=lambda sw: -sw[0])
     opening = re.findall(r"[a-z0-9]+", plain.lower())[:5]
     name_low = (name or "").lower()
