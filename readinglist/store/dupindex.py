@@ -53,6 +53,10 @@ ROW_MASK = (1 << ROW_BITS) - 1
 MAX_ROWS = ROW_MASK
 #: Each save adds a segment of sorted postings; beyond this many they are merged into one.
 MAX_SEGMENTS = 6
+#: The bits of the table of phrase hashes an import folded (2 MB; at 50,000 abstracts a tenth
+#: of the phrases a look-up asks for are in it by chance).
+SEEN_BITS = 24
+SEEN_MASK = (1 << SEEN_BITS) - 1
 
 _ABSENT = object()  # a phrase or text known to have no entry
 _EXACT = "\x00"  # prefix of a whole normalised text, indexed beside its phrases
@@ -147,12 +151,10 @@ class _Order:
         self._ranks: dict[str, int] | None = None
 
     def __getitem__(self, id: str) -> int:
-        rank = self.top.get(id)
-        if rank is not None:
-            return rank
-        if self._ranks is None:
-            self._ranks = {name: i for i, name in enumerate(sorted(self._names))}
-        return self._ranks[id]
+        rank = self.rank(id)
+        if rank < 0:
+            raise KeyError(id)
+        return rank
 
     def rank(self, id: str) -> int:
         """``self[id]``, or -1 for a paper being removed (its rank was dropped first)."""
@@ -188,6 +190,10 @@ class StoredNearIndex(NearIndex):
         self._ahashes: list[int] = []  # row -> hash of the abstract indexed
         self._segments: list[array] = []  # sorted postings
         self._saved_segments = 0  # how many of them the file holds (the others: this import's)
+        # a bit per value of the low SEEN_BITS bits of a phrase's (per-process) hash, set for the
+        # phrases this import folded: most phrases of a new abstract are in none of them, and
+        # need no search of its segments
+        self._seen: bytearray | None = None
         self._rows: dict[str, int] = {}  # file name -> row, rows still valid
         self._abstract_of: Callable[[str], str] = lambda name: ""
         self._abstracts: dict[str, str] = {}  # id -> abstract, of the texts added since the last fold
@@ -271,11 +277,19 @@ class StoredNearIndex(NearIndex):
     # ------------------------------------------------------------------ the file's entries
 
     def _lookup(self, key: str) -> str | list[str] | None:
+        segments = self._segments
+        seen = self._seen
+        if seen is not None:
+            i = hash(key) & SEEN_MASK  # (the string's own hash: kept on it, no work)
+            if not (seen[i >> 3] >> (i & 7)) & 1:  # no posting of this import has the phrase
+                segments = segments[: self._saved_segments]
+        if not segments:
+            return None
         h = _hash(key) << ROW_BITS
         end = h + ROW_MASK + 1
         live = self._names
         names: list[str] = []
-        for seg in self._segments:
+        for seg in segments:
             i = bisect_left(seg, h)
             n = len(seg)
             while i < n:
@@ -320,13 +334,18 @@ class StoredNearIndex(NearIndex):
             if row is not None:
                 names[row] = None
         postings: list[int] = []
+        if self._seen is None:
+            self._seen = bytearray(1 << (SEEN_BITS - 3))
+        seen = self._seen
         for name, norm in texts.top.items():
             row = len(names)
             names.append(name)
             ahashes.append(_hash(self._abstracts[name]))
             sketch = self._sketches.get(name)
-            postings.extend((_hash(p) << ROW_BITS) | row for p in (NearIndex._sketch(norm) if sketch is None else sketch))
-            postings.append((_hash(_EXACT + norm) << ROW_BITS) | row)
+            for key in (*(NearIndex._sketch(norm) if sketch is None else sketch), _EXACT + norm):
+                postings.append((_hash(key) << ROW_BITS) | row)
+                i = hash(key) & SEEN_MASK
+                seen[i >> 3] |= 1 << (i & 7)
             self._rows[name] = row
         texts.top.clear()
         texts.gone.clear()
