@@ -1005,19 +1005,24 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         if joined is not words:
             options.append((expected(joined), joined))
     heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2][:PAIR_PHRASES]
-    tails = [(w, e, {x.lower() for x in w}, i) for e, w, i in every
-             if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w][:PAIR_PHRASES]
+    tails = []
+    for e, w, i in every:
+        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
+            low = [x.lower() for x in w]
+            b_initials = "".join(x[:1] for x in low if x not in DANGLING)
+            tails.append((w, e, set(low), i, {b_initials, b_initials + "s"}))
+            if len(tails) == PAIR_PHRASES:
+                break
     for a, (_ea, toks_a, n_a), a_sentence in heads if tails else ():
         if " for " in f" {' '.join(a).lower()} " or _PARTICIPLE_END.search(a[-1]) or _head(a) in _ANALYTIC_HEADS | _CAUSE_HEADS:
             continue  # "a causal account" is of something, not for it
         said = {x.lower() for x in a}
         said |= {part for x in said if "-" in x for part in x.split("-")}
         initials = "".join(x[:1] for x in a).lower()
-        for b, (_eb, toks_b, n_b), b_low, b_sentence in tails:
+        for b, (_eb, toks_b, n_b), b_low, b_sentence, b_initials in tails:
             if b_sentence >= a_sentence or len(a) + 1 + len(b) > min(budget, PAIR_MAX) or not said.isdisjoint(b_low):
                 continue  # what was made (said later) comes first, what the abstract opens with after "for"
-            b_initials = "".join(x[:1] for x in b if x.lower() not in DANGLING).lower()
-            if {b_initials, b_initials + "s"} & said or {initials, initials + "s"} & b_low:
+            if not b_initials.isdisjoint(said) or {initials, initials + "s"} & b_low:
                 continue  # "recurrent neural networks for stable RNNs" says it twice
             hits = sum([get(t, 0.0) for t in {**toks_a, **toks_b}])
             options.append((2.0 * (base_hits + hits) / (base_len + n_a + n_b), a + ["for"] + b))
