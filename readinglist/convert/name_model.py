@@ -218,6 +218,8 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             name = lexicon.strip_possessive(name)
         if not name or len(name) > 60 or not re.search(r"[A-Za-z]", name):
             return
+        if name.count("(") != name.count(")") or name.count("[") != name.count("]"):
+            return  # a cut-off span ("**B (** ..."), never a name a title can hold
         f = found.setdefault(name, {})
         for k, v in flags.items():
             f[k] = max(f.get(k, 0.0), v)
