@@ -29,14 +29,13 @@ Everything here is pure Python and deterministic; the training command alone use
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from . import lexicon, naming
+from .models import DATA, read_model
 
 __all__ = ["Candidate", "candidates", "choose", "load_model"]
 
@@ -103,7 +102,7 @@ _PAREN_AFTER = re.compile(r"^\s*\(")
 _URL = re.compile(r"(?:https?://|www\.|github\.com/|huggingface\.co/)\S+", re.IGNORECASE)
 _REPO = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?[^/\s]+/([^/\s.#?]+)", re.IGNORECASE)
 _STOP = frozenset("of for and in on the & a an to with via by from".split())
-_MODEL_PATH = Path(__file__).resolve().parent / "data" / "name_model.json"
+_MODEL_PATH = DATA / "name_model.json"
 
 
 @dataclass
@@ -126,9 +125,8 @@ def _bucket(n: int, edges: tuple[int, ...]) -> str:
 @lru_cache(maxsize=1)
 def load_model() -> dict:
     """The trained weights, threshold and word statistics (``data/name_model.json``)."""
-    try:
-        model = json.loads(_MODEL_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    model = read_model(_MODEL_PATH)
+    if not model:
         return {}
     model["common"] = frozenset(model.get("common_words", ()))
     model["frequent"] = dict(model.get("frequent_names", {}))

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-import json
 import math
 import operator
 import re
 from collections import Counter
 from functools import lru_cache
 from itertools import repeat
-from pathlib import Path
 
 from . import lexicon
+from .models import DATA, read_model
 
 __all__ = ["candidate_phrases", "best_phrase"]
 
@@ -135,16 +134,13 @@ def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], li
     return out, counts
 
 
-_MODEL_PATH = Path(__file__).resolve().parent / "data" / "phrase_model.json"
+_MODEL_PATH = DATA / "phrase_model.json"
 
 
 @lru_cache(maxsize=1)
 def load_model() -> dict:
     """Learned weights and per-word title affinities (``data/phrase_model.json``)."""
-    try:
-        return json.loads(_MODEL_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    return read_model(_MODEL_PATH)
 
 
 @lru_cache(maxsize=1)

@@ -114,14 +114,13 @@ class Workers:
     def __init__(self, config: Config, processes: int) -> None:
         import multiprocessing
 
-        from . import name_model, phrases
+        from .models import load_all
         from .tagging import compile_taxonomy
 
         self.config = config
         self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score)
         _WORKER.update(tagger=self.tagger, max_tags=config.max_tags)
-        name_model.load_model()  # the learned weights read once here, not once in every worker
-        phrases.load_model()
+        load_all()  # the learned models read once here, not once in every worker
         self.pool = multiprocessing.get_context("fork").Pool(processes)
 
     def __enter__(self) -> Workers:
@@ -161,10 +160,9 @@ def generate_iter(
             yield fields
         return
     _WORKER.update(tagger=tagger, max_tags=max_tags)
-    from . import name_model, phrases
+    from .models import load_all
 
-    name_model.load_model()  # the learned weights read once here, not once in every worker
-    phrases.load_model()
+    load_all()  # the learned models read once here, not once in every worker
     chunks = [abstracts[i : i + 250] for i in range(0, total, 250)]
     done = 0
     with multiprocessing.get_context("fork").Pool(processes) as pool:

@@ -17,15 +17,14 @@ corpus hash and the command). Pure Python at run time, linear in the abstract.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import unicodedata
 from collections import Counter
 from functools import lru_cache
-from pathlib import Path
 
 from . import lexicon
+from .models import DATA, read_model
 
 __all__ = ["tokens", "word_features", "word_probabilities", "expected_rouge", "load_model"]
 
@@ -44,7 +43,7 @@ _CONTRIBUTION = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:\w+\s+)?"
     r"(?:introduce|propose|present|develop|design|build|construct|create|release|study|investigate|formali[sz]e|show)",
 )
-_MODEL_PATH = Path(__file__).resolve().parent / "data" / "title_word_model.json"
+_MODEL_PATH = DATA / "title_word_model.json"
 
 
 def tokens(text: str) -> list[str]:
@@ -58,10 +57,7 @@ def tokens(text: str) -> list[str]:
 @lru_cache(maxsize=1)
 def load_model() -> dict:
     """Learned weights, per-word title affinity and document frequency (``data/title_word_model.json``)."""
-    try:
-        return json.loads(_MODEL_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    return read_model(_MODEL_PATH)
 
 
 #: The named features of a word, in the order :func:`_feature_rows` gives their values.

@@ -1009,8 +1009,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     for e, w, i in every:
         if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
             low = [x.lower() for x in w]
-            b_initials = "".join(x[:1] for x in low if x not in DANGLING)
-            tails.append((w, e, set(low), i, {b_initials, b_initials + "s"}))
+            letters = "".join(x[:1] for x in low if x not in DANGLING)
+            tails.append((w, e, set(low), i, {letters, letters + "s"}))
             if len(tails) == PAIR_PHRASES:
                 break
     for a, (_ea, toks_a, n_a), a_sentence in heads if tails else ():
