@@ -114,6 +114,23 @@ PERTURBATIONS = {
 
 
 
+def unrelated_records(n: int, start: int = 0, year: int | None = None) -> list[Record]:
+    """``n`` records whose abstracts share no word (no two are near-duplicates): keys p0000..."""
+
+    def word(k: int) -> str:
+        letters = ""
+        while True:
+            k, r = divmod(k, 26)
+            letters += "abcdefghijklmnopqrstuvwxyz"[r]
+            if not k:
+                return letters + "on"
+
+    return [
+        Record(key=f"p{i:04d}", title=f"Paper {i}", abstract=" ".join(word(30 * i + j) for j in range(30)), year=year)
+        for i in range(start, start + n)
+    ]
+
+
 def load_abstracts(path: Path) -> list[str]:
     """Abstract paragraphs of a list file (the first paragraph is the header)."""
     paras = [normalize_space(p) for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()]

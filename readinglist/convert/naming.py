@@ -300,6 +300,12 @@ def _prior_context(plain: str, pos: int) -> bool:
     tail = before.rstrip()
     if tail and tail[-1] not in _PRIOR_LAST:
         return False  # every cue below ends on one of those (before white space): none can match
+    return _prior_context_by_patterns(plain, pos)
+
+
+def _prior_context_by_patterns(plain: str, pos: int) -> bool:
+    """:func:`_prior_context` without its quick exit: the cue patterns alone."""
+    before = plain[max(0, pos - 30) : pos]
     if _PRIOR_BEFORE.search(before):
         return True
     window = plain[max(0, pos - 100) : pos]

@@ -65,22 +65,6 @@ def test_possessive_and_generic_match_the_plain_forms(token: str) -> None:
     assert lexicon.is_generic(token) == (acronym or families)
 
 
-def _prior_context_reference(plain: str, pos: int) -> bool:
-    """naming._prior_context as it was written before its quick exit (the patterns alone)."""
-    from readinglist.convert.naming import _LIST_BEFORE, _PRIOR_BEFORE
-
-    if _PRIOR_BEFORE.search(plain[max(0, pos - 30) : pos]):
-        return True
-    window = plain[max(0, pos - 100) : pos]
-    if not re.search(r"(?:,|\band|\bor)\s*$", window):
-        return False
-    listed = _LIST_BEFORE.search(window)
-    if not listed:
-        return False
-    starts = [listed.start()] + [listed.start() + m.end() for m in re.finditer(r"\s+", listed.group(0))]
-    return any(_PRIOR_BEFORE.search(window[max(0, i - 30) : i]) for i in starts)
-
-
 _CUES = ["such as", "e.g.,", "i.e.", "like", "than", "vs.", "Compared to", "outperforms", "SURPASSES", "builds on",
          "baselines", "upon", "unlike", "GraphGPS", "X-Net (2)", ",", "and", "or", " ", "\n", "ſuch aſ", "Extended", "x"]
 
@@ -88,11 +72,11 @@ _CUES = ["such as", "e.g.,", "i.e.", "like", "than", "vs.", "Compared to", "outp
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_CUES), max_size=10), st.sampled_from(["", " ", "  ", "\n"]))
 def test_prior_context_quick_exit_changes_nothing(pieces: list[str], gap: str) -> None:
-    from readinglist.convert.naming import _prior_context
+    from readinglist.convert.naming import _prior_context, _prior_context_by_patterns
 
     plain = " ".join(pieces) + gap + "CanViT is new."
     pos = len(plain) - len("CanViT is new.")
-    assert _prior_context(plain, pos) == _prior_context_reference(plain, pos)
+    assert _prior_context(plain, pos) == _prior_context_by_patterns(plain, pos)
 
 
 def test_prior_last_holds_every_case_of_the_cues_last_letters() -> None:

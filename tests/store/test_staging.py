@@ -12,7 +12,7 @@ import textwrap
 import time
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, unrelated_records
 
 from readinglist.errors import ValidationError
 from readinglist.record import Record
@@ -21,21 +21,8 @@ from readinglist.store import paperfile
 from readinglist.store.library import Store
 
 
-def _word(n: int) -> str:
-    letters = ""
-    while True:
-        n, r = divmod(n, 26)
-        letters += "abcdefghijklmnopqrstuvwxyz"[r]
-        if not n:
-            return letters + "on"
-
-
 def _records(n: int, start: int = 0) -> list[Record]:
-    # abstracts without a word in common: no two are near-duplicates
-    return [
-        Record(key=f"p{i:04d}", title=f"Paper {i}", abstract=" ".join(_word(30 * i + j) for j in range(30)), year=2026)
-        for i in range(start, start + n)
-    ]
+    return unrelated_records(n, start, year=2026)
 
 
 def _temp_files(store: Store) -> list[str]:

@@ -12,7 +12,7 @@ import time
 import tomllib
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, unrelated_records
 
 from readinglist.errors import StoreError
 from readinglist.record import Record
@@ -20,21 +20,8 @@ from readinglist.store import paperfile as storefile
 from readinglist.store.library import Store
 
 
-def _word(n: int) -> str:
-    letters = ""
-    while True:
-        n, r = divmod(n, 26)
-        letters += "abcdefghijklmnopqrstuvwxyz"[r]
-        if not n:
-            return letters + "on"
-
-
 def _records(n: int) -> list[Record]:
-    # abstracts without a word in common: no two are near-duplicates
-    return [
-        Record(key=f"p{i:04d}", title=f"Paper {i}", abstract=" ".join(_word(30 * i + j) for j in range(30)))
-        for i in range(n)
-    ]
+    return unrelated_records(n)
 
 
 def _python(code: str, *args: str, **kw) -> subprocess.Popen:

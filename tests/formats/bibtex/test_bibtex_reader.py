@@ -274,26 +274,9 @@ def test_strings_and_concatenation_read_as_pybtex_reads_them():
 # -- splitting a raw value at '#' -------------------------------------------------------------
 
 
-def _pieces_by_walking(raw: str) -> list[str]:
-    """The reference: walk the value character by character (what _pieces does when it has to)."""
-    pieces, depth, quoted, start = [], 0, False, 0
-    for i, ch in enumerate(raw):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
-            pieces.append(raw[start:i])
-            start = i + 1
-    pieces.append(raw[start:])
-    return [p.strip() for p in pieces]
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from('ab #{}"\\ \n'), max_size=40))
 def test_pieces_fast_path_splits_as_walking_does(raw):
-    from readinglist.formats.bibtex.reader import _pieces
+    from readinglist.formats.bibtex.reader import _pieces, _walk_pieces
 
-    assert _pieces(raw) == _pieces_by_walking(raw)
+    assert _pieces(raw) == _walk_pieces(raw)
