@@ -559,6 +559,8 @@ _LITERAL_UNICODE = {
 _LITERAL_CHARS = {
     "\u2018": "{\\textquoteleft}", "\u2019": "{\\textquoteright}", "\u201c": "{\\textquotedblleft}",
     "\u201d": "{\\textquotedblright}", "\u2013": "{\\textendash}", "\u2014": "{\\textemdash}",
+    # not \ldots{}: Zotero's BibTeX import reads its \l as "ł" ("łdots")
+    "\u2026": "{\\textellipsis}",
 }
 _LITERAL_SPECIAL = re.compile('[\\\\{}$%&#_^~<>|"*`\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]')
 #: TeX ligatures a plain text must not form: ``--``, ``''`` (broken with ``{}``)
