@@ -37,21 +37,25 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-
 @pytest.fixture(scope="session", autouse=True)
 def _private_user_folders(tmp_path_factory):
     """No test reads or writes the real user's config or default store, and store discovery
-    (walking up like git) never leaves the test's temporary folders."""
-    import os
+    (walking up like git) never leaves the test's temporary folders. What the CLI keeps aside in
+    the temporary folder on purpose (a broken edit, notes that lost a race) lands in pytest's
+    temporary folders too, not in the machine's /tmp."""
+    import tempfile
 
     home = tmp_path_factory.mktemp("user")
-    saved = {k: os.environ.get(k) for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "READINGLIST_CEILING_DIRECTORIES")}
+    saved = {k: os.environ.get(k) for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "READINGLIST_CEILING_DIRECTORIES", "TMPDIR")}
     os.environ["XDG_DATA_HOME"] = str(home / "data")
     os.environ["XDG_CONFIG_HOME"] = str(home / "config")
     os.environ["READINGLIST_CEILING_DIRECTORIES"] = str(tmp_path_factory.getbasetemp())
+    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("tmp"))
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
     yield
     for k, v in saved.items():
         if v is None:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+    tempfile.tempdir = None
