@@ -187,12 +187,11 @@ def drop_placeholder(values: dict, key: str, config) -> bool:
     return True
 
 
-def _markers(library) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
+def _markers(comments) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
     """readinglist's "generated" comment lines, by the key they name."""
     out = {}
-    for block in library.comments:
-        text = getattr(block, "comment", "")
-        for line in text.splitlines():
+    for block in comments:
+        for line in block.text.splitlines():
             marker = parse_generated_note(line)
             if marker is None:
                 continue
@@ -256,25 +255,13 @@ def resolve(raw: str, strings: dict[str, str], limit: int = MAX_VALUE) -> str:
     return "".join(out)
 
 
-def _parse_library(text: str, source: str):
-    import logging
+def _split(text: str, source: str):
+    from .blocks import split
 
-    import bibtexparser
-
-    # bibtexparser logs parse failures (to stderr when logging is not set up); we raise instead
-    loggers = [logging.getLogger(name) for name in ("bibtexparser", "bibtexparser.splitter")]
-    before = [lg.disabled for lg in loggers]
-    for lg in loggers:
-        lg.disabled = True
     try:
-        # no middlewares: values come raw, and resolve() reads them (bibtexparser's own
-        # middlewares leave "a" # "b" concatenations unresolved)
-        return bibtexparser.parse_string(text, parse_stack=[])
+        return split(text)
     except Exception as exc:  # bibtexparser raises on a few hopeless inputs
         raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
-    finally:
-        for lg, was in zip(loggers, before):
-            lg.disabled = was
 
 
 class BibtexImporter:
@@ -283,39 +270,35 @@ class BibtexImporter:
     description = "BibTeX/biblatex (Zotero, JabRef, Better BibTeX); JabRef reading fields become reader state"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        from bibtexparser.model import DuplicateBlockKeyBlock
-
         from ...text import normalize_space
 
-        library = _parse_library(text, source)
+        library = _split(text, source)
         warnings: list[str] = []
-        for block in library.failed_blocks:
-            line = (block.start_line or 0) + 1
-            if isinstance(block, DuplicateBlockKeyBlock):
+        for block in library.failed:
+            line = block.line + 1
+            if block.key is not None:
                 warnings.append(f"{source}:{line}: key {block.key!r} used again; kept the first entry with it")
                 continue
-            error = getattr(block, "error", None)
-            reason = getattr(error, "abort_reason", None) or str(error or "") or "cannot parse this entry"
-            head = block.raw.strip().splitlines()[0][:60] if block.raw and block.raw.strip() else ""
-            raise InputError(f"{source}:{line}: {' '.join(reason.split())} (in the entry {head!r} starting here)")
+            head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
+            raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
 
         config = options.config
-        markers = _markers(library)
+        markers = _markers(library.comments)
         strings: dict[str, str] = {}
         for block in library.strings:
             try:
                 strings[block.key.lower()] = resolve(block.value, strings)
             except MacroTooLarge as exc:
-                line = (block.start_line or 0) + 1
+                line = block.line + 1
                 raise InputError(f"{source}:{line}: @string {block.key} {exc} (macros doubling each other?)") from None
         records: list[Record] = []
         skipped: list[Skipped] = []
         states: dict[str, dict] = {}
         for entry in library.entries:
-            line = entry.start_line + 1
+            line = entry.line + 1
             where = f"{source}:{line}"
             try:
-                values = {f.key.lower(): resolve(str(f.value), strings) for f in entry.fields}
+                values = {name.lower(): resolve(value, strings) for name, value in entry.fields}
             except MacroTooLarge as exc:
                 raise InputError(f"{where}: a field of {entry.key} {exc} through @string macros") from None
 
