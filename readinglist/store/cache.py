@@ -20,6 +20,7 @@ workers when there are many (:func:`_parsed_parts`).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import marshal
 import os
 import re
@@ -27,7 +28,7 @@ import sqlite3
 import stat as stat_module
 import sys
 import time
-from collections.abc import Container, Generator, Iterable
+from collections.abc import Container, Generator, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import NamedTuple
@@ -769,80 +770,163 @@ def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, 
     gone: set[str] = set(stored.keys() - sigs.keys())
     parts = _parsed_parts(papers_dir, changed, odd(sigs, changed), broken)
     try:
-        for parsed, lost in parts:  # written part by part, each in its own transaction
-            _write_part(db, papers_dir, sigs, stored, scan_ns, parsed, gone.union(lost))
+        for chunks in parts:  # written part by part, each in its own transaction
+            _write_part(db, papers_dir, sigs, stored, scan_ns, chunks, gone)
             gone = set()
     finally:
         parts.close()  # (collects any worker still running when a part failed)
     _use_wal(db)
 
 
-def _write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, parsed: dict, gone: Iterable[str]) -> None:
-    """One transaction: the rows of ``parsed`` (name -> :func:`bundle_row`) and their files'
-    signatures written, those of ``gone`` removed. The stored signatures always name exactly
-    the files whose rows the cache holds, so a process stopped between two parts leaves a
-    cache that simply has the other part's files to read again."""
+def _write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, chunks: Iterable[tuple[dict, list[str]]], gone: Iterable[str]) -> None:
+    """One transaction: the rows of each chunk's parsed files (name -> :func:`bundle_row`),
+    written as the chunks come, and their files' signatures, those of ``gone`` and of each
+    chunk's lost files removed. The stored signatures always name exactly the files whose rows
+    the cache holds, so a process stopped between two parts leaves a cache that simply has the
+    other part's files to read again."""
     limit = scan_ns - RACY_NS
     db.execute("BEGIN IMMEDIATE")
     try:
         latest = _stored_sigs(db)  # another process may have written meanwhile: keep its work
         had = latest.keys() | stored.keys()
-        for name in gone:
-            latest.pop(name, None)
-        for name in parsed:
-            s = sigs[name]
-            latest[name] = s if s[2] < limit and s[3] < limit else None
-        _write_rows(db, list(parsed.items()), gone, latest, had)
-        _check_keys(db, papers_dir, parsed)
+        keys: dict[str, str] = {}  # name -> key of every file written
+        for parsed, lost in itertools.chain([({}, list(gone))], chunks):
+            for name in lost:
+                latest.pop(name, None)
+            for name, b in parsed.items():
+                s = sigs[name]
+                latest[name] = s if s[2] < limit and s[3] < limit else None
+                keys[name] = b[0][1]
+            put_rows(db, list(parsed.items()), lost, had)
+        _check_keys(db, papers_dir, keys)
+        put_sigs(db, latest)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
 
 
-#: The parsing time of a paper over the time of writing its rows to the cache (measured 1.7-2.2
-#: on 20,000 papers: cache._bundles against cache._write_part, each alone).
-PARSE_OVER_WRITE = 2.0
+#: What a fresh read costs this process and a worker, in microseconds a paper (measured on
+#: 20,000 papers, step by step): parsing one here (read, TOML, row, bundle), parsing one in a
+#: worker (and sending it), writing one's rows to the cache, receiving one from a worker; and
+#: this process's fixed share (start-up, stat pass, the command's own output), in microseconds.
+PARSE_US, WORKER_PARSE_US, WRITE_US, LOAD_US, FIXED_US = 71, 76, 35, 12, 250_000
+#: A worker sends its rows this many papers at a time, which this process writes as they come.
+STREAM_CHUNK = 1000
 
 
-def _parsed_parts(papers_dir: Path, names: list[str], careful: Container[str], broken: dict) -> Generator[tuple[dict, list[str]], None, None]:
-    """``(bundles, lost)`` of the files ``names``: name -> :func:`bundle_row`, and the names
-    that vanished or do not parse (noted in ``broken``). One part, or, for many files on a
-    machine with several cores, two: this process's share first, which the caller writes
-    while forked workers parse the rest (the second part). This process's share is the
-    smaller one, so that it has parsed and written it when the workers are done:
-    ``x (P + W) = (1 - x) P / k`` for k workers, P and W the parse and write times."""
+def _parsed_parts(papers_dir: Path, names: list[str], careful: Container[str], broken: dict) -> Generator[Iterator[tuple[dict, list[str]]], None, None]:
+    """The files ``names`` parsed, part by part, each part chunk by chunk: ``(bundles, lost)``,
+    name -> :func:`bundle_row` and the names that vanished or do not parse (noted in
+    ``broken``). One part, or, for many files on a machine with several cores, two: this
+    process's share first, which the caller writes while forked workers parse the rest (the
+    second part), whose rows they send a chunk at a time, which the caller writes as they come.
+    This process writes every row, so its share is the smaller one: with P, P', W and L the
+    times to parse here, to parse in a worker, to write and to receive a paper (and F this
+    process's fixed cost), this process takes ``F + N (x (P + W) + (1 - x) (W + L))`` and k
+    workers ``N (1 - x) P' / k``; x makes them equal (see PARSE_US)."""
     from .paperfile import compiled_loads
 
     loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
     workers = _cores() if len(names) >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
     if workers < 2:
-        yield _bundles(papers_dir, names, loads, careful, broken)
+        yield iter([_bundles(papers_dir, names, loads, careful, broken)])
         return
     k = workers - 1
-    first = round(len(names) * PARSE_OVER_WRITE / (k * (PARSE_OVER_WRITE + 1) + PARSE_OVER_WRITE))
+    per_worker = WORKER_PARSE_US / k
+    x = (per_worker - WRITE_US - LOAD_US - FIXED_US / len(names)) / (PARSE_US - LOAD_US + per_worker)
+    first = round(len(names) * min(max(x, 0.0), 1.0))
     size = -(-(len(names) - first) // k)
     shares = [names[i : i + size] for i in range(first, len(names), size)]
-    children = [(share, _fork_parse(papers_dir, share, loads, bundle_row, careful)) for share in shares]
+    children = [(share, _fork_stream(papers_dir, share, loads, careful)) for share in shares]
     try:
-        yield _bundles(papers_dir, names[:first], loads, careful, broken)
-        rest: dict = {}
-        lost: list[str] = []
-        while children:
-            share, child = children.pop(0)
-            result = _collect(child)
-            if result is not None and result[0] == "ok":
-                _, rows_names, rows, vanished = result
-                rest.update(zip(rows_names, rows))
-                lost += vanished
-            else:  # the worker failed, or found a bad file: this process parses its share
-                more, gone = _bundles(papers_dir, share, loads, careful, broken)
-                rest.update(more)
-                lost += gone
-        yield rest, lost
+        yield iter([_bundles(papers_dir, names[:first], loads, careful, broken)])
+
+        def rest() -> Iterator[tuple[dict, list[str]]]:
+            while children:
+                share, child = children.pop(0)
+                done = 0  # names of the share received
+                stream = _received(child)
+                try:
+                    for chunk in stream:
+                        if chunk[0] != "ok":  # a bad file: this process parses the rest of the share
+                            break
+                        _, rows_names, rows, vanished = chunk
+                        done += len(rows_names) + len(vanished)
+                        yield dict(zip(rows_names, rows)), vanished
+                finally:
+                    stream.close()  # (the worker waited for)
+                if done < len(share):  # the worker failed, or found a bad file
+                    yield _bundles(papers_dir, share[done:], loads, careful, broken)
+
+        yield rest()
     finally:
         for _, child in children:  # the caller stopped early: wait for the workers all the same
-            _collect(child)
+            for _ in _received(child):
+                pass
+
+
+def _fork_stream(papers_dir: Path, names: list[str], loads, careful: Container[str]) -> tuple[int, int] | None:
+    """A forked worker parsing ``names`` to :func:`bundle_row` STREAM_CHUNK at a time: (pid, read
+    end of its pipe), or None if it cannot start. It sends each chunk as soon as it is parsed,
+    marshal data after its length: ("ok", names, rows, vanished), and stops at a bad file with
+    ("error", message); :func:`_received` reads them."""
+
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the child: parse and send chunk by chunk, leave without running any cleanup
+        code = 1
+        try:
+            os.close(read_end)
+            with os.fdopen(write_end, "wb") as out, gc_paused():
+                for i in range(0, len(names), STREAM_CHUNK):
+                    bad = None
+                    try:
+                        parsed, vanished = _parse_share(papers_dir, names[i : i + STREAM_CHUNK], loads, careful)
+                        data = marshal.dumps(("ok", list(parsed), [bundle_row(n, r) for n, r in parsed.items()], vanished))
+                    except StoreError as exc:
+                        data = marshal.dumps(("error", bad := str(exc)))
+                    out.write(len(data).to_bytes(8, "little") + data)
+                    out.flush()
+                    if bad is not None:
+                        break
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _received(child: tuple[int, int] | None) -> Generator[tuple, None, None]:
+    """The chunks a :func:`_fork_stream` worker sent, as they come; it stops early (and the
+    worker is waited for) when the worker failed or its data cannot be read."""
+    if child is None:
+        return
+    pid, read_end = child
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            while True:
+                head = pipe.read(8)
+                if len(head) < 8:
+                    break
+                size = int.from_bytes(head, "little")
+                data = pipe.read(size)
+                if len(data) < size:
+                    break
+                yield marshal.loads(data)
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
 
 
 def _bundles(papers_dir: Path, names: list[str], loads, careful: Container[str], broken: dict) -> tuple[dict, list[str]]:
@@ -866,17 +950,16 @@ def _bundles(papers_dir: Path, names: list[str], loads, careful: Container[str],
     return parsed, lost
 
 
-def _check_keys(db: sqlite3.Connection, papers_dir: Path, parsed: dict[str, tuple]) -> None:
-    """StoreError if a paper just written shares its key with another file's."""
+def _check_keys(db: sqlite3.Connection, papers_dir: Path, keys: dict[str, str]) -> None:
+    """StoreError if a paper just written (``keys``: file name -> key) shares its key with another file's."""
     clash = None
-    if len(parsed) > 1000:  # one pass over the key index beats a look-up for each
+    if len(keys) > 1000:  # one pass over the key index beats a look-up for each
         clash = db.execute(
             "SELECT a.name, b.name, a.key FROM papers a JOIN papers b ON b.key = a.key AND a.name < b.name ORDER BY b.name LIMIT 1"
         ).fetchone()
     else:
         find = "SELECT name FROM papers WHERE key = ? AND name != ? LIMIT 1"
-        for name, b in parsed.items():
-            key = b[0][1]
+        for name, key in keys.items():
             other = db.execute(find, (key, name)).fetchone()
             if other is not None:
                 clash = (*sorted((other[0], name)), key)

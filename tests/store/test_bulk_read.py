@@ -147,6 +147,8 @@ def _store(tmp_path, n: int = 12) -> Store:
 def parallel(monkeypatch):
     monkeypatch.setattr(cache, "PARALLEL_MIN_FILES", 0)
     monkeypatch.setattr(cache, "COMPILED_MIN_FILES", 0)
+    monkeypatch.setattr(cache, "STREAM_CHUNK", 2)  # the workers send several chunks
+    monkeypatch.setattr(cache, "FIXED_US", 0)  # this process takes a share of a few files too
 
 
 def test_parallel_parsing_gives_the_serial_result(tmp_path, monkeypatch, parallel):
@@ -197,6 +199,28 @@ def test_a_failing_worker_leaves_its_share_to_the_parent(tmp_path, monkeypatch, 
     monkeypatch.setattr(cache, "_fork_parse", lambda *a: None)  # no fork at all
     parsed, _ = cache.parse_files(store.papers_dir, names)
     assert sorted(parsed) == names
+
+
+def test_a_worker_dying_midway_leaves_the_rest_of_its_share_to_the_parent(tmp_path, monkeypatch, parallel):
+    """A fresh read whose worker sent some chunks and died: every paper is listed, as the files say."""
+    import shutil
+
+    store = _store(tmp_path)
+    names = sorted(os.listdir(store.papers_dir))
+    expected = [(p.key, p.record.title) for p in store.find()]
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    parent = os.getpid()
+    real = cache.bundle_row
+
+    def dies_at_the_last_files(name, row):
+        if os.getpid() != parent and name in names[-3:]:
+            raise MemoryError("worker died")
+        return real(name, row)
+
+    monkeypatch.setattr(cache, "bundle_row", dies_at_the_last_files)
+    shutil.rmtree(store.cache_dir)
+    again = Store.open(store.root)
+    assert [(p.key, p.record.title) for p in again.find()] == expected and not again.broken
 
 
 def _read_outcome(path):
@@ -281,10 +305,11 @@ def test_a_read_stopped_between_its_parts_leaves_a_cache_that_reads_right(tmp_pa
     calls = []
 
     def stop_at_second(*args):
-        calls.append(len(args[5]))
+        chunks = list(args[5])  # (name -> row, lost) as they came
+        calls.append(sum(len(parsed) for parsed, _ in chunks))
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(*args)
+        return real(*args[:5], chunks, *args[6:])
 
     import shutil
 
