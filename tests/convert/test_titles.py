@@ -198,3 +198,52 @@ def test_the_topic_never_overflows_the_budget():
 
     words = "a b c d e f g h i j".split()
     assert len(_phrase_with_topic(words, TOPIC, budget=12)) <= 12
+
+
+# The choice against the abstract's opening words: _not_worse is the probability that a
+# candidate's ROUGE-1 against an unseen title is no lower than the opening's, each word in the
+# title independently with its probability. Checked against counting every possible title.
+_WORDS = st.sampled_from("graph neural network ring attention cycle message margin benchmark".split())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_WORDS, min_size=1, max_size=6),
+    st.lists(_WORDS, min_size=1, max_size=5),
+    st.dictionaries(_WORDS, st.floats(0.0, 1.0), min_size=0, max_size=9),
+    st.integers(0, 3),
+    st.floats(1.0, 12.0),
+)
+def test_not_worse_is_the_probability_over_every_possible_title(candidate, opening, probs, extra, length):
+    from itertools import product
+
+    from readinglist.convert.titles import _not_worse, _Opening
+
+    mine = dict.fromkeys(candidate)
+    size = len(mine) + extra  # a title may say a word twice
+    got = _not_worse(mine, size, _Opening(opening, probs.get, length))
+    words = sorted(set(candidate) | set(opening))
+    theirs = set(opening)
+    want = 0.0
+    for used in product((False, True), repeat=len(words)):
+        chance = 1.0
+        for w, u in zip(words, used):
+            p = probs.get(w, 0.0)
+            chance *= p if u else 1.0 - p
+        hits = {w for w, u in zip(words, used) if u}
+        if len(hits & set(mine)) / (size + length) >= len(hits & theirs) / (len(opening) + length) - 1e-12:
+            want += chance
+    assert 0.0 <= got <= 1.0 + 1e-9
+    assert abs(got - want) < 1e-9
+
+
+def test_a_title_saying_all_the_opening_says_is_never_worse():
+    from readinglist.convert.titles import _not_worse, _Opening
+
+    probs = {"graph": 0.7, "neural": 0.4, "ring": 0.9}.get
+    opening = _Opening(["graph", "neural"], probs, 8.0)
+    assert abs(_not_worse(dict.fromkeys(["graph", "neural"]), 2, opening) - 1.0) < 1e-9
+    # one more likely word of its own only helps; a longer title of unlikely words hurts
+    more = _not_worse(dict.fromkeys(["graph", "neural", "ring"]), 3, opening)
+    padded = _not_worse(dict.fromkeys(["graph", "neural", "margin", "cycle"]), 4, opening)
+    assert more > padded
