@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import StoreError
+from ..forking import collect, fork
 from ..gc_pause import gc_paused
 from ..record import STATUSES, Event, Paper, Person, Record, Source
 from .paperfile import paper_to_row, parse_row, read_texts, row_to_paper
@@ -209,36 +210,9 @@ def odd(sigs: dict[str, Signature | None], names: Iterable[str]) -> frozenset[st
     return frozenset(n for n in names if (s := sigs.get(n)) is not None and len(s) != 4)
 
 
-def _fork(work) -> tuple[int, int] | None:
-    """A forked child running ``work()`` (which returns bytes) and sending them through a pipe:
-    (pid, read end of the pipe), or None if it cannot start. :func:`_collect` reads the answer."""
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return None
-    if pid == 0:  # the child: work, send, leave without running any cleanup
-        code = 1
-        try:
-            os.close(read_end)
-            data = work()
-            with os.fdopen(write_end, "wb") as out:
-                out.write(data)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
-
-
 def _fork_stat(papers_dir: Path, names: list[str]) -> tuple[int, int] | None:
     """A forked child stat'ing ``names``; it sends the signatures as marshal data."""
-    return _fork(lambda: marshal.dumps(_stat_names(papers_dir, names)))
+    return fork(lambda: marshal.dumps(_stat_names(papers_dir, names)))
 
 
 #: Below this many files a second process costs more than the stat pass it saves.
@@ -443,22 +417,15 @@ def _fork_parse(papers_dir: Path, names: list[str], loads, convert=None, careful
         except StoreError as exc:
             return marshal.dumps(("error", str(exc)))
 
-    return _fork(work)
+    return fork(work)
 
 
 def _collect(child: tuple[int, int] | None):
-    """What a worker sent, or None if it failed."""
-    if child is None:
-        return None
-    pid, read_end = child
+    """What a worker sent (marshal data), or None if it failed."""
+    data = collect(child)
     try:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if status != 0:
-            return None
-        return marshal.loads(data)
-    except (OSError, ValueError, EOFError, TypeError):
+        return None if data is None else marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
         return None
 
 

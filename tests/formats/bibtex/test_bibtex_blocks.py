@@ -156,3 +156,36 @@ def test_lines_skip_a_newline_after_a_backslash_as_bibtexparser_does():
     text = "% ends with \\\n\n@misc{a, title = {A\\\nB}}\n@misc{b, title = {B}}\n"
     split = agree(text)
     assert split is not None and [e.line for e in split.entries] == [1, 2]
+
+
+# -- the second half of a large file read in a forked worker -------------------------------------
+
+
+@pytest.mark.parametrize("bad", [None, 3, 17])
+def test_a_worker_reading_half_the_entries_gives_the_serial_result(monkeypatch, bad):
+    """The records, states, warnings and the first error (in either half) are what one process
+    reading every entry gives."""
+    import dataclasses
+
+    monkeypatch.setattr(reader, "PARALLEL_ENTRIES", 4)
+    entries = ['@string{big = "' + "x" * 600_000 + '"}']
+    for i in range(20):
+        title = "big # big" if i == bad else f"{{Title {i}}}"  # (the bad one expands past MAX_VALUE)
+        entries.append(f"@misc{{k{i}, title = {title}, author = {{Doe{i}, Jane}}, readstatus = {{{'read' if i % 2 else 'maybe'}}}}}")
+    entries.insert(9, "@misc{k3, title = {again}}")
+    entries.insert(12, "@misc{empty, note = {no title}}")
+    text = "\n\n".join(entries) + "\n"
+    serial_options = ImportOptions(CONFIG)
+
+    def outcome(options):
+        try:
+            return reader.importer.parse(text, source="lib.bib", options=options)
+        except InputError as exc:
+            return str(exc)
+
+    serial = outcome(serial_options)
+    assert outcome(dataclasses.replace(serial_options, processes=2)) == serial
+    if bad is None:
+        assert len(serial.records) == 20 and serial.warnings and serial.skipped  # type: ignore[union-attr]
+    else:
+        assert isinstance(serial, str) and serial.startswith("lib.bib:") and f": a field of k{bad} expands" in serial
