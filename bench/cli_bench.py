@@ -92,9 +92,9 @@ def readinglist_cmd() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "readinglist"]
 
 
-def run(argv: list[str], *, cwd: Path | None = None, env: dict | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float, float]:
+def run(argv: list[str], *, cwd: Path | None = None, env: dict | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float, float, float]:
     """(wall seconds, peak RSS in MB, CPU seconds (user + system) of the process and its
-    waited-for children)."""
+    waited-for children, and the system part of them)."""
     t = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE)
     err = proc.stderr.read() if proc.stderr else b""
@@ -103,7 +103,7 @@ def run(argv: list[str], *, cwd: Path | None = None, env: dict | None = None, st
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(argv)[:300]}\n{err.decode(errors='replace')[-2000:]}")
-    return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+    return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, usage.ru_stime
 
 
 def make_store(path: Path, n: int) -> None:
@@ -325,6 +325,7 @@ def main() -> int:
     times: dict[str, list[float]] = {"bare": []}
     memory: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {"bare": []}
+    system: dict[str, list[float]] = {}
     load = []
     for r in range(args.rounds):
         for op in ops:
@@ -332,11 +333,12 @@ def main() -> int:
                 argv, target = argv_for(op, r, v)
                 if target is not None:
                     prepare(op, target, env)
-                seconds, mb, cpu_s = run(argv, cwd=run_dir, env=env)
+                seconds, mb, cpu_s, sys_s = run(argv, cwd=run_dir, env=env)
                 cpu.setdefault(op + v, []).append(cpu_s)
+                system.setdefault(op + v, []).append(sys_s)
                 times.setdefault(op + v, []).append(seconds)
                 memory.setdefault(op + v, []).append(mb)
-                bare_wall, _, bare_cpu = run(bare, cwd=run_dir)
+                bare_wall, _, bare_cpu, _ = run(bare, cwd=run_dir)
                 times["bare"].append(bare_wall)
                 cpu["bare"].append(bare_cpu)
         load.append(os.getloadavg()[0])
@@ -346,8 +348,9 @@ def main() -> int:
     bare_cpu = statistics.median(cpu["bare"])
     print(f"readinglist CLI, store of {args.papers:,} papers (first-list: {args.clone:,}); medians of {args.rounds} "
           f"interleaved rounds; load average {min(load):.1f}-{max(load):.1f} on {os.cpu_count()} cores")
-    print("(CPU s: user + system time of the process and its workers; on a busy machine it moves less than the wall time)")
-    print(f"{'operation':30} {'median s':>9} {'x bare':>8} {'CPU s':>7} {'x bare':>7} {'budget s':>9} {'budget x':>9} {'peak MB':>8}  verdict")
+    print("(CPU s: user + system time of the process and its workers; on a busy machine it moves less than the wall time;")
+    print(" sys s: the system part, which creating many files can dominate on a file system that is slow at it)")
+    print(f"{'operation':30} {'median s':>9} {'x bare':>8} {'CPU s':>7} {'x bare':>7} {'sys s':>6} {'budget s':>9} {'budget x':>9} {'peak MB':>8}  verdict")
     print(f"{'bare python':30} {bare_s:9.3f} {1.0:8.1f} {bare_cpu:7.3f} {1.0:7.1f}")
     failed = 0
     for op, v in [(op, v) for op in ops for v in variants]:
@@ -356,7 +359,7 @@ def main() -> int:
         budget = BUDGETS[base(op)] if "@" not in op or op.endswith(f"@{args.papers // 1000}k") else None
         mb = max(memory[op + v])
         label = f"{op} ({v})" if v else op
-        row = f"{label:30} {med:9.3f} {med / bare_s:8.1f} {med_cpu:7.3f} {med_cpu / bare_cpu:7.1f}"
+        row = f"{label:30} {med:9.3f} {med / bare_s:8.1f} {med_cpu:7.3f} {med_cpu / bare_cpu:7.1f} {statistics.median(system[op + v]):6.2f}"
         if budget is None:
             print(f"{row} {'-':>9} {'-':>9} {mb:8.0f}  -")
             continue
