@@ -1054,6 +1054,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     baseline = _Opening(opening, get, length)
     best = _not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
+    if _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())):
+        best = -1.0  # "models for explain rules": any candidate that passes is better
     head = re.findall(r"[a-z0-9]+", plain.lower())[:MAX_WORDS]
     for score, new, count, words in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
@@ -1064,6 +1066,20 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             if made:
                 best, chosen = value, made
     return chosen
+
+
+def _for_a_verb(low: list[str]) -> bool:
+    """Does "for" come before a verb's plain form ("for minimize regret")? A verb: a word whose
+    -s form the phrase model learned as a verb (:func:`readinglist.convert.phrases._verbs`)."""
+    from .phrases import _verbs
+
+    verbs = _verbs()
+    for i in range(len(low) - 1):
+        if low[i] == "for":
+            w = low[i + 1]
+            if w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs):
+                return True
+    return False
 
 
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
@@ -1167,6 +1183,8 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
         return ""
     low = re.findall(r"[a-z0-9]+", made.lower())
     if not _CLAUSE_VERBS.isdisjoint(low) and _QUESTION_WORDS.isdisjoint(low):
+        return ""
+    if _for_a_verb(low):
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""

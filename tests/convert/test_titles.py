@@ -247,3 +247,19 @@ def test_a_title_saying_all_the_opening_says_is_never_worse():
     more = _not_worse(dict.fromkeys(["graph", "neural", "ring"]), 3, opening)
     padded = _not_worse(dict.fromkeys(["graph", "neural", "margin", "cycle"]), 4, opening)
     assert more > padded
+
+
+def test_for_before_a_plain_verb_is_not_a_title():
+    from readinglist.convert.titles import _for_a_verb
+
+    assert _for_a_verb("bandit algorithm for minimize regret".split())
+    assert not _for_a_verb("bandit algorithm for minimizing regret".split())
+    assert not _for_a_verb("bandit algorithm for regret minimization".split())
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_no_title_runs_on_into_a_verb(raw):
+    from readinglist.convert.titles import _for_a_verb
+
+    _name, title = generated(raw)
+    assert not _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())), title
