@@ -8,14 +8,17 @@ around it). Sources: coined-looking tokens (``CanViT``, ``M²LE``, ``FruitNeRF++
 Queen``), words the author emphasised (``\\textsc{Pref-SHAP}``, ``**LIFT**``), and whatever the
 hand-written cue rules of :mod:`readinglist.naming` found (their strength is a feature).
 
-Stage 2, :func:`choose`: two learned linear models over those features, trained on real papers
+Stage 2, :func:`choose`: three learned linear models over those features, trained on real papers
 (``python -m readinglist.convert.train_names``; the weights, thresholds, corpus hash and command
 are in ``data/name_model.json``). The *ranking* model (``weights``, a conditional logit: a
 softmax over one paper's candidates) orders the candidates: which one would be the Name of a
 "Name: subtitle" title. The *decision* model (``decision_weights``, a logistic regression) reads
 the best candidate's features, its ranking score, its lead over the runner-up and its share of
-the softmax, and says whether the paper names itself with it at all (its title uses it). The best
-candidate is the name when the decision reaches ``threshold`` (or its ranking score reaches
+the softmax, and says whether the paper names itself with it at all (its title uses it); the
+*Name* model (``name_weights``, a logistic regression over the same features) says whether it
+is the Name of a "Name: subtitle" title. Their probabilities are mixed (``mix``, learned with the
+threshold on held-out papers: the first says what precision asks, the second what recall
+asks). The best candidate is the name when the mixed score reaches ``threshold`` (or its ranking score reaches
 ``rank_threshold``, which the shipped model leaves at 1e9: never); otherwise the paper has no
 name. Kinds of candidate (a coined token, a spelled-out long form, an acronym defined by one, a
 run of capitalised words, a plain word) weigh their contexts differently: ``kind&context``
@@ -535,10 +538,21 @@ def rank(cands: list[Candidate], model: dict) -> list[tuple[float, Candidate]]:
 
 
 def decide(ranked: list[tuple[float, Candidate]], model: dict) -> tuple[str | None, float]:
-    """(name or None, the decision model's probability that the best candidate names the paper)."""
+    """(name or None, the decision score of the best candidate).
+
+    The score mixes two probabilities read from the same decision features: the decision
+    model's (``decision_weights``: does the real title use the candidate at all?) and the
+    Name model's (``name_weights``: is it the Name of a "Name: subtitle" title?), as
+    ``(p_name + mix * p_title) / (1 + mix)``; ``mix`` and ``threshold`` are learned together on
+    held-out papers. A model file without ``name_weights`` scores by ``p_title`` alone."""
     if not ranked:
         return None, 0.0
-    p = _sigmoid(_logit(decision_features(ranked), model.get("decision_weights", {})))
+    f = decision_features(ranked)
+    p = _sigmoid(_logit(f, model.get("decision_weights", {})))
+    name_weights = model.get("name_weights")
+    if name_weights:
+        mix = model.get("mix", 1.0)
+        p = (_sigmoid(_logit(f, name_weights)) + mix * p) / (1.0 + mix)
     sure = p >= model.get("threshold", 0.5) or ranked[0][0] >= model.get("rank_threshold", math.inf)
     return (ranked[0][1].name if sure else None), p
 

@@ -15,8 +15,13 @@ JSON object a line: ``title``, ``abstract``), and learns from them
 - the *decision* weights: a logistic regression over the best candidate's features and its
   ranking score (from a ranking model cross-fitted on the other fifths, so never one that saw
   the paper), labelled 1 when the paper's title names it with that candidate;
-- the decision threshold at which a paper is named, chosen on a held-out fifth for the balance
-  of the issue's aims (recall >= 0.85, precision >= 0.65). (``rank_threshold`` stays 1e9: a
+- the *Name* weights: a logistic regression over the same decision features, labelled 1 when
+  the best candidate is the Name of the paper's "Name: subtitle" title (what name recall asks;
+  the decision label is what precision asks);
+- how the two probabilities mix (``mix``: the score is ``(p_name + mix * p_title) / (1 + mix)``)
+  and the threshold at which a paper is named, chosen together on every paper's cross-fitted
+  scores (models fitted on the other four fifths) for the balance of the issue's aims (recall
+  >= 0.85, precision >= 0.65). (``rank_threshold`` stays 1e9: a
   conditional logit's scores only compare candidates of one paper, so the decision alone says
   whether the paper is named.)
 
@@ -43,11 +48,12 @@ DEFAULT_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tr
 OUT = Path(__file__).resolve().parent / "data" / "name_model.json"
 COMMON_MIN_DF = 40  # a lowercase word in this many abstracts is a common word
 FREQUENT_MIN_DF = 3  # a coined-looking token in this many abstracts is recorded with its count
-FOLDS = 5  # papers g with g % FOLDS == 0 are the held-out fifth; the ranking model is cross-fitted
+FOLDS = 5  # paper g is in fold g % FOLDS; the ranking and decision models are cross-fitted
 # The threshold balances the two aims of the issue: name recall >= 0.85 and precision >= 0.65.
 RECALL_GOAL, PRECISION_GOAL = 0.85, 0.65
 OTHER_WEIGHT = 0.1
 RANK_THRESHOLD = 1e9  # the ranking score alone never names a paper: the decision does
+MIXES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # weights of p_title beside p_name tried for the decision score
 
 
 def alnum(s: str) -> str:
@@ -140,13 +146,15 @@ def names_itself(name: str, title: str, truth: str | None) -> int:
     return int(label(name, title, truth, is_coined(name.rstrip("+")) or " " in name) == 1)
 
 
-def evaluate(decisions: dict[int, tuple[str | None, float]], threshold: float, rows: list[dict]) -> dict:
+def evaluate(decisions: dict[int, tuple[str | None, float]], threshold: float, rows: list[dict],
+             truths: dict[int, str | None] | None = None) -> dict:
     """Name recall on "Name:" titles and precision (the name occurs in the title), as the
-    evaluator computes them, when a paper is named at decision probability >= ``threshold``."""
+    evaluator computes them, when a paper is named at decision probability >= ``threshold``
+    (``truths``: each paper's :func:`colon_name`, when already worked out)."""
     hits = elig = named = precise = 0
     for g, (best, p) in decisions.items():
         r = rows[g]
-        truth = colon_name(r["title"], r["abstract"])
+        truth = truths[g] if truths is not None else colon_name(r["title"], r["abstract"])
         name = best if best and p >= threshold else None
         if truth:
             elig += 1
@@ -273,35 +281,47 @@ def main(argv: list[str] | None = None) -> int:
     DX = dvec.fit_transform([f for _g, f, _y in dec_rows])
     dy = [yy for _g, _f, yy in dec_rows]
 
-    def fit_decision(keep):
+    def fit_decision(keep, labels=None):
+        ys = dy if labels is None else labels
         idx = [i for i, (g, _f, _y) in enumerate(dec_rows) if keep(g)]
         clf = LogisticRegression(C=a.C, max_iter=3000, solver="lbfgs", fit_intercept=False)
-        clf.fit(DX[idx], [dy[i] for i in idx])
+        clf.fit(DX[idx], [ys[i] for i in idx])
         return clf
 
-    clf = fit_decision(lambda g: g % FOLDS != 0)
-    held = [i for i, (g, _f, _y) in enumerate(dec_rows) if g % FOLDS == 0]
-    probs = dict(zip((dec_rows[i][0] for i in held), clf.predict_proba(DX[held])[:, 1]))
-    # a paper is named when the decision is sure enough: the threshold is chosen on the held-out fifth
+    # the Name model: is the best candidate the Name of a "Name: subtitle" title (what recall asks)?
+    ny = [int(bool(truths[g]) and _match(honest[g][0][1].name, truths[g] or "")) for g, _f, _y in dec_rows]
+    # both models cross-fitted (each fifth scored by models fitted on the other four), so mix and
+    # threshold are chosen on every paper, never on one its models saw
+    probs: dict[int, float] = {}
+    name_probs: dict[int, float] = {}
+    for fold in range(FOLDS):
+        part = [i for i, (g, _f, _y) in enumerate(dec_rows) if g % FOLDS == fold]
+        papers_of = [dec_rows[i][0] for i in part]
+        for fitted, scores in ((fit_decision(lambda g, fold=fold: g % FOLDS != fold), probs),
+                               (fit_decision(lambda g, fold=fold: g % FOLDS != fold, ny), name_probs)):
+            scores.update(zip(papers_of, (float(p) for p in fitted.predict_proba(DX[part])[:, 1])))
+    # a paper is named when the mixed score is high enough: mix and threshold are chosen together
     best = None
-    decisions: dict[int, tuple[str | None, float]] = {g: (None, 0.0) for g in range(0, len(rows), FOLDS)}
-    for g, p in probs.items():
-        decisions[g] = (honest[g][0][1].name, float(p))
-    for t in [x / 100 for x in range(10, 91, 2)]:
-        m = evaluate(decisions, t, rows)
-        goal = min(m["recall"] / RECALL_GOAL, m["precision"] / PRECISION_GOAL)
-        if t * 100 % 10 == 0:
-            print(f"threshold {t:.2f}: recall {m['recall']:.3f} precision {m['precision']:.3f} named {m['named_share']:.3f}", file=sys.stderr)
-        if best is None or goal > best[0] + 1e-9:
-            best = (goal, t, m)
+    for mix in MIXES:
+        decisions: dict[int, tuple[str | None, float]] = {g: (None, 0.0) for g in range(len(rows))}
+        for g, p in probs.items():
+            decisions[g] = (honest[g][0][1].name, (name_probs[g] + mix * p) / (1.0 + mix))
+        for t in [x / 100 for x in range(5, 91)]:
+            m = evaluate(decisions, t, rows, truths)
+            goal = min(m["recall"] / RECALL_GOAL, m["precision"] / PRECISION_GOAL)
+            if best is None or goal > best[0] + 1e-9:
+                best = (goal, mix, t, m)
+        print(f"mix {mix}: best so far {best}", file=sys.stderr)
     assert best is not None  # at least one threshold was tried
-    _, threshold, heldout = best
+    _, mix, threshold, heldout = best
     # final weights from every paper
     weights = {k: round(w, 4) for k, w in fit_rank(lambda g: True).items()}
     dclf = fit_decision(lambda g: True)
     decision_weights = {k: round(float(w), 4) for k, w in zip(dvec.get_feature_names_out(), dclf.coef_[0])}
+    nclf = fit_decision(lambda g: True, ny)
+    name_weights = {k: round(float(w), 4) for k, w in zip(dvec.get_feature_names_out(), nclf.coef_[0])}
     model: dict[str, Any] = {
-        "about": "readinglist name model over name_model.candidates features: a conditional logit ranks a paper's candidates (which is the name), a logistic regression decides (does the paper name itself with the best one)",
+        "about": "readinglist name model over name_model.candidates features: a conditional logit ranks a paper's candidates (which is the name); two logistic regressions (does the title use the best one; is it the Name of a 'Name: subtitle' title), mixed, decide whether the paper names itself with it",
         "command": "python -m readinglist.convert.train_names" + (f" --limit {a.limit}" if a.limit else "") + (f" --C {a.C}" if a.C != 0.5 else "")
         + (f" --other-weight {a.other_weight}" if a.other_weight != OTHER_WEIGHT else ""),
         "corpus": path.name,
@@ -309,17 +329,19 @@ def main(argv: list[str] | None = None) -> int:
         "papers": len(rows),
         "ranking_examples": int(offsets[-1]),
         "decision_examples": len(dec_rows),
+        "mix": mix,
         "threshold": threshold,
         "rank_threshold": RANK_THRESHOLD,
-        "heldout_fifth": {k: round(v, 4) for k, v in heldout.items()},
+        "cross_fitted": {k: round(v, 4) for k, v in heldout.items()},
         "weights": dict(sorted(weights.items(), key=lambda kv: -abs(kv[1]))),
         "decision_weights": dict(sorted(decision_weights.items(), key=lambda kv: -abs(kv[1]))),
+        "name_weights": dict(sorted(name_weights.items(), key=lambda kv: -abs(kv[1]))),
         "common_words": common,
         "frequent_names": frequent,
     }
     out.write_text(json.dumps(model, ensure_ascii=False, indent=0, sort_keys=False) + "\n", encoding="utf-8")
-    print(f"threshold {threshold} on the held-out fifth: {heldout}", file=sys.stderr)
-    for key in ("weights", "decision_weights"):
+    print(f"mix {mix}, threshold {threshold} on cross-fitted scores: {heldout}", file=sys.stderr)
+    for key in ("weights", "decision_weights", "name_weights"):
         print(key, file=sys.stderr)
         for k, v in list(model[key].items())[:25]:
             print(f"  {v:+.3f}  {k}", file=sys.stderr)

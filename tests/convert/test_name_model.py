@@ -48,6 +48,32 @@ def test_decision_model_and_thresholds_are_shipped():
     assert model["decision_weights"] and all(isinstance(w, float) for w in model["decision_weights"].values())
     assert all(re.fullmatch(r"[a-z0-9_&+]+", k) for k in model["decision_weights"])
     assert isinstance(model["rank_threshold"], float)
+    assert model["name_weights"] and all(re.fullmatch(r"[a-z0-9_&+]+", k) for k in model["name_weights"])
+    assert model["mix"] >= 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We introduce ProbeKit, a toolkit for sparse probes. ProbeKit finds features that others miss.",
+        "Sparse probes are popular. We propose a principled method, Graph Normalization (GraphNorm), for GNNs.",
+        "We study how sparse probes behave under noise and give bounds for their error.",
+    ],
+)
+def test_the_decision_score_lies_between_the_title_and_the_name_probabilities(text):
+    model = name_model.load_model()
+    ranked = name_model.rank(name_model.candidates(text, to_plain(prepare(text)), skip_generic=True), model)
+    if not ranked:
+        return
+    f = name_model.decision_features(ranked)
+    p_title = name_model._sigmoid(name_model._logit(f, model["decision_weights"]))
+    p_name = name_model._sigmoid(name_model._logit(f, model["name_weights"]))
+    name, p = name_model.decide(ranked, model)
+    assert min(p_title, p_name) - 1e-12 <= p <= max(p_title, p_name) + 1e-12
+    assert (name is not None) == (p >= model["threshold"])
+    # a model file without the Name model decides by the title probability alone
+    old = {k: v for k, v in model.items() if k != "name_weights"}
+    assert name_model.decide(ranked, old)[1] == pytest.approx(p_title)
 
 
 def test_a_name_in_the_code_link_is_a_feature():
