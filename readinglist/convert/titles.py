@@ -45,6 +45,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from .lexicon import DANGLING, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, literal_spans, split_sentences
 
@@ -138,6 +139,16 @@ _ACRO_DEF = re.compile(r"\(([A-Z][A-Za-z0-9\u00b2\u00b3\-]*[A-Z][A-Za-z]*?)(s?)\
 
 def _words(text: str) -> list[str]:
     return text.split()
+
+
+_ALNUM = re.compile(r"[a-z0-9]+")
+
+
+@lru_cache(maxsize=64)
+def _first_five_tokens(text: str) -> tuple[str, ...]:
+    """The text's first five lowercase alphanumeric tokens, ``re.findall(r"[a-z0-9]+",
+    text.lower())[:5]`` without tokenising all of it (the abstract's are asked for many times)."""
+    return tuple(m.group() for m in islice(_ALNUM.finditer(text.lower()), 5))
 
 
 def _clean(text: str) -> str:
@@ -871,8 +882,7 @@ def _defects(body: str, plain: str, named: bool) -> bool:
         return True
     if not named and len(words) <= 3:
         return True
-    head = re.findall(r"[a-z0-9]+", body.lower())[:5]
-    return not named and len(words) >= 5 and head == re.findall(r"[a-z0-9]+", plain.lower())[:5]
+    return not named and len(words) >= 5 and _first_five_tokens(body) == _first_five_tokens(plain)
 
 
 
@@ -889,15 +899,15 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     named = bool(name) and (title == name or title.startswith(f"{name}: "))
     body = title[len(name or "") + 2 :] if named and title != name else ("" if named else title)
     budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
-    opening = re.findall(r"[a-z0-9]+", plain.lower())[:5]
+    opening = _first_five_tokens(plain)
 
-    name_words = {w for w in re.findall(r"[a-z0-9]+", (name or "").lower()) if len(w) > 2} if named else set()
+    name_words = {w for w in _ALNUM.findall((name or "").lower()) if len(w) > 2} if named else set()
 
     def unfit(words: list[str]) -> bool:
-        low = re.findall(r"[a-z0-9]+", " ".join(words).lower())
+        low = _ALNUM.findall(" ".join(words).lower())
         if name_words & set(low):  # "MetaTeacher: a MetaTeacher framework" says the name twice
             return True
-        return len(words) >= 4 and low[:5] == opening
+        return len(words) >= 4 and tuple(low[:5]) == opening
 
     min_words = max(2, 4 - len(_words(name))) if named and name else 4
     phrase = best_phrase(plain, min(budget, 11), avoid=name or "", reject=unfit, min_words=min_words) if budget > 1 else []

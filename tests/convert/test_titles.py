@@ -263,3 +263,10 @@ def test_no_title_runs_on_into_a_verb(raw):
 
     _name, title = generated(raw)
     assert not _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())), title
+
+
+@given(st.text(alphabet=st.sampled_from("aZ09 -.,İΣσẞﬀ\u0130x"), max_size=60))
+def test_first_five_tokens_are_findalls_first_five(text):
+    from readinglist.convert.titles import _first_five_tokens
+
+    assert _first_five_tokens(text) == tuple(re.findall(r"[a-z0-9]+", text.lower())[:5])
