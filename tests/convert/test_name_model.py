@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -141,6 +142,26 @@ def test_candidates_and_choice_never_raise_and_come_from_the_text(text):
     chosen = name_model.choose(text, plain)
     assert chosen is None or chosen in plain
     assert name_model.choose(text, plain) == chosen
+
+
+_FRAGMENTS = ["Net", "GPT", "Ab", "x", "b", "-", "+", ".", " ", "9", "²", "α", "Ω", "ⁱ", "(", ")", "é", "We propose ", ", a "]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join))
+def test_candidates_scan_only_the_tokens_with_a_capital(text):
+    # the same candidates, features in the same order, as when every token is scanned
+    def found():
+        return [(c.name, c.pos, list(c.features.items()), c.other_form) for c in name_model.candidates(text, text)]
+
+    with mock.patch.object(name_model, "_TOKEN_CAPITAL", name_model._TOKEN):
+        every_token = found()
+    assert found() == every_token
+
+
+def test_every_capital_of_a_name_is_one_the_token_scan_looks_for():
+    capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{name_model._C}]", chr(i)) and chr(i).isupper()]
+    assert capitals and all(re.fullmatch("[A-Z\u0370-\u03ff]", c) for c in capitals)
 
 
 @settings(max_examples=150, deadline=None)
