@@ -192,8 +192,8 @@ def _features(content: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set
     # title_affinity_mean, title_affinity_first, title_affinity_last, words_N, joined,
     # in_cue_sentence, sentence_N, weak_words, capitalised_words, coined_words.
     n = len(content)
-    cent = sum([i[0] for i in content if i[0] is not None])
-    aff = [i[1] for i in content]
+    logs, aff, weak, capitalised, coined = zip(*content) if content else ((), (), (), (), ())
+    cent = sum([x for x in logs if x is not None])
     aff_sum = sum(aff)
     f = {"bias": 1.0}
     if cent:
@@ -217,8 +217,8 @@ def _features(content: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set
     if s_idx in cue_sents:
         f["in_cue_sentence"] = 1.0
     f[_SENTENCE_KEYS[min(s_idx, 4)]] = 1.0
-    for key, at in (("weak_words", 2), ("capitalised_words", 3), ("coined_words", 4)):
-        count = len([i for i in content if i[at]])
+    for key, flags in (("weak_words", weak), ("capitalised_words", capitalised), ("coined_words", coined)):
+        count = flags.count(True)  # the flags are bools
         if count:
             f[key] = float(count)
     return f
