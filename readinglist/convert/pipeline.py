@@ -134,24 +134,48 @@ class Workers:
         self.pool.join()
 
 
+#: Abstracts per task handed to a worker: small enough that at the end of an import the last
+#: tasks leave no worker idle for long (a task of 250 took a second), large enough that the
+#: hand-over costs nothing next to the generation.
+CHUNK = 100
+
+
+def _chunks(abstracts: list[str]) -> list[list[str]]:
+    return [abstracts[i : i + CHUNK] for i in range(0, len(abstracts), CHUNK)]
+
+
 def generate_iter(
     abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, workers: Workers | None = None
 ) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
     """:func:`generate_all`'s results one by one, as they are ready (the workers run ahead of
     the caller, who may meanwhile store what came). ``workers``: a pool forked already (whose
-    tagger must be ``tagger``), used instead of forking one for these abstracts."""
-    import multiprocessing
-
+    tagger must be ``tagger``), used instead of forking one for these abstracts; they are handed
+    to it at once, behind any list it is still generating, so that it goes on to them without
+    waiting for the caller to read the results before."""
     total = len(abstracts)
     if workers is not None and total >= PARALLEL_MIN:
         assert workers.tagger is tagger and _WORKER.get("tagger") is tagger
-        done = 0
-        for chunk in workers.pool.imap(_generate_chunk, [abstracts[i : i + 250] for i in range(0, total, 250)]):
-            done += len(chunk)
-            if progress:
-                progress(done, total)
-            yield from chunk
-        return
+        return _in_order(workers.pool.imap(_generate_chunk, _chunks(abstracts)), total, progress)
+    return _generate_here(abstracts, tagger, max_tags, processes=processes, progress=progress)
+
+
+def _in_order(chunks: Iterator[list], total: int, progress: ItemProgress | None) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
+    done = 0
+    for chunk in chunks:  # in order, as each chunk is ready
+        done += len(chunk)
+        if progress:
+            progress(done, total)
+        yield from chunk
+
+
+def _generate_here(
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None
+) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
+    """:func:`generate_iter` without a pool forked already: in this process, or in a pool forked
+    for these abstracts when there are many."""
+    import multiprocessing
+
+    total = len(abstracts)
     if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
         for n, a in enumerate(abstracts, 1):
             fields = generate(a, tagger, max_tags)
@@ -163,14 +187,8 @@ def generate_iter(
     from .models import load_all
 
     load_all()  # the learned models read once here, not once in every worker
-    chunks = [abstracts[i : i + 250] for i in range(0, total, 250)]
-    done = 0
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        for chunk in pool.imap(_generate_chunk, chunks):  # in order, as each chunk is ready
-            done += len(chunk)
-            if progress:
-                progress(done, total)
-            yield from chunk
+        yield from _in_order(pool.imap(_generate_chunk, _chunks(abstracts)), total, progress)
 
 
 @dataclass
@@ -274,10 +292,15 @@ class Converter:
         self._by_fingerprint = {}
 
     def generate_matched(self, pending: list[_Pending], *, batch: int = 250) -> Iterator[list[Record]]:
-        """The second half of :meth:`iter_text`: the new abstracts' records, ``batch`` at a time."""
+        """The second half of :meth:`iter_text`: the new abstracts' records, ``batch`` at a time
+        (given :attr:`workers`, the abstracts are handed to them now, see :func:`generate_iter`)."""
         fields = generate_iter(
             [p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress, workers=self.workers
         )
+        return self._keyed(pending, fields, batch)
+
+    def _keyed(self, pending: list[_Pending], fields: Iterator, batch: int) -> Iterator[list[Record]]:
+        """The records of ``pending`` from their generated ``fields``, keyed in order, ``batch`` at a time."""
         done: list[Record] = []
         for p, (name, title, tags, error) in zip(pending, fields):
             if error:

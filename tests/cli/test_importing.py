@@ -96,12 +96,13 @@ def test_parallel_generation_reports_progress_in_order(seed_texts, monkeypatch):
     from readinglist.convert import pipeline as convert_module
     monkeypatch.setattr(convert_module, "PARALLEL_MIN", 2)
     config = default_config()
-    abstracts = [r.abstract for r in convert(seed_texts[0]).records] * 30  # 570: three chunks of 250
+    abstracts = [r.abstract for r in convert(seed_texts[0]).records] * 30  # 570: several chunks
     calls: list[tuple[int, int]] = []
     tagger = compile_taxonomy(config.taxonomy)
     out = convert_module.generate_all(abstracts, tagger, config.max_tags, processes=2, progress=lambda d, t: calls.append((d, t)))
     assert len(out) == len(abstracts)
-    assert calls == [(250, 570), (500, 570), (570, 570)]
+    step = convert_module.CHUNK  # one call per chunk, in order
+    assert calls == [(min(done, 570), 570) for done in range(step, 570 + step, step)]
 
 
 def test_on_a_terminal_a_list_without_venue_or_year_asks_for_them(tmp_path):

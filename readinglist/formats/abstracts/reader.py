@@ -39,9 +39,10 @@ class AbstractListImporter:
         conv = Converter(config=options.config, processes=options.processes, progress=options.progress, workers=options.workers)  # type: ignore[arg-type]
         pending = conv.match_text(text, source=source, venue=options.venue, year=options.year)
         conv.forget_seen()  # (one list per converter)
+        generated = conv.generate_matched(pending)  # given workers, handed to them now
 
         def results() -> Iterator[ImportResult]:
-            for records in conv.generate_matched(pending):
+            for records in generated:
                 yield ImportResult(records=tuple(records))
             done = conv.result()
             yield ImportResult(skipped=done.skipped, duplicates=done.duplicates, warnings=done.warnings)
