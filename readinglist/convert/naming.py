@@ -107,14 +107,15 @@ _CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", 
 _OUR_KIND_STARTS = ("our ",)
 # Acronyms given in parentheses, as in "multi-agent reinforcement learning (MARL)".
 _DEFINED = re.compile(rf"\((?P<n>{_NAME})\)")
-# Contexts that mark a mention as someone else's work or a thing compared with.
-_PRIOR_BEFORE = re.compile(
-    r"(?:such as|e\.g\.,?|i\.e\.,?|like|including|than|over|versus|vs\.?|against|extends?|extending|extended"
-    r"|compared? (?:to|with)|comparing (?:to|with)|outperforms?|outperforming|surpass(?:es|ing)?|beats?"
-    r"|beyond|unlike|existing|prior|previous|baselines?|adapts?|adapting|builds? on|building on|based on"
-    r"|upon)\s*$",
-    re.IGNORECASE,
+# Words that mark a mention right after them as someone else's work or a thing compared with
+# (in any case, then white space or nothing).
+_PRIOR_CUES = tuple(
+    """such as|e.g.|e.g.,|i.e.|i.e.,|like|including|than|over|versus|vs|vs.|against|extend|extends|extending|extended
+    |compare to|compared to|compare with|compared with|comparing to|comparing with|outperform|outperforms|outperforming
+    |surpass|surpasses|surpassing|beat|beats|beyond|unlike|existing|prior|previous|baseline|baselines|adapt|adapts
+    |adapting|build on|builds on|building on|based on|upon""".replace("\n    ", "").split("|")
 )
+_PRIOR_BEFORE = re.compile("(?:" + "|".join(map(re.escape, _PRIOR_CUES)) + r")\s*$", re.IGNORECASE)
 _PRIOR_SENTENCE = re.compile(
     r"\b(?:prior|previous|existing|recent|popular|widely[- ]used|state-of-the-art|baselines?|such as|e\.g\.)\b",
     re.IGNORECASE,
@@ -306,17 +307,29 @@ def _prior_context(plain: str, pos: int) -> bool:
 def _prior_context_by_patterns(plain: str, pos: int) -> bool:
     """:func:`_prior_context` without its quick exit: the cue patterns alone."""
     before = plain[max(0, pos - 30) : pos]
-    if _PRIOR_BEFORE.search(before):
+    if _after_prior_cue(before):
         return True
     window = plain[max(0, pos - 100) : pos]
-    if not re.search(r"(?:,|\band|\bor)\s*$", window):
+    if not _LIST_END.search(window):
         return False
     listed = _LIST_BEFORE.search(window)
     if not listed:
         return False
     # The list may have swallowed a capitalised cue ("Unlike BernNet, ..."): try each item start.
     starts = [listed.start()] + [listed.start() + m.end() for m in re.finditer(r"\s+", listed.group(0))]
-    return any(_PRIOR_BEFORE.search(window[max(0, i - 30) : i]) for i in starts)
+    return any(_after_prior_cue(window[max(0, i - 30) : i]) for i in starts)
+
+
+_LIST_END = re.compile(r"(?:,|\band|\bor)\s*$")
+
+
+def _after_prior_cue(before: str) -> bool:
+    """``bool(_PRIOR_BEFORE.search(before))``: does ``before`` end on a cue (and white space)?
+    In ASCII text, where lowercasing is what the pattern's IGNORECASE does and str.rstrip strips
+    what its \\s matches, by looking at the end alone instead of trying the cues everywhere."""
+    if not before.isascii():
+        return bool(_PRIOR_BEFORE.search(before))
+    return before.rstrip().lower().endswith(_PRIOR_CUES)
 
 
 def _subject_after_cue(plain, sentences, cue_sentences, defined_in_background):

@@ -79,6 +79,15 @@ def test_prior_context_quick_exit_changes_nothing(pieces: list[str], gap: str) -
     assert _prior_context(plain, pos) == _prior_context_by_patterns(plain, pos)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_CUES + ["\t", "\x1c", "\x85", "\u00a0", "K", "E.G.", "vs", "compared", " with"]), max_size=6))
+def test_a_prior_cue_is_found_at_the_end_as_the_pattern_finds_it(pieces: list[str]) -> None:
+    from readinglist.convert.naming import _PRIOR_BEFORE, _after_prior_cue
+
+    text = "".join(pieces)
+    assert _after_prior_cue(text) == bool(_PRIOR_BEFORE.search(text))
+
+
 def test_prior_last_holds_every_case_of_the_cues_last_letters() -> None:
     from readinglist.convert.naming import _PRIOR_LAST
 
