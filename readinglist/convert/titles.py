@@ -45,7 +45,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, repeat
 
 from .lexicon import DANGLING, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, literal_spans, split_sentences
 
@@ -1010,8 +1010,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             if got is None:
                 got = cache[w] = tokens(w)
             toks += got
-        new = {t: None for t in toks if t not in prefix_set}
-        hits = sum([get(t, 0.0) for t in new])
+        new = dict.fromkeys([t for t in toks if t not in prefix_set] if prefix_set else toks)
+        hits = sum(map(get, new, repeat(0.0)))
         return 2.0 * (base_hits + hits) / (base_len + len(toks)) if toks or prefix else 0.0, new, len(toks)
 
     title_tokens = tokens(title)
@@ -1050,7 +1050,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             if not b_initials.isdisjoint(said) or {initials, initials + "s"} & b_low:
                 continue  # "recurrent neural networks for stable RNNs" says it twice
             both = {**toks_a, **toks_b}
-            hits = sum([get(t, 0.0) for t in both])
+            hits = sum(map(get, both, repeat(0.0)))
             options.append((2.0 * (base_hits + hits) / (base_len + n_a + n_b), both, n_a + n_b, a + ["for"] + b))
     options.sort(key=lambda option: -option[0])
     opening = _opening_words(plain)
