@@ -172,9 +172,17 @@ def _acronym_long_form(words: list[str], acro: str) -> list[str] | None:
 
 
 _TOOL_BEFORE = re.compile(r"\b(?:via|using|with|use|uses|apply|applying|on|to)\s+(?:the\s+)?$", re.IGNORECASE)
-_CUE_LITERALS = ("introduc", "propos", "present", "develop", "design", "build", "releas", "construct", "creat", "curat",
-                 "contribut", "offer", "provid", "call", "term", "dub", "with")
-_CALLED_LITERALS = ("call", "term", "dub", "name", "coin", "refer")
+# The words every match of _CUE_BEFORE / _CALLED_BEFORE starts with (lowercase).
+_CUE_STARTS = ("introduc", "propos", "present", "develop", "design", "build", "releas", "construct", "creat", "curat",
+               "contribut", "offer", "provid", "call", "term", "dub", "address")
+_CALLED_STARTS = ("call", "term", "dub", "name", "coin", "refer")
+
+
+def _ends_on(pattern: re.Pattern, text: str, starts: tuple[str, ...]) -> bool:
+    """``bool(pattern.search(text))`` for a cue pattern whose every match starts with one of the
+    ``starts`` words: in ASCII text (where lowercasing is what IGNORECASE does) the pattern is
+    only tried where one of them occurs, not at every position of the text."""
+    return bool(lexicon.finditer_at(pattern, text, text.lower() if text.isascii() else None, starts))
 _NAME_CHAR = re.compile(rf"[{_C}]")
 
 
@@ -338,9 +346,9 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             before = plain[max(0, p - 80) : p]
             low = before[-60:].lower()
             after = plain[p + len(name) : p + len(name) + 140]
-            if any(v in low for v in _CUE_LITERALS) and _CUE_BEFORE.search(before[-60:]):
+            if _ends_on(_CUE_BEFORE, before[-60:], _CUE_STARTS):
                 f["after_cue"] = 1.0
-            if any(v in low for v in _CALLED_LITERALS) and _CALLED_BEFORE.search(before[-50:]):
+            if _ends_on(_CALLED_BEFORE, before[-50:], _CALLED_STARTS):
                 f["after_called"] = 1.0
             if _APPOS_AFTER.match(after):
                 f["appositive_after"] = 1.0

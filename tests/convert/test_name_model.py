@@ -159,6 +159,18 @@ def test_candidates_scan_only_the_tokens_with_a_capital(text):
     assert found() == every_token
 
 
+_CUE_PIECES = ["we ", "We ", "propose", "PROPOSED", "introduces", "present", "called", "term", "dub", "named it", "coined",
+               "refer to it as", "referred to as", "address this problem with", "Address The Y With", "our ", "the ", "a ",
+               "new ", "novel ", " ", "\n", "\t", "x", "ſ", "K", "building", "s", "them ", "namely", "\u00a0", "_", "1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_CUE_PIECES), max_size=8).map("".join))
+def test_a_cue_before_a_mention_is_found_as_the_pattern_finds_it(text):
+    for pattern, starts in ((name_model._CUE_BEFORE, name_model._CUE_STARTS), (name_model._CALLED_BEFORE, name_model._CALLED_STARTS)):
+        assert name_model._ends_on(pattern, text, starts) == bool(pattern.search(text))
+
+
 def test_every_capital_of_a_name_is_one_the_token_scan_looks_for():
     capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{name_model._C}]", chr(i)) and chr(i).isupper()]
     assert capitals and all(re.fullmatch("[A-Z\u0370-\u03ff]", c) for c in capitals)
