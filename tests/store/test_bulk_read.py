@@ -223,6 +223,20 @@ def test_a_worker_dying_midway_leaves_the_rest_of_its_share_to_the_parent(tmp_pa
     assert [(p.key, p.record.title) for p in again.find()] == expected and not again.broken
 
 
+@pytest.mark.parametrize("first, second", [(0, 11), (5, 10)])  # across the parts; across a worker's chunks
+def test_a_key_in_two_files_of_a_fresh_read_is_reported_whatever_part_they_are_in(tmp_path, monkeypatch, parallel, first, second):
+    import shutil
+
+    store = _store(tmp_path)
+    names = sorted(os.listdir(store.papers_dir))
+    path = store.papers_dir / names[second]
+    path.write_text(path.read_text(encoding="utf-8").replace(f'key = "p{second:02d}"', f'key = "p{first:02d}"', 1), encoding="utf-8")
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    shutil.rmtree(store.cache_dir)
+    with pytest.raises(StoreError, match=rf"{names[first]} and .*{names[second]} both have key 'p{first:02d}'"):
+        Store.open(store.root).find()
+
+
 def _read_outcome(path):
     try:
         return paperfile.read_text(path)
