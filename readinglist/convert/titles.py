@@ -1035,14 +1035,13 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
             low = [x.lower() for x in w]
             letters = "".join(x[:1] for x in low if x not in DANGLING)
-            tails.append((w, e, set(low), i, {letters, letters + "s"}))
+            tails.append((w, e, _stems(low), i, {letters, letters + "s"}))
             if len(tails) == PAIR_PHRASES:
                 break
     for a, (_ea, toks_a, n_a), a_sentence in heads if tails else ():
         if " for " in f" {' '.join(a).lower()} " or _PARTICIPLE_END.search(a[-1]) or _head(a) in _ANALYTIC_HEADS | _CAUSE_HEADS:
             continue  # "a causal account" is of something, not for it
-        said = {x.lower() for x in a}
-        said |= {part for x in said if "-" in x for part in x.split("-")}
+        said = _stems(x.lower() for x in a)  # "transformers" and "transformer models", "real world" and "real-world" say it twice
         initials = "".join(x[:1] for x in a).lower()
         for b, (_eb, toks_b, n_b), b_low, b_sentence, b_initials in tails:
             if b_sentence >= a_sentence or len(a) + 1 + len(b) > min(budget, PAIR_MAX) or not said.isdisjoint(b_low):
@@ -1090,6 +1089,19 @@ def _for_a_verb(low: list[str]) -> bool:
             if w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs):
                 return True
     return False
+
+
+def _stems(words: Iterable[str]) -> set[str]:
+    """The words, their hyphenated parts, and each without a plural -s ("transformers" says
+    "transformer", "real-world" says "world")."""
+    out: set[str] = set()
+    for w in words:
+        for part in [w, *w.split("-")] if "-" in w else [w]:
+            if part:
+                out.add(part)
+                if len(part) > 3 and part.endswith("s") and not part.endswith("ss"):
+                    out.add(part[:-1])
+    return out
 
 
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")

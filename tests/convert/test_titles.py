@@ -270,3 +270,10 @@ def test_first_five_tokens_are_findalls_first_five(text):
     from readinglist.convert.titles import _first_five_tokens
 
     assert _first_five_tokens(text) == tuple(re.findall(r"[a-z0-9]+", text.lower())[:5])
+
+
+def test_stems_let_a_pair_see_a_word_said_twice():
+    from readinglist.convert.titles import _stems
+
+    assert {"transformer", "real", "world", "real-world"} <= _stems(["transformers", "real-world"])
+    assert "clas" not in _stems(["class"])
