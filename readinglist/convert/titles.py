@@ -1078,17 +1078,22 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
 
 
 def _for_a_verb(low: list[str]) -> bool:
-    """Does "for" come before a verb's plain form ("for minimize regret")? A verb: a word whose
-    -s form the phrase model learned as a verb (:func:`readinglist.convert.phrases._verbs`)."""
+    """Does the title put a verb's plain form where a noun belongs: after "for" ("for minimize
+    regret"), or at the end after a plural noun ("models excel", "data represent") or "to" (a
+    clause or a purpose cut off)? A verb: a word whose -s form the phrase model learned as a verb
+    (:func:`readinglist.convert.phrases._verbs`)."""
     from .phrases import _verbs
 
     verbs = _verbs()
-    for i in range(len(low) - 1):
-        if low[i] == "for":
-            w = low[i + 1]
-            if w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs):
-                return True
-    return False
+
+    def plain_verb(w: str) -> bool:
+        return w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs)
+
+    if len(low) >= 2 and plain_verb(low[-1]):
+        before = low[-2]
+        if before in ("to", "data") or (len(before) > 3 and before.endswith("s") and not before.endswith(("ss", "is", "us"))):
+            return True
+    return any(low[i] == "for" and plain_verb(low[i + 1]) for i in range(len(low) - 1))
 
 
 def _stems(words: Iterable[str]) -> set[str]:

@@ -255,6 +255,13 @@ def test_for_before_a_plain_verb_is_not_a_title():
     assert _for_a_verb("bandit algorithm for minimize regret".split())
     assert not _for_a_verb("bandit algorithm for minimizing regret".split())
     assert not _for_a_verb("bandit algorithm for regret minimization".split())
+    # at the end, after a plural noun or "to": a clause or a purpose cut off
+    assert _for_a_verb("sparse attention pattern for video models excel".split())
+    assert _for_a_verb("tree autoencoder for spatial data represent".split())
+    assert _for_a_verb("a variational relaxation to identify".split())
+    assert not _for_a_verb("language models for mental health support".split())
+    assert not _for_a_verb("graph transformers for spatial data".split())
+    assert not _for_a_verb("an analysis of loss landscapes".split())
 
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
