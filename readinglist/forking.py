@@ -1,6 +1,7 @@
 """One forked child doing one piece of work while this process does another (POSIX only).
 
-:func:`fork` starts ``work()`` in a child that sends the bytes it returns through a pipe;
+:func:`fork` starts ``work()`` in a child that sends the bytes it returns through a pipe
+(:func:`fork_writer`: ``work(out)`` writes them as it goes);
 :func:`collect` reads them and waits for the child, giving None when the child failed in any
 way, so the caller does that work itself and gets the result (and the errors) it would have
 got without a child. Used where one process would take noticeably longer: a fresh clone's
@@ -13,12 +14,20 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
+from typing import BinaryIO
 
 Child = tuple[int, int]  # (pid, read end of its pipe)
 
 
 def fork(work: Callable[[], bytes]) -> Child | None:
     """A forked child running ``work()`` and sending what it returns, or None if it cannot start."""
+    return fork_writer(lambda out: out.write(work()))
+
+
+def fork_writer(work: Callable[[BinaryIO], object]) -> Child | None:
+    """A forked child running ``work(out)``, which writes to the pipe as it goes (a child that
+    streams its results), or None if it cannot start. The child leaves with status 0 when
+    ``work`` returns, 1 when it raises, without running any cleanup of this process."""
     if not hasattr(os, "fork"):
         return None
     try:
@@ -35,9 +44,8 @@ def fork(work: Callable[[], bytes]) -> Child | None:
         code = 1
         try:
             os.close(read_end)
-            data = work()
             with os.fdopen(write_end, "wb") as out:
-                out.write(data)
+                work(out)
             code = 0
         finally:
             os._exit(code)

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import StoreError
-from ..forking import collect, fork
+from ..forking import collect, fork, fork_writer
 from ..gc_pause import gc_paused
 from ..record import STATUSES, Event, Paper, Person, Record, Source
 from .paperfile import paper_to_row, parse_row, read_texts, row_to_paper
@@ -839,37 +839,21 @@ def _fork_stream(papers_dir: Path, names: list[str], loads, careful: Container[s
     marshal data after its length: ("ok", names, rows, vanished), and stops at a bad file with
     ("error", message); :func:`_received` reads them."""
 
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return None
-    if pid == 0:  # the child: parse and send chunk by chunk, leave without running any cleanup
-        code = 1
-        try:
-            os.close(read_end)
-            with os.fdopen(write_end, "wb") as out, gc_paused():
-                for i in range(0, len(names), STREAM_CHUNK):
-                    bad = None
-                    try:
-                        parsed, vanished = _parse_share(papers_dir, names[i : i + STREAM_CHUNK], loads, careful)
-                        data = marshal.dumps(("ok", list(parsed), [bundle_row(n, r) for n, r in parsed.items()], vanished))
-                    except StoreError as exc:
-                        data = marshal.dumps(("error", bad := str(exc)))
-                    out.write(len(data).to_bytes(8, "little") + data)
-                    out.flush()
-                    if bad is not None:
-                        break
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+    def work(out) -> None:
+        with gc_paused():
+            for i in range(0, len(names), STREAM_CHUNK):
+                bad = None
+                try:
+                    parsed, vanished = _parse_share(papers_dir, names[i : i + STREAM_CHUNK], loads, careful)
+                    data = marshal.dumps(("ok", list(parsed), [bundle_row(n, r) for n, r in parsed.items()], vanished))
+                except StoreError as exc:
+                    data = marshal.dumps(("error", bad := str(exc)))
+                out.write(len(data).to_bytes(8, "little") + data)
+                out.flush()
+                if bad is not None:
+                    break
+
+    return fork_writer(work)
 
 
 def _received(child: tuple[int, int] | None) -> Generator[tuple, None, None]:
