@@ -34,8 +34,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import argparse
-import gzip
 import hashlib
 import json
 import re
@@ -44,7 +42,8 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "train.jsonl.gz"
+from .training import missing_sklearn, parser, read_rows
+
 OUT = Path(__file__).resolve().parent / "data" / "name_model.json"
 COMMON_MIN_DF = 40  # a lowercase word in this many abstracts is a common word
 FREQUENT_MIN_DF = 3  # a coined-looking token in this many abstracts is recorded with its count
@@ -86,15 +85,6 @@ def label(cand: str, title: str, truth: str | None, coined: bool) -> int | None:
     if in_title:
         return 1 if coined else None
     return 0
-
-
-def _read(path: Path, limit: int | None):
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        for i, line in enumerate(f):
-            if limit and i >= limit:
-                break
-            if line.strip():
-                yield json.loads(line)
 
 
 def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
@@ -208,18 +198,15 @@ def main(argv: list[str] | None = None) -> int:
         from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
     except ImportError:
-        print("training needs scikit-learn: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+        return missing_sklearn()
+    ap = parser(__doc__, OUT)
     ap.add_argument("--limit", type=int)
-    ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--C", type=float, default=0.5)
     ap.add_argument("--other-weight", type=float, default=OTHER_WEIGHT, help="weight of papers without a Name: title in the ranking")
     a = ap.parse_args(argv)
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    rows = list(_read(path, a.limit))
+    rows = list(read_rows(path, a.limit))
     print(f"{len(rows)} papers from {path.name} (sha256 {sha[:12]}...)", file=sys.stderr)
     common, frequent = word_statistics(rows)
     print(f"word statistics: {len(common)} common words, {len(frequent)} frequent tokens", file=sys.stderr)

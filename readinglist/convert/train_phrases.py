@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import argparse
 import hashlib
 import json
 import math
@@ -27,7 +26,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from .train_names import DEFAULT_CORPUS, _read
+from .training import missing_sklearn, parser, read_rows
 
 OUT = Path(__file__).resolve().parent / "data" / "phrase_model.json"
 AFFINITY_MIN_DF = 30
@@ -53,12 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import Ridge
     except ImportError:
-        print("training needs scikit-learn: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+        return missing_sklearn()
+    ap = parser(__doc__, OUT)
     ap.add_argument("--limit", type=int, default=12000)
-    ap.add_argument("--out", default=str(OUT))
     a = ap.parse_args(argv)
     from . import phrases
     from .pipeline import prepare
@@ -66,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    rows = list(_read(path, a.limit))
+    rows = list(read_rows(path, a.limit))
     in_abs: Counter = Counter()
     in_title: Counter = Counter()
     for r in rows:

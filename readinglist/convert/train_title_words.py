@@ -17,7 +17,6 @@ command. Deterministic for a given corpus.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import math
@@ -26,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .train_names import DEFAULT_CORPUS, _read
+from .training import missing_sklearn, parser, read_rows
 
 OUT = Path(__file__).resolve().parent / "data" / "title_word_model.json"
 AFFINITY_MIN_DF = 20
@@ -39,13 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         from sklearn.linear_model import LogisticRegression
         from sklearn.metrics import roc_auc_score
     except ImportError:
-        print("training needs scikit-learn: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+        return missing_sklearn()
+    ap = parser(__doc__, OUT)
     ap.add_argument("--stats", type=int, default=30000, help="papers for the word statistics")
     ap.add_argument("--fit", type=int, default=8000, help="papers after those for the regression")
-    ap.add_argument("--out", default=str(OUT))
     a = ap.parse_args(argv)
     from . import title_words
     from .naming import detect_name
@@ -55,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    rows = list(_read(path, a.stats + a.fit))
+    rows = list(read_rows(path, a.stats + a.fit))
     stats_rows, fit_rows = rows[: a.stats], rows[a.stats :]
     in_abs: Counter = Counter()
     in_title: Counter = Counter()

@@ -1,0 +1,40 @@
+"""What the training scripts (:mod:`.train_names`, :mod:`.train_phrases`,
+:mod:`.train_title_words`) share: the corpus they read by default, reading it, their common
+command line, and the message when the optional training extra is missing. Never imported at
+run time: only the scripts use it."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+#: ../shared/corpus/train.jsonl.gz beside the repository (a newcomer's clone has none: pass a path)
+DEFAULT_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "train.jsonl.gz"
+
+
+def read_rows(path: Path, limit: int | None) -> Iterator[dict]:
+    """The corpus's JSON lines (at most ``limit``)."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for i, line in enumerate(f):
+            if limit and i >= limit:
+                break
+            if line.strip():
+                yield json.loads(line)
+
+
+def parser(doc: str | None, out: Path) -> argparse.ArgumentParser:
+    """The command line every script has: the corpus (optional) and ``--out`` (its model file)."""
+    ap = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
+    ap.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+    ap.add_argument("--out", default=str(out))
+    return ap
+
+
+def missing_sklearn() -> int:
+    """Say that training needs the optional extra; the exit status to return."""
+    print("training needs scikit-learn: pip install -e '.[train]'", file=sys.stderr)
+    return 2
