@@ -1,6 +1,6 @@
 """The learned models' data: weights and word statistics kept as package data in
 ``convert/data/*.json``, each rebuilt by its training command (``train_names``,
-``train_phrases``, ``train_title_words``; the file records the command and the corpus hash).
+``train_phrases``, ``train_title_words``, ``train_title_ends``; the file records the command and the corpus hash).
 
 One reader for all of them, and :func:`load_all` to read them once in a parent process before it
 forks generation workers (the workers then share the parent's copy instead of each parsing the
@@ -27,8 +27,9 @@ def read_model(path: Path) -> dict:
 
 def load_all() -> None:
     """Read every learned model into its module's cache (before forking workers)."""
-    from . import name_model, phrases, title_words
+    from . import name_model, phrases, title_words, titles
 
     name_model.load_model()
+    titles.not_final()
     phrases.load_model()
     title_words.load_model()

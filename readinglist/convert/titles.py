@@ -1063,8 +1063,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     baseline = _Opening(opening, get, length)
     best = _not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
-    if _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())):
-        best = -1.0  # "models for explain rules": any candidate that passes is better
+    if _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())) or _ends_badly(title):
+        best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
     head = re.findall(r"[a-z0-9]+", plain.lower())[:MAX_WORDS]
     for score, new, count, words in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
@@ -1075,6 +1075,30 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             if made:
                 best, chosen = value, made
     return chosen
+
+
+_TITLE_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
+
+
+def words_of_title(title: str) -> list[str]:
+    """A title's words as :mod:`readinglist.convert.train_title_ends` counts them: lowercase,
+    hyphenated words whole ("end-to-end")."""
+    return _TITLE_WORD.findall(title.lower())
+
+
+@lru_cache(maxsize=1)
+def not_final() -> frozenset[str]:
+    """The words real titles almost never end on (learned: ``data/title_ends.json``)."""
+    from .models import DATA, read_model
+
+    return frozenset(read_model(DATA / "title_ends.json").get("not_final", ()))
+
+
+def _ends_badly(title: str) -> bool:
+    """Does the title end on a word real titles almost never end on: a modifier without its
+    head ("... for covering large", "... from large-scale") or a word cut from its clause?"""
+    words = _TITLE_WORD.findall(title[-40:].lower())
+    return bool(words) and words[-1] in not_final()
 
 
 def _for_a_verb(low: list[str]) -> bool:
@@ -1211,7 +1235,7 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
     low = re.findall(r"[a-z0-9]+", made.lower())
     if not _CLAUSE_VERBS.isdisjoint(low) and _QUESTION_WORDS.isdisjoint(low):
         return ""
-    if _for_a_verb(low):
+    if _for_a_verb(low) or _ends_badly(made):
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""

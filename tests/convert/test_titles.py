@@ -284,3 +284,21 @@ def test_stems_let_a_pair_see_a_word_said_twice():
 
     assert {"transformer", "real", "world", "real-world"} <= _stems(["transformers", "real-world"])
     assert "clas" not in _stems(["class"])
+
+
+def test_a_title_ending_on_a_word_titles_never_end_on_gives_way():
+    from readinglist.convert.titles import _ends_badly, not_final
+
+    assert {"large", "end-to-end", "semantic", "for"} <= not_final()  # learned: data/title_ends.json
+    assert _ends_badly("ForestPersons: person detection for covering large")
+    assert _ends_badly("Learning emotion representations from large-scale")
+    assert not _ends_badly("Learning emotion representations from large-scale captions")
+    assert not _ends_badly("Retrieval-augmented generation for end-to-end question answering")
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_no_title_ends_on_a_word_titles_never_end_on(raw):
+    from readinglist.convert.titles import _ends_badly
+
+    _name, title = generated(raw)
+    assert not _ends_badly(title), title
