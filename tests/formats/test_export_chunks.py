@@ -104,3 +104,88 @@ def test_an_exporter_without_pieces_gives_one(monkeypatch):
 
     monkeypatch.setattr("readinglist.formats.registry.find_exporter", lambda fmt, path=None: Plain())
     assert list(export_chunks(_papers(2), config=CONFIG, format="plain")) == ["paper000\npaper001\n"]
+
+
+# -- the forked child that renders the second half of a large export (exporting.rendered) ------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from readinglist import forking  # noqa: E402
+from readinglist.formats import exporting  # noqa: E402
+
+
+@pytest.fixture
+def forked(monkeypatch):
+    """Every export of two pieces or more forks its child (a list of the children started)."""
+    started: list = []
+    real = forking.fork_writer
+
+    def counting(work):
+        child = real(work)
+        started.append(child)
+        return child
+
+    monkeypatch.setattr(exporting, "FORK_MIN_PAPERS", 1)
+    monkeypatch.setattr(exporting, "_cores", lambda: 2)
+    monkeypatch.setattr(forking, "fork_writer", counting)
+    return started
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_a_forked_export_is_the_one_piece_text(name, forked, monkeypatch):
+    exporter = find_exporter(name)
+    papers = _papers(7)
+    for opts in OPTIONS:
+        options = ExportOptions(config=CONFIG, **opts)
+        monkeypatch.setattr(MODULES[name], "CHUNK", 10**6)
+        whole = "".join(exporter.export_chunks(papers, options))
+        monkeypatch.setattr(MODULES[name], "CHUNK", 2)
+        assert "".join(exporter.export_chunks(papers, options)) == whole
+    assert forked and all(child is not None for child in forked)
+
+
+def _render(start: int, stop: int) -> str:
+    return "".join(f"{i}:é\n" for i in range(start, stop))
+
+
+@settings(max_examples=25, deadline=None)
+@given(count=st.integers(0, 40), size=st.integers(1, 9))
+def test_rendered_gives_every_piece_in_order(count, size):
+    expected = "".join(_render(s, min(s + size, count)) for s in range(0, count, size))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(exporting, "FORK_MIN_PAPERS", 1)
+        mp.setattr(exporting, "_cores", lambda: 2)
+        mp.setattr(exporting, "_READ_BACK", 5)  # read back in small pieces (a character split nowhere)
+        assert "".join(exporting.rendered(count, size, _render)) == expected
+
+
+def test_an_error_in_the_childs_half_is_raised_here(forked):
+    def render(start: int, stop: int) -> str:
+        if start >= 6:
+            raise ValueError(f"paper {start} cannot be written")
+        return _render(start, stop)
+
+    pieces = exporting.rendered(10, 2, render)
+    assert [next(pieces) for _ in range(3)] == [_render(0, 2), _render(2, 4), _render(4, 6)]
+    with pytest.raises(ValueError, match="paper 6 cannot be written"):
+        next(pieces)
+    assert forked and forked[0] is not None
+
+
+def test_without_a_child_this_process_renders_everything(monkeypatch):
+    monkeypatch.setattr(exporting, "FORK_MIN_PAPERS", 1)
+    monkeypatch.setattr(exporting, "_cores", lambda: 2)
+    monkeypatch.setattr(forking, "fork_writer", lambda work: None)
+    assert "".join(exporting.rendered(9, 2, _render)) == _render(0, 9)
+
+
+def test_an_export_stopped_early_leaves_no_child(forked):
+    import os
+
+    pieces = exporting.rendered(10, 2, _render)
+    assert next(pieces) == _render(0, 2)
+    pieces.close()
+    pid = forked[0][0]
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # already waited for

@@ -44,7 +44,7 @@ from collections.abc import Iterator, Sequence
 from ..registry import ExportOptions
 from ...record import Paper, Person, Record
 from ...gc_pause import gc_paused
-from ..exporting import join_tags, placeholder_name, unique
+from ..exporting import join_tags, placeholder_name, rendered, unique
 from ..vocabulary import JABREF_READSTATUS, generated_note
 from ...text.bibtex import to_bibtex_text, to_bibtex_unicode
 
@@ -245,17 +245,20 @@ class BibtexExporter:
         """The export in pieces of CHUNK papers (joined, exactly :meth:`export`'s text): the
         CLI writes each piece as it comes, so a large export never holds every string."""
         papers = unique(papers)
-        for start in range(0, len(papers), CHUNK):
+
+        def render(start: int, stop: int) -> str:
             with gc_paused():
                 pieces: list[str] = []
-                for paper in papers[start : start + CHUNK]:
+                for paper in papers[start:stop]:
                     if pieces or start:
                         pieces.append("\n")  # a blank line between entries
                     comment = _comment(paper.record, options)
                     if comment:
                         pieces.append(comment + "\n")  # right above its entry
                     pieces.append(entry_text(paper.record.entry_type, paper.key, paper_fields(paper, options)))
-            yield "".join(pieces)
+            return "".join(pieces)
+
+        yield from rendered(len(papers), CHUNK, render)
 
 
 def entry_text(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:

@@ -33,7 +33,7 @@ from ..registry import ExportOptions
 from ...record import GENERATED_FIELDS, Paper, Person, Record
 from ..vocabulary import CSL_TYPES, reading_state_lines
 from ...gc_pause import gc_paused
-from ..exporting import event_title, join_tags, unique
+from ..exporting import event_title, join_tags, rendered, unique
 from ...text.plain import to_plain
 
 
@@ -156,12 +156,15 @@ class CslJsonExporter:
         if not papers:
             yield dumps([])
             return
-        for start in range(0, len(papers), CHUNK):
+
+        def render(start: int, stop: int) -> str:
             with gc_paused():
-                items = [paper_item(p, options) for p in papers[start : start + CHUNK]]
+                items = [paper_item(p, options) for p in papers[start:stop]]
                 # each item as json.dumps(indent=2) nests it inside the array: indented 2 more
                 body = ",\n".join("  " + indented(item, "  ") for item in items)
-            yield ("[\n" if start == 0 else ",\n") + body
+            return ("[\n" if start == 0 else ",\n") + body
+
+        yield from rendered(len(papers), CHUNK, render)
         yield "\n]\n"
 
 

@@ -44,7 +44,7 @@ from ...errors import ValidationError
 from ..registry import ExportOptions
 from ...record import Paper
 from ...gc_pause import gc_paused
-from ..exporting import event_title, unique
+from ..exporting import event_title, rendered, unique
 from ...text.markdown import escape_markdown
 from ...text.tokens import normalize_space
 
@@ -272,10 +272,13 @@ CHUNK = 500
 
 def _entry_chunks(papers: list[Paper], options: ExportOptions, md) -> Iterator[str]:
     """``"\\n".join(_entries(papers, ...))`` in pieces of CHUNK papers."""
-    for start in range(0, len(papers), CHUNK):
+
+    def render(start: int, stop: int) -> str:
         with gc_paused():
-            text = "\n".join(_entries(papers[start : start + CHUNK], options, md))
-        yield ("\n\n" if start else "") + text
+            text = "\n".join(_entries(papers[start:stop], options, md))
+        return ("\n\n" if start else "") + text
+
+    return rendered(len(papers), CHUNK, render)
 
 
 exporter = MarkdownExporter()
