@@ -245,7 +245,7 @@ class StoredNearIndex(NearIndex):
         for row in known.values():  # papers that are gone
             self._names[row] = None
         self._texts = _Texts(self._rows, abstract_of)  # type: ignore[assignment]
-        self._postings = _Layered(self._base_postings)  # type: ignore[assignment]
+        self._postings = _Layered(self._lookup)  # type: ignore[assignment]
         self._exact = _Layered(self._base_exact)  # type: ignore[assignment]
         order = self._order = _Order(list(self._rows) + [name for name, _ in missing])  # type: ignore[assignment]
         for name, abstract in missing:
@@ -309,9 +309,6 @@ class StoredNearIndex(NearIndex):
         names.sort(key=self._order.rank)  # type: ignore[attr-defined]
         return names
 
-    def _base_postings(self, phrase: str):
-        return self._lookup(phrase)
-
     def _base_exact(self, norm: str):
         found = self._lookup(_EXACT + norm)
         if found is None:
@@ -352,7 +349,7 @@ class StoredNearIndex(NearIndex):
         self._abstracts.clear()
         self._sketches.clear()
         self._last = ("", [])
-        self._postings = _Layered(self._base_postings)  # type: ignore[assignment]
+        self._postings = _Layered(self._lookup)  # type: ignore[assignment]
         self._exact = _Layered(self._base_exact)  # type: ignore[assignment]
         if not postings:
             return
@@ -397,6 +394,9 @@ class StoredNearIndex(NearIndex):
             pass
 
     def _sketch(self, norm: str) -> list[str]:  # type: ignore[override]
+        last_norm, sketch = self._last
+        if norm == last_norm:  # an import's best() and then add() of one abstract: sketched once
+            return sketch
         sketch = NearIndex._sketch(norm)
         self._last = (norm, sketch)
         return sketch
@@ -405,7 +405,7 @@ class StoredNearIndex(NearIndex):
         super().add(id, text)
         self._abstracts[id] = text  # its hash goes to the file, its sketch to the postings
         norm, sketch = self._last
-        if self._texts[id] is norm:
+        if self._texts[id] == norm:  # (sketched by best() just before, or by add itself)
             self._sketches[id] = sketch
 
 

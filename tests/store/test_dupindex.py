@@ -85,6 +85,8 @@ def _history(cache, rng, data) -> None:
             name = f"p{rng.randrange(10**6):06d}-{serial}.toml"
             abstracts[name] = rng.choice(pool)
             sigs[name] = (serial, 1, 1, 1)
+            # as an import does: look the abstract up, then add it (sketched once for both)
+            assert near.best(abstracts[name], THRESHOLD) == reference.best(abstracts[name], THRESHOLD)
             near.add(name, abstracts[name])
             reference.add(name, abstracts[name])
             if lazy and data.draw(st.integers(0, 3)) == 0:  # a batch written: the import folds
