@@ -147,10 +147,14 @@ def _pages(pages: str) -> str:
     return re.sub(r"\s*(?:–|—|-+)\s*", "--", pages.strip())
 
 
-def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str]]:
+_UNSET = object()
+
+
+def record_fields(record: Record, options: ExportOptions, placeholder=_UNSET) -> list[tuple[str, str]]:
     """The bibliographic fields of ``record`` as (name, BibTeX-safe value) pairs, in writing order.
 
     Shared with the pybtex input plugin, which builds pybtex entries from the same pairs.
+    ``placeholder``: :func:`_placeholder_author`'s value when the caller has it already.
     """
     uni = options.unicode
     fields: list[tuple[str, str]] = []
@@ -163,7 +167,8 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
         # biblatex's data model too), so the configured placeholder stands in, braced as one
         # corporate name and declared as generated in the comment above the entry; BibTeX's
         # ``key`` field (the name, else the title) is what styles sort by when it is off.
-        placeholder = _placeholder_author(record, options)
+        if placeholder is _UNSET:
+            placeholder = _placeholder_author(record, options)
         if placeholder:
             fields.append(("author", placeholder))
         fields.append(("key", short or title))
@@ -197,9 +202,10 @@ def record_fields(record: Record, options: ExportOptions) -> list[tuple[str, str
     return fields
 
 
-def paper_fields(paper: Paper, options: ExportOptions) -> list[tuple[str, str]]:
+def paper_fields(paper: Paper, options: ExportOptions, placeholder=_UNSET) -> list[tuple[str, str]]:
     """Fields of ``paper``'s record plus, as asked, its reading state and notes."""
-    fields = record_fields(paper.record if not paper.user_tags else paper.record.evolve(tags=paper.tags), options)
+    record = paper.record if not paper.user_tags else paper.record.evolve(tags=paper.tags)
+    fields = record_fields(record, options, placeholder)
     if options.with_status:
         if paper.status in JABREF_READSTATUS:
             fields.append(("readstatus", JABREF_READSTATUS[paper.status]))
@@ -221,8 +227,10 @@ def _placeholder_author(record: Record, options: ExportOptions) -> str | None:
     return "{" + _text(pattern.replace("{key}", record.key).replace("{name}", name), options.unicode) + "}"
 
 
-def _comment(record: Record, options: ExportOptions) -> str | None:
-    note = generated_note(record, also=("author",) if _placeholder_author(record, options) else ())
+def _comment(record: Record, options: ExportOptions, placeholder=_UNSET) -> str | None:
+    if placeholder is _UNSET:
+        placeholder = _placeholder_author(record, options)
+    note = generated_note(record, also=("author",) if placeholder else ())
     if note is None:
         return None
     # BibTeX starts an entry at any '@', even in a comment; keep the line one line.
@@ -252,10 +260,13 @@ class BibtexExporter:
                 for paper in papers[start:stop]:
                     if pieces or start:
                         pieces.append("\n")  # a blank line between entries
-                    comment = _comment(paper.record, options)
+                    record = paper.record
+                    # the placeholder author (its record's tags play no part in it), once for both
+                    placeholder = _placeholder_author(record, options)
+                    comment = _comment(record, options, placeholder)
                     if comment:
                         pieces.append(comment + "\n")  # right above its entry
-                    pieces.append(entry_text(paper.record.entry_type, paper.key, paper_fields(paper, options)))
+                    pieces.append(entry_text(record.entry_type, paper.key, paper_fields(paper, options, placeholder)))
             return "".join(pieces)
 
         yield from rendered(len(papers), CHUNK, render)
