@@ -1,6 +1,6 @@
 """The learned models' data: weights and word statistics kept as package data in
 ``convert/data/*.json``, each rebuilt by its training command (``train_names``,
-``train_phrases``, ``train_title_words``, ``train_title_ends``; the file records the command and the corpus hash).
+``train_phrases``, ``train_title_words``, ``train_title_forms``; the file records the command and the corpus hash).
 
 One reader for all of them, and :func:`load_all` to read them once in a parent process before it
 forks generation workers (the workers then share the parent's copy instead of each parsing the
@@ -31,5 +31,6 @@ def load_all() -> None:
 
     name_model.load_model()
     titles.not_final()
+    titles.gerund_starts()
     phrases.load_model()
     title_words.load_model()

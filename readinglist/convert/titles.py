@@ -837,7 +837,18 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
     text = plain or ""
     if name:
         name = _clean(name)
-    return _by_expected_rouge(rule_made_title(text, name), text, name)
+    return _as_gerund(_by_expected_rouge(rule_made_title(text, name), text, name), name)
+
+
+def _as_gerund(title: str, name: str | None) -> str:
+    """The title with a leading plain verb (after "Name: " when named) in the -ing form real
+    titles start with ("Solve SDPs in polynomial time" -> "Solving SDPs in polynomial time")."""
+    lead = f"{name}: " if name and title.startswith(f"{name}: ") else ""
+    first, space, rest = title[len(lead) :].partition(" ")
+    ing = gerund_starts().get(first.lower()) if first.isalpha() and space else None
+    if not ing:
+        return title
+    return f"{lead}{ing.capitalize() if first[0].isupper() else ing} {rest}"
 
 
 def title_for_tags(plain: str, name: str | None) -> str:
@@ -1081,17 +1092,28 @@ _TITLE_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
 
 
 def words_of_title(title: str) -> list[str]:
-    """A title's words as :mod:`readinglist.convert.train_title_ends` counts them: lowercase,
+    """A title's words as :mod:`readinglist.convert.train_title_forms` counts them: lowercase,
     hyphenated words whole ("end-to-end")."""
     return _TITLE_WORD.findall(title.lower())
 
 
 @lru_cache(maxsize=1)
-def not_final() -> frozenset[str]:
-    """The words real titles almost never end on (learned: ``data/title_ends.json``)."""
+def _forms() -> dict:
     from .models import DATA, read_model
 
-    return frozenset(read_model(DATA / "title_ends.json").get("not_final", ()))
+    return read_model(DATA / "title_forms.json")
+
+
+@lru_cache(maxsize=1)
+def not_final() -> frozenset[str]:
+    """The words real titles almost never end on (learned: ``data/title_forms.json``)."""
+    return frozenset(_forms().get("not_final", ()))
+
+
+def gerund_starts() -> dict[str, str]:
+    """Plain verbs whose -ing form starts real titles far more often ("solve" -> "solving";
+    learned: ``data/title_forms.json``)."""
+    return _forms().get("gerund_start", {})
 
 
 def _ends_badly(title: str) -> bool:

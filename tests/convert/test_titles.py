@@ -289,7 +289,7 @@ def test_stems_let_a_pair_see_a_word_said_twice():
 def test_a_title_ending_on_a_word_titles_never_end_on_gives_way():
     from readinglist.convert.titles import _ends_badly, not_final
 
-    assert {"large", "end-to-end", "semantic", "for"} <= not_final()  # learned: data/title_ends.json
+    assert {"large", "end-to-end", "semantic", "for"} <= not_final()  # learned: data/title_forms.json
     assert _ends_badly("ForestPersons: person detection for covering large")
     assert _ends_badly("Learning emotion representations from large-scale")
     assert not _ends_badly("Learning emotion representations from large-scale captions")
@@ -302,3 +302,23 @@ def test_no_title_ends_on_a_word_titles_never_end_on(raw):
 
     _name, title = generated(raw)
     assert not _ends_badly(title), title
+
+
+def test_a_title_starting_with_a_plain_verb_starts_with_its_gerund():
+    from readinglist.convert.titles import _as_gerund, gerund_starts
+
+    assert {"solve": "solving", "learn": "learning"}.items() <= gerund_starts().items()  # learned
+    assert _as_gerund("Solve SDPs in polynomial time", None) == "Solving SDPs in polynomial time"
+    assert _as_gerund("QueST: create hard coding problems", "QueST") == "QueST: creating hard coding problems"
+    assert _as_gerund("Learning to rank", None) == "Learning to rank"
+    assert _as_gerund("Solve", None) == "Solve"  # a title of one word is left alone
+    assert _as_gerund("Solve: a solver for games", "Solve") == "Solve: a solver for games"  # the name is not a verb
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_no_title_starts_with_a_verb_titles_start_with_as_a_gerund(raw):
+    from readinglist.convert.titles import gerund_starts
+
+    name, title = generated(raw)
+    body = title[len(name) + 2 :] if name and title.startswith(f"{name}: ") else title
+    assert body.split()[0].lower() not in gerund_starts(), title

@@ -1,0 +1,87 @@
+"""Learn two habits of real titles' form: ``python -m readinglist.convert.train_title_forms
+[TRAIN.jsonl.gz] [--limit N]``.
+
+Over the real titles of the first ``--limit`` training papers (default 40,000: rows 40,000 on
+are kept for setting and checking other numbers):
+
+- **words a title does not end on**: a word found in at least ``MIN_TITLES`` titles that ends
+  fewer than ``MAX_RATE`` of them (smoothed: (ends + 0.5) / (titles + 2)) is a modifier waiting
+  for its head ("large", "semantic", "end-to-end") or a word cut from its clause ("detecting");
+- **verbs a title starts with as a gerund**: a verb (one whose -s form the phrase model learned
+  as a verb) whose "-ing" form starts a title, or the part after "Name: ", at least
+  ``GERUND_RATIO`` times as often as its plain form does (plus ``GERUND_MIN``): "Solving SDPs
+  ...", never "Solve SDPs ...".
+
+:mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind and turns a
+title starting with the second kind into its gerund. Pure Python (no training extra needed);
+writes ``convert/data/title_forms.json``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from .models import DATA
+from .training import parser, read_rows
+
+OUT = DATA / "title_forms.json"
+MIN_TITLES = 20
+MAX_RATE = 0.008
+GERUND_RATIO = 2
+GERUND_MIN = 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .phrases import _verbs
+    from .titles import _gerund, words_of_title
+
+    ap = parser(__doc__, OUT)
+    ap.add_argument("--limit", type=int, default=40000)
+    a = ap.parse_args(argv)
+    path = Path(a.corpus)
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    ends: Counter = Counter()
+    titles: Counter = Counter()
+    starts: Counter = Counter()
+    papers = 0
+    for row in read_rows(path, a.limit):
+        words = words_of_title(row["title"])
+        if not words:
+            continue
+        papers += 1
+        ends[words[-1]] += 1
+        titles.update(set(words))
+        starts[words[0]] += 1
+        _name, colon, subtitle = row["title"].partition(": ")
+        after = words_of_title(subtitle) if colon else []
+        if after:
+            starts[after[0]] += 1
+    never = sorted(w for w, n in titles.items() if n >= MIN_TITLES and (ends[w] + 0.5) / (n + 2) < MAX_RATE)
+    gerunds = {}
+    for verb in sorted(_verbs()):
+        plain = verb[:-2] if verb.endswith(("sses", "shes", "ches", "xes")) else verb[:-1]  # "analyzes": "analyze"
+        ing = _gerund(verb)
+        if ing and starts[ing] >= GERUND_RATIO * starts[plain] + GERUND_MIN:
+            gerunds[plain] = ing
+    print(f"{papers} titles; {len(never)} words end fewer than {MAX_RATE:.1%} of the titles they are in; "
+          f"{len(gerunds)} verbs start titles as gerunds", file=sys.stderr)
+    model = {
+        "about": "readinglist: habits of real titles' form. not_final: words found in >= "
+        f"{MIN_TITLES} titles, ending < {MAX_RATE} of them (smoothed); gerund_start: plain verb -> its -ing "
+        f"form, which starts titles (or subtitles) >= {GERUND_RATIO}x as often + {GERUND_MIN}",
+        "command": "python -m readinglist.convert.train_title_forms" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
+        "corpus": path.name,
+        "corpus_sha256": sha,
+        "papers": papers,
+        "not_final": never,
+        "gerund_start": gerunds,
+    }
+    Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
