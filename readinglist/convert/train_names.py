@@ -88,8 +88,7 @@ def label(cand: str, title: str, truth: str | None, coined: bool) -> int | None:
 
 
 def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
-    from .name_model import _TOKEN, _RARE_WORD as _CAPITALISED
-    from .lexicon import is_coined
+    from .name_model import _TOKEN, _RARE_WORD as _CAPITALISED, _coined as is_coined
 
     lower_df: Counter = Counter()
     token_df: Counter = Counter()
@@ -131,7 +130,7 @@ def names_itself(name: str, title: str, truth: str | None) -> int:
     """The decision model's label: 1 when the paper's title names it with this candidate (its
     "Name:" part, or a coined name or several words used in a title without a colon); a plain
     word that a title happens to use ("Gaussian") is no name."""
-    from .lexicon import is_coined
+    from .name_model import _coined as is_coined
 
     return int(label(name, title, truth, is_coined(name.rstrip("+")) or " " in name) == 1)
 
@@ -218,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     name_model._MODEL_PATH = out
     name_model.load_model.cache_clear()
     from .name_model import Candidate, decision_features
-    from .lexicon import is_coined
+    from .name_model import _coined as is_coined
 
     papers = [(g, [c for c in cands if not c.features.get("generic_acronym")]) for g, cands in paper_candidates(rows)]
     truths = {g: colon_name(r["title"], r["abstract"]) for g, r in enumerate(rows)}

@@ -112,6 +112,23 @@ def test_candidates_cover_the_ways_names_are_written(text, name):
     assert name in names(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We introduce MOSAe, a tiling scheduler for sparse kernels.", "MOSAe"),
+        ("We introduce TILE-bench, a suite of tiling tasks for compilers.", "TILE-bench"),
+        ("We propose Split-then-Merge, a two-pass tiling schedule.", "Split-then-Merge"),
+    ],
+)
+def test_coined_shapes_beyond_the_title_rules_are_coined_candidates(text, name):
+    assert names(text)[name].get("coined")
+
+
+@pytest.mark.parametrize("token", ["LLMs", "GPUs", "LLM-based", "Split-Merge", "Tiling", "TILE-aware"])
+def test_plurals_and_compounds_of_everyday_words_are_not_coined(token):
+    assert not name_model._coined(token)
+
+
 def test_a_run_of_capitals_stops_before_a_word_that_starts_a_clause():
     # a list without full stops: "This" begins the next sentence, it is not part of a name
     found = names("We introduce Digital Red Queen This paper provides a study of coevolution.")
