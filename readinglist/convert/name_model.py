@@ -110,6 +110,9 @@ _PAREN_AFTER = re.compile(r"^\s*\(")
 # Links to the paper's code or data ("https://github.com/someone/IsoCLIP"): their path names the system.
 _URL = re.compile(r"(?:https?://|www\.|github\.com/|huggingface\.co/)\S+", re.IGNORECASE)
 _REPO = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?[^/\s]+/([^/\s.#?]+)", re.IGNORECASE)
+# ... whose owner ("github.com/grimalPaul/gsn-factory") is a person or a lab, not the system: of 427
+# owners in train rows 50,000-52,999, 2 are in the paper's title
+_OWNER = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?([^/\s]+)/", re.IGNORECASE)
 _STOP = frozenset("of for and in on the & a an to with via by from".split())
 _MODEL_PATH = DATA / "name_model.json"
 
@@ -319,6 +322,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     cue_sents = {i for i, (_o, s) in enumerate(sentences) if _cue_sentence(s)}
     # the repository a code link names ("github.com/someone/IsoCLIP"): very often the paper's own name
     repos = {m.group(1).lower() for a, b in urls for m in [_REPO.search(plain, a, b)] if m} if urls else set()
+    owners = {m.start(1) for a, b in urls for m in _OWNER.finditer(plain, a, b)} if urls else set()
     length = max(1, len(plain))
     for form in generic_forms:
         for name in [n for n in found if n.lower() in (form, form + "s", form.rstrip("s"))]:
@@ -354,6 +358,8 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                 f["in_url"] = 1.0
                 if len(in_url) == len(occ):
                     f["only_in_url"] = 1.0
+                    if owners.issuperset(occ):
+                        f["url_owner_only"] = 1.0  # never the name (see decide)
         n_prior = 0
         for p in occ[:6]:  # the first mentions say how a name is introduced
             before = plain[max(0, p - 80) : p]
@@ -581,6 +587,8 @@ def decide(ranked: list[tuple[float, Candidate]], model: dict) -> tuple[str | No
         mix = model.get("mix", 1.0)
         p = (_sigmoid(_logit(f, name_weights)) + mix * p) / (1.0 + mix)
     sure = p >= model.get("threshold", 0.5) or ranked[0][0] >= model.get("rank_threshold", math.inf)
+    if ranked[0][1].features.get("url_owner_only"):
+        sure = False  # only ever the owner of a code link ("github.com/grimalPaul/..."): a person or a lab
     return (ranked[0][1].name if sure else None), p
 
 

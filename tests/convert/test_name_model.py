@@ -84,6 +84,19 @@ def test_a_name_in_the_code_link_is_a_feature():
     assert found["ProbeKit"].get("in_url") and not found["ProbeKit"].get("only_in_url")
 
 
+def test_the_owner_of_a_code_link_is_never_the_name():
+    text = ("We learn a sampling distribution conditioned on a prompt that makes text-to-image models follow "
+            "it closely. The method needs no training. Code: https://github.com/JaneDoeLab/prompt-sampler.")
+    found = names(text)
+    assert found["JaneDoeLab"].get("url_owner_only")
+    assert detect(text) != "JaneDoeLab"
+    # the repository itself still names the system; an owner also said in the text is a candidate as usual
+    found = names("We study sparse probes. Code: https://github.com/ProbeKit/ProbeKit.")
+    assert not found["ProbeKit"].get("url_owner_only")
+    found = names("ProbeLab releases sparse probes. Code: https://github.com/ProbeLab/probes.")
+    assert not found["ProbeLab"].get("url_owner_only")
+
+
 def test_a_known_models_variant_is_a_candidate_but_the_model_itself_is_not():
     found = names("We present LLaVA-4D, a model for 4D scenes, and compare it with GPT-4o and LLaVA.")
     assert found["LLaVA-4D"].get("known_family_variant") and not found["LLaVA-4D"].get("generic_acronym")
