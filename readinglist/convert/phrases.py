@@ -248,28 +248,89 @@ def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple, dict]:
 
 
 @lru_cache(maxsize=4)
-def _scored(plain: str, budget: int) -> tuple:
+def _scored(plain: str, budget: int) -> tuple[tuple[float, list[str], int, list[_WordInfo]], ...]:
+    """(score, words, sentence index, what its content words add) of every distinct candidate
+    phrase of at most ``budget`` words with two content words or more, not all of them weak.
+    A phrase never ends on a joining or break word (runs are made of neither, and a joined
+    phrase ends on a run), so none needs trimming."""
     phrases, tf, cue_sents, _sentences, cache = _context(plain)
     if not phrases:
         return ()
     model = load_model()
     weights, affinity = model.get("weights", _DEFAULT_WEIGHTS), model.get("affinity", {})
+    wv = _weight_vector(weights)
     out = []
     seen: set[str] = set()
+    get = cache.get
     for words, s_idx, _o in phrases:
-        if words and (words[-1].lower() in _JOIN or words[-1].lower() in _BREAK):
-            words = _trim(words)
         key = " ".join(words).lower()
         if key in seen or len(words) > budget:
             continue
         seen.add(key)
-        infos = [cache.get(w) or _word_info(w, tf, affinity, cache) for w in words]  # an info is never empty
-        content = [i for i in infos if i is not _JOIN_WORD]
-        if len(content) < 2 or all(i[2] for i in content):
+        if len(words) < 2:
+            continue  # one content word at most
+        content = [i for i in [get(w) or _word_info(w, tf, affinity, cache) for w in words] if i is not _JOIN_WORD]
+        if len(content) < 2:
             continue
-        f = _features(content, len(words), s_idx, cue_sents)
-        out.append((_score(f, weights), words, f, s_idx))
+        score = _phrase_score(content, len(words), s_idx in cue_sents, s_idx, wv)
+        if score is not None:
+            out.append((score, words, s_idx, content))
     return tuple(out)
+
+
+def _weight_vector(weights: dict[str, float]) -> tuple:
+    """The weights of :func:`_features`' named features, as :func:`_phrase_score` reads them."""
+    g = weights.get
+    return (
+        g("bias", 0.0), g("centrality_sum", 0.0), g("centrality_mean", 0.0), g("title_affinity_sum", 0.0),
+        g("title_affinity_mean", 0.0), g("title_affinity_first", 0.0), g("title_affinity_last", 0.0),
+        tuple(g(k, 0.0) for k in _WORDS_KEYS), g("joined", 0.0), g("in_cue_sentence", 0.0),
+        tuple(g(k, 0.0) for k in _SENTENCE_KEYS), g("weak_words", 0.0), g("capitalised_words", 0.0),
+        g("coined_words", 0.0),
+    )
+
+
+def _phrase_score(content: list[_WordInfo], n_words: int, in_cue: bool, s_idx: int, wv: tuple) -> float | None:
+    """``_score(_features(content, n_words, s_idx, cue_sents), weights)`` without the dict: the
+    same products added up in the same order (a weight times 1.0 is the weight); None when every
+    content word is weak (such a phrase is no candidate). ``content`` has two words or more."""
+    logs, aff, weak, capitalised, coined = zip(*content)
+    weak_count = weak.count(True)
+    n = len(content)
+    if weak_count == n:
+        return None
+    (w_bias, w_cent, w_cent_mean, w_aff, w_aff_mean, w_aff_first, w_aff_last, w_words, w_joined, w_cue,
+     w_sentence, w_weak, w_capitalised, w_coined) = wv
+    cent = sum([x for x in logs if x is not None])
+    aff_sum = sum(aff)
+    terms = [w_bias]
+    if cent:
+        terms.append(w_cent * cent)
+        terms.append(w_cent_mean * (cent / n))  # not zero when the sum is not
+    if aff_sum:
+        terms.append(w_aff * aff_sum)
+    v = aff_sum / n
+    if v:
+        terms.append(w_aff_mean * v)
+    if aff[0]:
+        terms.append(w_aff_first * aff[0])
+    if aff[-1]:
+        terms.append(w_aff_last * aff[-1])
+    terms.append(w_words[min(n, 8)])
+    if n < n_words:
+        terms.append(w_joined)
+    if in_cue:
+        terms.append(w_cue)
+    terms.append(w_sentence[min(s_idx, 4)])
+    if weak_count:
+        terms.append(w_weak * float(weak_count))
+    count = capitalised.count(True)
+    if count:
+        terms.append(w_capitalised * float(count))
+    count = coined.count(True)
+    if count:
+        terms.append(w_coined * float(count))
+    return sum(terms)
 
 
 def _score(features: dict[str, float], weights: dict[str, float]) -> float:
@@ -280,21 +341,18 @@ def _score(features: dict[str, float], weights: dict[str, float]) -> float:
 
 def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict[str, float], int]]:
     """(score, words, features, sentence index) of every distinct candidate phrase of at most
-    ``budget`` words."""
-    return list(_scored(plain, budget))
+    ``budget`` words (the features for training; see :func:`ranked_phrases`)."""
+    _phrases, _tf, cue_sents, _sentences, _cache = _context(plain)
+    return [(score, words, _features(content, len(words), s_idx, cue_sents), s_idx) for score, words, s_idx, content in _scored(plain, budget)]
+
+
+def ranked_phrases(plain: str, budget: int) -> list[tuple[float, list[str], int]]:
+    """(score, words, sentence index) of every distinct candidate phrase of at most ``budget``
+    words, in the order of the text (:func:`scored_phrases` without the features)."""
+    return [(score, words, s_idx) for score, words, s_idx, _content in _scored(plain, budget)]
 
 
 _DEFAULT_WEIGHTS = {"centrality_sum": 1.0, "words_2": -0.5, "in_cue_sentence": 0.8, "weak_words": -0.6}
-
-
-def _trim(words: list[str]) -> list[str]:
-    """The phrase without joining or break words at its end (itself, not a copy, when it has none)."""
-    if not words or (words[-1].lower() not in _JOIN and words[-1].lower() not in _BREAK):
-        return words
-    words = list(words)
-    while words and (words[-1].lower() in _JOIN or words[-1].lower() in _BREAK):
-        words.pop()
-    return words
 
 
 def score_words(words: list[str], plain: str) -> float:
@@ -320,7 +378,7 @@ def best_phrase(plain: str, budget: int, *, avoid: str = "", min_words: int = 4,
     allows, else passed over; ``reject`` passes over phrases the caller cannot use."""
     avoid = avoid.lower()
     ranked = sorted(
-        ((score, words, s_idx) for score, words, _f, s_idx in scored_phrases(plain, budget)
+        ((score, words, s_idx) for score, words, s_idx, _c in _scored(plain, budget)
          if not avoid or (avoid not in " ".join(words).lower() and " ".join(words).lower() not in avoid)),
         key=lambda sw: -sw[0],
     )

@@ -991,7 +991,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     more often than the contribution sentence does). A candidate must pass the form checks: no
     finite verb, no This/We/Our start, not the opening words, more than three words (three
     after the name), the name not repeated, not ending on a participle."""
-    from .phrases import scored_phrases
+    from .phrases import ranked_phrases
     from .title_words import load_model, tokens, word_probabilities
 
     probs = word_probabilities(plain, name, title)
@@ -1029,7 +1029,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     current = 0.0
     if title_tokens:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
-    every = sorted(((info(words), words, s_idx) for _s, words, _f, s_idx in scored_phrases(plain, min(budget, 11))),
+    every = sorted(((info(words), words, s_idx) for _s, words, s_idx in ranked_phrases(plain, min(budget, 11))),
                    key=lambda isw: -isw[0][0])
     options = []
     for _e, words, _i in every[:CHOICE_PHRASES]:

@@ -108,3 +108,22 @@ def test_phrase_word_counts_are_the_runs_words(words: list[str]) -> None:
     runs = [w for ws, _s, _o in found if phrases._JOIN.isdisjoint(ws) for w in ws if len(w) > 2]
     assert Counter(counts) == Counter(phrases._content(w) for w in runs)
     assert found == phrases.candidate_phrases(text)
+
+
+_PHRASE_WORDS = st.sampled_from(["Sparse", "graph", "graphs", "learning", "of", "for", "the", "We", "propose", "method",
+                                 "model", "GNN", "CanViT", "on", ",", ".", "New", "detection", "community", "via", "x"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PHRASE_WORDS, max_size=60), st.integers(min_value=2, max_value=15))
+def test_phrase_scores_are_the_weighted_sums_of_their_features(words: list[str], budget: int) -> None:
+    """The score taken without building the feature dict is the weighted feature sum, to the
+    last bit; no phrase ends on a word that would need trimming."""
+    from readinglist.convert import phrases
+
+    text = " ".join(words)
+    weights = phrases.load_model().get("weights", phrases._DEFAULT_WEIGHTS)
+    for score, ws, f, _s in phrases.scored_phrases(text, budget):
+        assert score == phrases._score(f, weights)
+        assert len(ws) <= budget and ws[-1].lower() not in phrases._JOIN | phrases._BREAK
+    assert [(s, w, i) for s, w, _f, i in phrases.scored_phrases(text, budget)] == phrases.ranked_phrases(text, budget)
