@@ -586,6 +586,7 @@ _ANALYTIC_HEADS = frozenset(
     """account accounts view views theory theories analysis analyses explanation explanations perspective
     perspectives characterization characterisation understanding investigation examination picture lens""".split()
 )
+_NOT_FOR_HEADS = _ANALYTIC_HEADS | _CAUSE_HEADS  # a phrase with such a head is of something, not for it
 
 
 def _resolve_anaphora(obj: str, plain: str, offset: int) -> tuple[str, str, bool]:
@@ -599,7 +600,7 @@ def _resolve_anaphora(obj: str, plain: str, offset: int) -> tuple[str, str, bool
         return obj[m.end() :], "", True
     m = _THIS_COLON.match(obj)
     if m:
-        return obj[m.end() :], "in" if _head(_words(m.group(0))) in _ANALYTIC_HEADS | _CAUSE_HEADS else "", True
+        return obj[m.end() :], "in" if _head(_words(m.group(0))) in _NOT_FOR_HEADS else "", True
     m = _OF_THIS.search(obj[:160])
     if m:
         question = _open_question(plain[:offset])
@@ -1031,41 +1032,45 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
     every = sorted(((info(words), words, s_idx) for _s, words, s_idx in ranked_phrases(plain, min(budget, 11))),
                    key=lambda isw: -isw[0][0])
-    options = []
+    options: list[tuple[float, dict[str, None], int, list[str], list[str] | None]] = []
     for _e, words, _i in every[:CHOICE_PHRASES]:
         words = _strip_dangling(words)
         if len(words) < 2:
             continue
-        options.append((*info(words), words))
-        joined = _phrase_with_topic(words, plain, budget) if _head(words) not in _ANALYTIC_HEADS | _CAUSE_HEADS else words
+        options.append((*info(words), words, None))
+        joined = _phrase_with_topic(words, plain, budget) if _head(words) not in _NOT_FOR_HEADS else words
         if joined is not words:
-            options.append((*info(joined), joined))
+            options.append((*info(joined), joined, None))
     heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2][:PAIR_PHRASES]
     tails = []
     for e, w, i in every:
         if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
             low = [x.lower() for x in w]
             letters = "".join(x[:1] for x in low if x not in DANGLING)
-            tails.append((w, e, _stems(low), i, {letters, letters + "s"}))
+            tails.append((w, e[1], e[2], _stems(low), i, {letters, letters + "s"}, len(w)))
             if len(tails) == PAIR_PHRASES:
                 break
+    pair_max = min(budget, PAIR_MAX) - 1
     for a, (_ea, toks_a, n_a), a_sentence in heads if tails else ():
-        if " for " in f" {' '.join(a).lower()} " or _PARTICIPLE_END.search(a[-1]) or _head(a) in _ANALYTIC_HEADS | _CAUSE_HEADS:
+        if " for " in f" {' '.join(a).lower()} " or _PARTICIPLE_END.search(a[-1]) or _head(a) in _NOT_FOR_HEADS:
             continue  # "a causal account" is of something, not for it
         said = _stems(x.lower() for x in a)  # "transformers" and "transformer models", "real world" and "real-world" say it twice
         initials = "".join(x[:1] for x in a).lower()
-        for b, (_eb, toks_b, n_b), b_low, b_sentence, b_initials in tails:
-            if b_sentence >= a_sentence or len(a) + 1 + len(b) > min(budget, PAIR_MAX) or not said.isdisjoint(b_low):
-                continue  # what was made (said later) comes first, what the abstract opens with after "for"
-            if not b_initials.isdisjoint(said) or {initials, initials + "s"} & b_low:
-                continue  # "recurrent neural networks for stable RNNs" says it twice
+        a_initials = {initials, initials + "s"}
+        room = pair_max - len(a)
+        for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
+            # what was made (said later) comes first, what the abstract opens with after "for";
+            # "recurrent neural networks for stable RNNs" says it twice
+            if (b_sentence >= a_sentence or b_len > room or not said.isdisjoint(b_low)
+                    or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)):
+                continue
             both = {**toks_a, **toks_b}
             hits = sum(map(get, both, repeat(0.0)))
-            options.append((2.0 * (base_hits + hits) / (base_len + n_a + n_b), both, n_a + n_b, a + ["for"] + b))
+            options.append((2.0 * (base_hits + hits) / (base_len + n_a + n_b), both, n_a + n_b, a, b))
     options.sort(key=lambda option: -option[0])
     opening = _opening_words(plain)
     if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
-        for score, made in _passing(((o[0], o[3]) for o in options), plain, name, named):
+        for score, made in _passing(((o[0], _option_words(o[3], o[4])) for o in options), plain, name, named):
             return made if score > current else title
         return title
     # the title made so far or the candidate (that passes the form checks) with the highest
@@ -1076,13 +1081,13 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     chosen = title
     if _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())) or _ends_badly(title):
         best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
-    head = re.findall(r"[a-z0-9]+", plain.lower())[:MAX_WORDS]
-    for score, new, count, words in options:
+    head = _first_tokens(plain)
+    for score, new, count, words, tail in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
             break  # a probability is at most 1: neither this option nor any after it can win
         value = _not_worse({**dict.fromkeys(prefix), **new}, len(prefix) + count, baseline) + CHOICE_WEIGHT * score
         if value > best:
-            made = _form_checked(words, plain, name, named, head)
+            made = _form_checked(_option_words(words, tail), plain, name, named, head)
             if made:
                 best, chosen = value, made
     return chosen
@@ -1121,6 +1126,17 @@ def _ends_badly(title: str) -> bool:
     head ("... for covering large", "... from large-scale") or a word cut from its clause?"""
     words = _TITLE_WORD.findall(title[-40:].lower())
     return bool(words) and words[-1] in not_final()
+
+
+def _option_words(words: list[str], tail: list[str] | None) -> list[str]:
+    """A candidate's words: a phrase, or ``words`` "for" ``tail``."""
+    return words if tail is None else words + ["for"] + tail
+
+
+@lru_cache(maxsize=16)
+def _first_tokens(plain: str) -> list[str]:
+    """``re.findall(r"[a-z0-9]+", plain.lower())[:MAX_WORDS]`` without tokenising all of it."""
+    return [m.group() for m in islice(_ALNUM.finditer(plain.lower()), MAX_WORDS)]
 
 
 def _for_a_verb(low: list[str]) -> bool:
@@ -1232,7 +1248,7 @@ def _not_worse(mine: dict[str, None], size: int, opening: _Opening) -> float:
 
 def _passing(options: Iterable[tuple[float, list[str]]], plain: str, name: str | None, named: bool) -> Iterator[tuple[float, str]]:
     """(score, the finished title) of each option, in the order given, that passes the form checks."""
-    head = re.findall(r"[a-z0-9]+", plain.lower())[:MAX_WORDS]
+    head = _first_tokens(plain)
     for score, words in options:
         made = _form_checked(words, plain, name, named, head)
         if made:
