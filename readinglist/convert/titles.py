@@ -1085,7 +1085,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     for score, new, count, words, tail in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
             break  # a probability is at most 1: neither this option nor any after it can win
-        value = _not_worse({**dict.fromkeys(prefix), **new}, len(prefix) + count, baseline) + CHOICE_WEIGHT * score
+        # (-inf when an upper bound of the probability shows it cannot beat the best so far)
+        value = _not_worse({**dict.fromkeys(prefix), **new}, len(prefix) + count, baseline, best - CHOICE_WEIGHT * score) + CHOICE_WEIGHT * score
         if value > best:
             made = _form_checked(_option_words(words, tail), plain, name, named, head)
             if made:
@@ -1220,20 +1221,34 @@ class _Opening:
         return got
 
 
-def _not_worse(mine: dict[str, None], size: int, opening: _Opening) -> float:
+def _not_worse(mine: dict[str, None], size: int, opening: _Opening, need: float | None = None) -> float:
     """The probability that a candidate title (its distinct tokens ``mine``, ``size`` tokens in
     all) scores no lower ROUGE-1 against the real title than the abstract's opening tokens do,
     each word of the abstract in the real title independently with its probability and the
     real title of the expected length: with c, s and o the counts of the candidate's own, the
     shared and the opening's own words in the real title,
-    (c + s) / (size + length) >= (o + s) / (opening size + length)."""
+    (c + s) / (size + length) >= (o + s) / (opening size + length).
+
+    Given ``need``, -inf when that probability cannot exceed ``need``: it is at most 1 minus
+    P(c = 0 and o >= 1), and P(s = 0) times that when the candidate is the shorter (then s > 0
+    may make up for o); an upper bound in O(words), checked (with a margin far above rounding)
+    before the exact sum, which is then the same as without ``need``."""
     if not mine:
         return 0.0
     theirs = opening.tokens
     get = opening.get
     shared_dist, below = opening.split(tuple(t for t in theirs if t in mine))
-    own = _count_distribution([get(t, 0.0) for t in mine if t not in theirs])
+    own_probs = [get(t, 0.0) for t in mine if t not in theirs]
     ratio = (opening.size + opening.length) / (size + opening.length)  # b / a
+    if need is not None:
+        none = 1.0 - below[1]  # P(o >= 1)
+        if ratio > 1.0:
+            none *= shared_dist[0]
+        for p in own_probs:
+            none *= 1.0 - p
+        if 1.0 - none + _BOUND_MARGIN <= need:
+            return _CANNOT
+    own = _count_distribution(own_probs)
     top = len(below) - 1  # below[top]: P(no more than all of them), 1
     total = 0.0
     for s, ps in enumerate(shared_dist):
@@ -1244,6 +1259,10 @@ def _not_worse(mine: dict[str, None], size: int, opening: _Opening) -> float:
                 part += pc * below[min(top, int(limit) + 1)]
         total += ps * part
     return total
+
+
+_BOUND_MARGIN = 1e-7  # far above the rounding of either sum: the bound never drops a candidate that could win
+_CANNOT = float("-inf")
 
 
 def _passing(options: Iterable[tuple[float, list[str]]], plain: str, name: str | None, named: bool) -> Iterator[tuple[float, str]]:

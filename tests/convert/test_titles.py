@@ -237,6 +237,27 @@ def test_not_worse_is_the_probability_over_every_possible_title(candidate, openi
     assert abs(got - want) < 1e-9
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_WORDS, min_size=0, max_size=6),
+    st.lists(_WORDS, min_size=1, max_size=5),
+    st.dictionaries(_WORDS, st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0)), min_size=0, max_size=9),
+    st.integers(0, 3),
+    st.floats(1.0, 12.0),
+    st.floats(-1.5, 1.5),
+)
+def test_not_worse_given_what_it_must_beat_is_exact_or_cannot_beat_it(candidate, opening, probs, extra, length, need):
+    """With ``need`` the probability is the same float as without it, or -inf only when it is
+    no higher than ``need`` (the upper bound checked first never drops a candidate that wins)."""
+    from readinglist.convert.titles import _not_worse, _Opening
+
+    mine = dict.fromkeys(candidate)
+    size = len(mine) + extra
+    exact = _not_worse(mine, size, _Opening(opening, probs.get, length))
+    got = _not_worse(mine, size, _Opening(opening, probs.get, length), need)
+    assert got == exact or (got == float("-inf") and exact <= need)
+
+
 def test_a_title_saying_all_the_opening_says_is_never_worse():
     from readinglist.convert.titles import _not_worse, _Opening
 
