@@ -38,6 +38,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 from ..errors import InputError
 from ..record import Skipped, Source
@@ -174,7 +175,7 @@ def _words(s: str) -> int:
 
 def is_prose(s: str) -> bool:
     """Does ``s`` read like an abstract: at least 12 words and a sentence end, or 40 words?"""
-    n = _words(s)
+    n = sum(1 for _ in islice(_WORD.finditer(s), _MANY_WORDS))  # _words(s), counted up to 40
     return n >= _MANY_WORDS or (n >= _MIN_WORDS and _SENTENCE_END.search(s) is not None)
 
 

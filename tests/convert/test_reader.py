@@ -317,3 +317,14 @@ def test_parse_list_never_raises_and_loses_nothing(raw):
         first = normalize_space(lines[p.line - 1])
         first = first[m.end():] if (m := _NUMBERING.match(first)) else first
         assert p.text.startswith(first)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["word", "a-b", "it's", "x.y", "3.5", "end.", "!", "—", " ", "é"]), max_size=70))
+def test_is_prose_counts_words_only_as_far_as_it_needs(pieces: list[str]) -> None:
+    """Counting at most 40 words decides as counting them all would."""
+    from readinglist.convert import reader
+
+    s = " ".join(pieces)
+    n = reader._words(s)
+    assert is_prose(s) == (n >= reader._MANY_WORDS or (n >= reader._MIN_WORDS and reader._SENTENCE_END.search(s) is not None))
