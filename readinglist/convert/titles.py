@@ -339,9 +339,9 @@ def _gerund(verb: str) -> str | None:
     if stem.endswith("ie"):
         stem = stem[:-2] + "y"
     elif stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
-        stem = stem[:-1]
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
-        stem += stem[-1]
+        stem = stem[:-1]  # "uses" -> "using", "prunes" -> "pruning" (never doubled)
+    elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
+        stem += stem[-1]  # "maps" -> "mapping"
     return stem + "ing"
 
 
@@ -838,7 +838,38 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
     text = plain or ""
     if name:
         name = _clean(name)
-    return _as_gerund(_by_expected_rouge(rule_made_title(text, name), text, name), name)
+    return _relative_as_purpose(_as_gerund(_by_expected_rouge(rule_made_title(text, name), text, name), name))
+
+
+_RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
+
+
+def _relative_as_purpose(title: str) -> str:
+    """"a framework that generates 3D assets from videos" -> "a framework for generating 3D
+    assets from videos": a relative clause (58 of 3,000 generated dev titles had one, 6 of the real
+    ones) as the "for" + gerund real titles use. Left alone: a title already saying "for" before
+    it, a verb the phrase model does not know as one, and "that aims to ..."."""
+    m = _RELATIVE_VERB.search(title)
+    if not m or re.search(r"\s(?:for|to)\s", title[: m.start() + 1]) or title[m.end() :].startswith(" to "):
+        return title
+    from .phrases import _verbs
+
+    verbs = _verbs()
+
+    def ing(verb: str) -> str | None:
+        if len(verb) < 4 or verb in DANGLING:
+            return None  # "that the ...": the phrase model's verbs came from "to X", so "thes" is one
+        if verb in verbs:
+            return _gerund(verb)
+        third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
+        return _gerund(third) if third else None
+
+    adverb, first = m.group(1), ing(m.group(2))
+    if not first:
+        return title
+    # a second verb joined by "and" follows suit ("performs matching and enables grounding")
+    rest = re.sub(r"(?<=\sand\s)([a-z]+)(?=\s)", lambda v: ing(v.group(1)) or v.group(1), title[m.end() :], count=1)
+    return f"{title[: m.start()]} for {adverb + ' ' if adverb else ''}{first}{rest}"
 
 
 def _as_gerund(title: str, name: str | None) -> str:

@@ -343,3 +343,35 @@ def test_no_title_starts_with_a_verb_titles_start_with_as_a_gerund(raw):
     name, title = generated(raw)
     body = title[len(name) + 2 :] if name and title.startswith(f"{name}: ") else title
     assert body.split()[0].lower() not in gerund_starts(), title
+
+
+def test_a_relative_clause_becomes_for_and_a_gerund():
+    from readinglist.convert.titles import _relative_as_purpose as purpose
+
+    assert purpose("MORPHOS: an autoregressive framework that generates 3D assets from videos") == (
+        "MORPHOS: an autoregressive framework for generating 3D assets from videos")
+    assert purpose("Graph rewiring that efficiently enables message passing") == (
+        "Graph rewiring for efficiently enabling message passing")
+    assert purpose("A matcher that performs part-wise matching and enables grounding") == (
+        "A matcher for performing part-wise matching and enabling grounding")
+    assert purpose("A model that learns shapes and robust features") == "A model for learning shapes and robust features"
+    for kept in ("A benchmark for retrieval that measures recall",  # "for" already said
+                 "A method that aims to solve scheduling",  # "aims to ..." has no gerund title form
+                 "A theory that the world is flat"):  # no verb after "that"
+        assert purpose(kept) == kept
+
+
+@pytest.mark.parametrize("verb, ing", [("uses", "using"), ("prunes", "pruning"), ("maps", "mapping"),
+                                       ("applies", "applying"), ("frees", "freeing"), ("adapts", "adapting")])
+def test_gerund(verb, ing):
+    from readinglist.convert.titles import _gerund
+
+    assert _gerund(verb) == ing
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_no_title_has_a_relative_clause_it_could_say_as_for_and_a_gerund(raw):
+    from readinglist.convert.titles import _relative_as_purpose
+
+    _name, title = generated(raw)
+    assert _relative_as_purpose(title) == title, title
