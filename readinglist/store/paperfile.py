@@ -660,8 +660,13 @@ _ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r"
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
+_TO_ESCAPE = re.compile('[\x00-\x1f\x7f"\\\\]')
+
+
 def _basic(text: str) -> str:
     """``text`` as a TOML basic string, escaped exactly as tomlkit escapes it."""
+    if _TO_ESCAPE.search(text) is None:  # most values: nothing to escape (translate is slower)
+        return '"' + text + '"'
     return '"' + text.translate(_ESCAPES) + '"'
 
 
@@ -698,12 +703,19 @@ def _assign(name: str, value) -> str:
         text = _rows_text([{"event": e.event, "date": e.date} for e in value])
     else:
         text = _value_text(value)
-    key = name if _BARE_KEY.fullmatch(name) else _basic(name)
+    key = name if name in _KNOWN_KEYS or _BARE_KEY.fullmatch(name) else _basic(name)
     return f"{key} = {text}\n"
+
+
+#: The names :func:`_assign` is given (all bare keys).
+_KNOWN_KEYS = frozenset(TOP_KEYS + STATE_KEYS + GENERATED_FIELDS)
 
 
 def _person_row(p: Person) -> dict:
     return {k: v for k, v in (("family", p.family), ("given", p.given), ("literal", p.literal)) if v}
+
+
+_HEADER_LINES = "".join(f"# {line}\n" for line in HEADER)
 
 
 def render(paper: Paper) -> str:
@@ -714,7 +726,7 @@ def render(paper: Paper) -> str:
     document built from the same values with :func:`_item`, so new files and later edits
     look alike.
     """
-    out = [f"# {line}\n" for line in HEADER]
+    out = [_HEADER_LINES]
     for name, value in _top_values(paper.record).items():
         if value not in (None, "", ()):
             out.append(_assign(name, value))
