@@ -252,6 +252,9 @@ def _sentence_case(phrase: str, plain: str) -> str:
         parts = word.split("-")
         new_parts = []
         for part in parts:
+            if part.islower():  # no capital: none of the rules below applies
+                new_parts.append(part)
+                continue
             core = part.strip(",;:")
             if re.fullmatch(r"[A-Z][a-z]+", core) and core not in _PROPER and not _capitalised_elsewhere(core, plain):
                 part = part.lower()
@@ -1064,11 +1067,11 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     every = sorted(((info(words), words, s_idx) for _s, words, s_idx in ranked_phrases(plain, min(budget, 11))),
                    key=lambda isw: -isw[0][0])
     options: list[tuple[float, dict[str, None], int, list[str], list[str] | None]] = []
-    for _e, words, _i in every[:CHOICE_PHRASES]:
-        words = _strip_dangling(words)
+    for e, phrase, _i in every[:CHOICE_PHRASES]:
+        words = _strip_dangling(phrase)
         if len(words) < 2:
             continue
-        options.append((*info(words), words, None))
+        options.append((*(e if words is phrase else info(words)), words, None))  # the phrase itself when nothing dangled
         joined = _phrase_with_topic(words, plain, budget) if _head(words) not in _NOT_FOR_HEADS else words
         if joined is not words:
             options.append((*info(joined), joined, None))
