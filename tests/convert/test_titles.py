@@ -375,3 +375,32 @@ def test_no_title_has_a_relative_clause_it_could_say_as_for_and_a_gerund(raw):
 
     _name, title = generated(raw)
     assert _relative_as_purpose(title) == title, title
+
+
+def test_an_acronym_and_its_spelled_out_form_are_said_once():
+    from readinglist.convert.titles import _acronym_said_once as once
+
+    assert once("Discriminative SSL methods for semi-supervised learning", None) == (
+        "Discriminative semi-supervised learning methods")
+    assert once("Offline GCRL algorithm for goal-conditioned reinforcement learning", None) == (
+        "Offline goal-conditioned reinforcement learning algorithm")
+    assert once("TPARAG: black-box RAG systems for retrieval-augmented generation", "TPARAG") == (
+        "TPARAG: black-box retrieval-augmented generation systems")
+    assert once("VLMs on font tasks for modern vision-language models", None) == "Vision-language models on font tasks"
+    assert once("LLM watermarking for advancements in large language models", None) == "Large language model watermarking"
+    assert once("Multilingual ABSA models for aspect-based sentiment analysis", None) == (
+        "Multilingual aspect-based sentiment analysis models")  # not "analysi"
+    assert once("Financial language model evaluation for effectiveness of LMs", None) == "Financial language model evaluation"
+    for kept in ("Graph transformers for spatial data",  # no acronym
+                 "CLIP features for zero-shot detection",  # nothing spells CLIP out
+                 "SSL methods for semi-supervised learning",  # "Semi-supervised learning methods": three words
+                 "BERT models for natural language understanding"):
+        assert once(kept, None) == kept
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_no_title_says_an_acronym_and_its_spelled_out_form(raw):
+    from readinglist.convert.titles import _acronym_said_once
+
+    name, title = generated(raw)
+    assert _acronym_said_once(title, name) == title, title
