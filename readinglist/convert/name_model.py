@@ -313,7 +313,8 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     # 5. emphasis in the raw text
     if "\\" in raw or "**" in raw:
         for m in _EMPH.finditer(raw):
-            span = (m.group(1) or m.group(2) or "").strip()
+            # trimmed as a title's end is ("**0AA&**": a name the title would cut to "0AA")
+            span = (m.group(1) or m.group(2) or "").strip().rstrip(",;:.!?-\u2013\u2014/&").strip()
             if 1 <= len(span.split()) <= 4 and re.search(r"[A-Z]", span) and span in plain:
                 add(span, plain.find(span), emphasized=1.0)
     sentences = lexicon.split_sentences(plain)

@@ -218,3 +218,15 @@ def test_best_phrase_prefers_the_abstracts_recurring_words():
     text = ("Community detection in sparse hypergraphs is hard. We study community detection in sparse "
             "hypergraphs under noise and give thresholds for community detection.")
     assert "community detection" in " ".join(phrases.best_phrase(text, 10)).lower()
+
+
+@pytest.mark.parametrize("text", ["We propose **0AA&**, a method for graphs.", "We propose \\textbf{GraphX-}, a method for graphs."])
+def test_an_emphasised_name_is_trimmed_as_its_title_would_be(text):
+    from readinglist.config import default_config
+    from readinglist.convert.pipeline import generate
+    from readinglist.convert.tagging import compile_taxonomy
+
+    config = default_config()
+    name, title, _tags, error = generate(text, compile_taxonomy(config.taxonomy), config.max_tags)
+    assert error is None and name and title.startswith(f"{name}: "), (name, title)
+    assert not name.endswith(("&", "-"))
