@@ -212,7 +212,7 @@ def main() -> int:
                 command = argv(tool, op, r)
                 if command is None:
                     continue
-                seconds, _ = run(command, cwd=run_dir, env=env)
+                seconds = run(command, cwd=run_dir, env=env)[0]
                 times.setdefault((tool, op), []).append(seconds)
                 bare.append(run([sys.executable, "-c", "pass"], cwd=run_dir)[0])
         print(f"round {r + 1}/{args.rounds} done (load average {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
