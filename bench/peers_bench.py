@@ -174,7 +174,7 @@ def main() -> int:
                 "mark": [*rl, *store, "mark", "read", key],
                 "tag": [*rl, *store, "tag", key, f"round-{r}"],
                 "note": [*rl, *store, "note", key, "-m", f"round {r}", "--append"],
-                "export": [*rl, *store, "export", "-f", "bibtex", "-o", str(run_dir / "rl.bib")],
+                "export": [*rl, *store, "export", "-f", "bibtex", "-o", str(run_dir / f"rl-{r}.bib")],
             }[op]
         if tool == "pubs":
             conf = ["-c", str(pubs_conf)]
@@ -201,7 +201,7 @@ def main() -> int:
             "mark": [papis, *lib, "tag", "-b", "--add", "read", f"ref:{key}"],
             "tag": [papis, *lib, "tag", "-b", "--add", f"round-{r}", f"ref:{key}"],
             "note": [papis, *lib, "edit", "-n", f"ref:{key}"],
-            "export": [papis, *lib, "export", "--all", "-f", "bibtex", "-o", str(run_dir / "papis.bib")],
+            "export": [papis, *lib, "export", "--all", "-f", "bibtex", "-o", str(run_dir / f"papis-{r}.bib")],  # papis asks before overwriting
         }.get(op)
 
     times: dict[tuple[str, str], list[float]] = {}
