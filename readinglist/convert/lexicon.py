@@ -15,6 +15,9 @@ __all__ = [
 ]
 
 #: Words a title must not end on.
+#: Words an acronym's letters skip and a Title-Case name may hold in lower case ("Graph
+#: Normalization for Sparse Data" -> GNSD).
+MINOR_WORDS = frozenset("of for and in on the & a an to with via by from".split())
 DANGLING = frozenset(
     """a an the and or nor but of for to in on at by with without from into onto over under via as
     than that which whose where when while whereas who whom if so such this these those its their

@@ -113,7 +113,7 @@ _REPO = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|sp
 # ... whose owner ("github.com/grimalPaul/gsn-factory") is a person or a lab, not the system: of 427
 # owners in train rows 50,000-52,999, 2 are in the paper's title
 _OWNER = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?([^/\s]+)/", re.IGNORECASE)
-_STOP = frozenset("of for and in on the & a an to with via by from".split())
+_STOP = lexicon.MINOR_WORDS
 _MODEL_PATH = DATA / "name_model.json"
 
 

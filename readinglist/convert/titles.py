@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice, repeat
 
-from .lexicon import DANGLING, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, literal_spans, split_sentences
+from .lexicon import DANGLING, MINOR_WORDS, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, literal_spans, split_sentences
 
 __all__ = ["make_title", "plain_title", "rule_made_title", "title_for_tags", "MAX_WORDS"]
 
@@ -145,10 +145,19 @@ _ALNUM = re.compile(r"[a-z0-9]+")
 
 
 @lru_cache(maxsize=64)
+def _first_tokens(text: str) -> list[str]:
+    """``re.findall(r"[a-z0-9]+", text.lower())[:MAX_WORDS]`` without tokenising all of it (the
+    abstract's are asked for many times; callers never change the list)."""
+    return [m.group() for m in islice(_ALNUM.finditer(text.lower()), MAX_WORDS)]
+
+
 def _first_five_tokens(text: str) -> tuple[str, ...]:
-    """The text's first five lowercase alphanumeric tokens, ``re.findall(r"[a-z0-9]+",
-    text.lower())[:5]`` without tokenising all of it (the abstract's are asked for many times)."""
-    return tuple(m.group() for m in islice(_ALNUM.finditer(text.lower()), 5))
+    return tuple(_first_tokens(text)[:5])
+
+
+def _name_lead(title: str, name: str | None) -> str:
+    """``"Name: "`` when ``title`` is led by the name, else ``""``."""
+    return f"{name}: " if name and title.startswith(f"{name}: ") else ""
 
 
 def _clean(text: str) -> str:
@@ -846,7 +855,6 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
 
 
 _ACRONYM = re.compile(r"(?<![\w-])(?=(?:[a-z0-9]*[A-Z]){2})[A-Za-z0-9]{2,8}(?![\w-])")
-_INITIALS_SKIP = frozenset("of and the for in on a an to with via by from".split())
 
 
 def _spelled_out_span(acronym: str, words: list[str]) -> tuple[int, int] | None:
@@ -854,12 +862,12 @@ def _spelled_out_span(acronym: str, words: list[str]) -> tuple[int, int] | None:
     skipped) spell ``acronym``'s capitals: (start, end) or None."""
     letters = "".join(ch for ch in acronym if ch.isupper()).lower()
     for i, first in enumerate(words):
-        if first.lower() in _INITIALS_SKIP:
+        if first.lower() in MINOR_WORDS:
             continue
         got = ""
         for j in range(i, len(words)):
             w = words[j].lower()
-            if w not in _INITIALS_SKIP:
+            if w not in MINOR_WORDS:
                 got += "".join(part[0] for part in w.split("-") if part)
             if got == letters:
                 return i, j + 1
@@ -874,7 +882,7 @@ def _acronym_said_once(title: str, name: str | None) -> str:
     ..." goes ("Semi-supervised learning methods"); when the part after "for" uses an acronym
     the part before spells out ("language model evaluation for effectiveness of LMs"), "for
     ..." goes. Kept as it is when what is left would be three words or fewer."""
-    lead = f"{name}: " if name and title.startswith(f"{name}: ") else ""
+    lead = _name_lead(title, name)
     body = title[len(lead) :]
     left, sep, right = body.partition(" for ")
     if not sep or " for " in right:
@@ -936,7 +944,7 @@ def _relative_as_purpose(title: str) -> str:
 def _as_gerund(title: str, name: str | None) -> str:
     """The title with a leading plain verb (after "Name: " when named) in the -ing form real
     titles start with ("Solve SDPs in polynomial time" -> "Solving SDPs in polynomial time")."""
-    lead = f"{name}: " if name and title.startswith(f"{name}: ") else ""
+    lead = _name_lead(title, name)
     first, space, rest = title[len(lead) :].partition(" ")
     ing = gerund_starts().get(first.lower()) if first.isalpha() and space else None
     if not ing:
@@ -1224,12 +1232,6 @@ def _ends_badly(title: str) -> bool:
 def _option_words(words: list[str], tail: list[str] | None) -> list[str]:
     """A candidate's words: a phrase, or ``words`` "for" ``tail``."""
     return words if tail is None else words + ["for"] + tail
-
-
-@lru_cache(maxsize=16)
-def _first_tokens(plain: str) -> list[str]:
-    """``re.findall(r"[a-z0-9]+", plain.lower())[:MAX_WORDS]`` without tokenising all of it."""
-    return [m.group() for m in islice(_ALNUM.finditer(plain.lower()), MAX_WORDS)]
 
 
 def _for_a_verb(low: list[str]) -> bool:
