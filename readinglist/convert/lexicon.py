@@ -29,7 +29,7 @@ DANGLING = frozenset(
 
 
 # Characters a coined name is made of: letters, digits, superscripts/subscripts, Greek.
-_C = "A-Za-z0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
+_C = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
 
 
 _NAME = rf"[{_C}]+(?:[-+][{_C}]+)*"
@@ -93,9 +93,12 @@ def _strip_possessive(token: str) -> str:
 
 
 _PART_SPLIT = re.compile(r"[-+]")
-_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]{2,}")
+# lower and upper case letters of A-Z and Latin-1 (ß is lower; × and ÷ are not letters)
+LOWER = "a-z\u00df-\u00f6\u00f8-\u00ff"
+UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+_MIXED_CASE = re.compile(rf"[{LOWER}][{UPPER}]|[{UPPER}]{{2,}}[{LOWER}]{{2,}}")
 _DIGIT_LIKE = re.compile(r"[0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff]")
-_LATIN = re.compile(r"[A-Za-z]")
+_LATIN = re.compile(rf"[{LOWER}{UPPER}]")
 
 
 @lru_cache(maxsize=65536)

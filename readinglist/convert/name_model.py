@@ -46,11 +46,13 @@ _C = lexicon.NAME_CHARS
 # A token: letters/digits joined by - + . ' ; may end in ++ or + ("FruitNeRF++", "Dr.V", "M0.5").
 _TOKEN_BODY = rf"[{_C}]+(?:(?:[-+]|\.(?=[{_C}]))[{_C}]+)*(?:\+\+|\+(?![{_C}]))?"
 _TOKEN = re.compile(rf"(?<![{_C}\-+]){_TOKEN_BODY}")
-# The tokens that may be a candidate: those with a capital (every capital of _C is in A-Z or the
-# Greek block) or a "+"; an all-lowercase one never is. The look-ahead scans the run of token
+# The tokens that may be a candidate: those with a capital (every capital of _C is in _CAPITALS:
+# A-Z, Latin-1's capitals, the Latin Extended blocks (both cases) and the Greek block) or a "+";
+# an all-lowercase one never is. The look-ahead scans the run of token
 # characters from the token's start, so it lets through every such token (and a few others,
 # which the candidates' own test leaves out), and never starts a token where _TOKEN would not.
-_TOKEN_CAPITAL = re.compile(rf"(?<![{_C}\-+])(?=[{_C}\-+.]*[A-Z\u0370-\u03ff+]){_TOKEN_BODY}")
+_CAPITALS = lexicon.UPPER + "\u0100-\u024f\u0370-\u03ff"
+_TOKEN_CAPITAL = re.compile(rf"(?<![{_C}\-+])(?=[{_C}\-+.]*[{_CAPITALS}+]){_TOKEN_BODY}")
 _CAP_WORD = rf"(?:[A-Z][{_C}]+(?:-[{_C}]+)*)"
 _CAP_RUN = re.compile(rf"(?<![{_C}\-])({_CAP_WORD}(?: (?:(?:of|for|and|in|on|the|&) )?{_CAP_WORD}){{1,3}})(?![{_C}])")
 _CUE_BEFORE = re.compile(

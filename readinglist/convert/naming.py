@@ -28,6 +28,8 @@ from .lexicon import (  # noqa: F401 - GENERIC_ACRONYMS, KNOWN_SYSTEMS, split_se
     _OTHER_SPACE,
     GENERIC_ACRONYMS,
     KNOWN_SYSTEMS,
+    LOWER,
+    UPPER,
     _finditer_at,
     _generic,
     _strip_possessive,
@@ -137,7 +139,7 @@ _NAMING_WORD = re.compile(r"\b(?:termed|called|named|dubbed|namely|coined)\s+")
 _PREPOSITION = re.compile(
     r"\b(?:of|for|on|with|from|using|via|in|to|under|over|through|by|between|among|based|that|which)\b"
 )
-_PLAIN_CAPITALISED = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)*$")
+_PLAIN_CAPITALISED = re.compile(rf"^[{UPPER}][{LOWER}]+(?:-[{UPPER}][{LOWER}]+)*$")
 _STRONG, _MEDIUM, _WEAK = 3, 2, 1
 
 

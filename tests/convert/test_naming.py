@@ -236,3 +236,10 @@ def test_any_text_is_safe_and_deterministic(text):
 def test_introduced_coined_names_are_found(cue, name):
     text = f"Prior work is slow. {cue} {name}, a fast solver for sparse systems."
     assert detect_name(text, text) == name
+
+
+@pytest.mark.parametrize("name", ["Schützen", "Élan", "NaïveRL", "ZürichNet", "ÆsirGen", "CaféBench"])
+def test_names_with_accented_letters_are_found_whole(name):
+    """A name spelled with letters outside A-Z is neither cut at the first one ("Sch") nor lost."""
+    text = f"Prior work is slow. We introduce {name}, a fast solver for sparse systems. {name} scales well."
+    assert detect_name(text, text) == name
