@@ -19,10 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConfigError
-
-CONFIG_ENV = "READINGLIST_CONFIG"
-STORE_ENV = "READINGLIST_STORE"
-CEILING_ENV = "READINGLIST_CEILING_DIRECTORIES"
+# where the store is (known without this module when no config file names it: see .project)
+from .project import CEILING_ENV as CEILING_ENV, CONFIG_ENV, STORE_ENV as STORE_ENV, _is_file, find_project, store_named
 
 
 @dataclass(frozen=True)
@@ -83,33 +81,11 @@ def _read(path: Path) -> dict:
         raise ConfigError(f"{path}: not UTF-8 text") from None
 
 
-def _is_file(path: Path) -> bool:
-    """``path.is_file()``, but False where a folder on the way cannot be read (an unreadable
-    ~/.config must not break every command: the defaults apply)."""
-    try:
-        return path.is_file()
-    except OSError:
-        return False
-
-
 def default_data() -> dict:
     # read beside this module (package data is installed as files), which is cheaper on every
     # command's start-up than importlib.resources
     with open(Path(__file__).with_name("data") / "config.toml", "rb") as fh:
         return tomllib.load(fh)
-
-
-def find_project(start: Path | None = None) -> Path | None:
-    """The nearest folder, from ``start`` (the current folder) up, that holds a ``config.toml``
-    or a ``library/`` store (a ``library/papers/`` folder); None when there is none."""
-    here = (start or Path.cwd()).absolute()
-    ceilings = {Path(c).absolute() for c in os.environ.get(CEILING_ENV, "").split(os.pathsep) if c}
-    for folder in (here, *here.parents):
-        if folder in ceilings:
-            return None
-        if _is_file(folder / "config.toml") or (folder / "library" / "papers").is_dir():
-            return folder
-    return None
 
 
 def user_config_file() -> Path:
@@ -150,18 +126,14 @@ def load_config(path: str | os.PathLike | None = None, *, store: str | os.PathLi
     if cfg_path is not None:
         data = _merge(data, _read(cfg_path))
         root = cfg_path.absolute().parent
-    if store:
-        store_from = "--store"
-    elif project is not None:
-        store_from = "project"
-        if not _is_file(project / "config.toml"):  # a library/ store without a config file
-            store = project / "library"
-    elif os.environ.get(STORE_ENV):
-        store, store_from = os.environ[STORE_ENV], STORE_ENV
-    elif cfg_path is not None and (explicit or "path" in (_read(cfg_path).get("store") or {})):
-        store_from = "config"
-    else:
-        store, store_from = user_store(), "user default"
+    store, store_from = store_named(project, store)
+    if store_from is None:  # a config file's [store] path, else the user's default store
+        if project is not None:
+            store_from = "project"  # (its config.toml)
+        elif cfg_path is not None and (explicit or "path" in (_read(cfg_path).get("store") or {})):
+            store_from = "config"
+        else:
+            store, store_from = user_store(), "user default"
     return from_data(data, root=root, path=cfg_path, store=store, store_from=store_from)
 
 

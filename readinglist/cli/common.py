@@ -4,24 +4,23 @@ commands declare are in :mod:`.options`."""
 
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import dataclass
-from dataclasses import field as dc_field
-from typing import Optional
 
 
-@dataclass
 class State:
-    config_path: Optional[str] = None
-    store_path: Optional[str] = None
-    color: str = "auto"
-    pager: bool = True
-    warned: set = dc_field(default_factory=set)
-    _config: object = None
-    _store: object = None
+    """What the global options say, and the configuration and store they lead to (each made
+    when first asked for). A plain class: :mod:`.fast` runs without the dataclass machinery."""
 
-    def set_options(self, *, config: Optional[str], store: Optional[str], color: str, pager: bool) -> None:
+    def __init__(self) -> None:
+        self.config_path: str | None = None
+        self.store_path: str | None = None
+        self.color = "auto"
+        self.pager = True
+        self.warned: set = set()
+        self._config: object = None
+        self._store: object = None
+
+    def set_options(self, *, config: str | None, store: str | None, color: str, pager: bool) -> None:
         """What the global options say (the root command's callback, or :mod:`.fast`)."""
         self.config_path, self.store_path, self.color, self.pager = config, store, color, pager
         self._config = self._store = None
@@ -41,13 +40,22 @@ class State:
 
     def open_store(self, *, create: bool, here: bool = False):
         """The store; ``here``: outside any project, ``./library`` rather than the user's default
-        store (``build`` makes a project in the current folder, as ``git init`` does)."""
+        store (``build`` makes a project in the current folder, as ``git init`` does).
+
+        When the store is known without a config file (``--store``, a project's ``library/``,
+        READINGLIST_STORE: :func:`~readinglist.project.find_store`), the configuration is
+        loaded only if the store asks for it (an import does; ``mark`` or ``note`` never)."""
         if self._store is None:
+            from ..project import find_store
             from ..store.library import Store
 
-            cfg = self.config
-            path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
-            self._store = Store.open(path, config=cfg, create=create)
+            path = None if here else find_store(self.config_path, store=self.store_path)
+            if path is not None:
+                self._store = Store.open(path, config=lambda: self.config, create=create)
+            else:
+                cfg = self.config
+                path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
+                self._store = Store.open(path, config=cfg, create=create)
         return self._store
 
 
@@ -110,6 +118,8 @@ def _paper_json(paper) -> dict:
 
 def _print_papers(papers, *, as_json: bool) -> None:
     if as_json:
+        import json
+
         for paper in papers:
             sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
         return

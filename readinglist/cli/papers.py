@@ -4,9 +4,7 @@ their typer declarations in :mod:`.reading`: neither imports typer, so the plain
 
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
 
 from .common import _count, _find, _out, _paper_json, echo, state
 
@@ -47,6 +45,8 @@ def show(key, as_json) -> None:
     """The body of ``readinglist show`` (see :mod:`.reading` for its options)."""
     paper = state.store.get(key)
     if as_json:
+        import json
+
         echo(json.dumps(_paper_json(paper), ensure_ascii=False, indent=2))
     else:
         _echo_paper(paper)
@@ -135,6 +135,7 @@ def _edit(text: str) -> str:
     import shlex
     import subprocess
     import tempfile
+    from pathlib import Path
 
     from ..errors import ValidationError
     from ..store.atomic import describe, read_bounded

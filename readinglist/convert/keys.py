@@ -6,14 +6,14 @@ to a paper that already has one).
 
 from __future__ import annotations
 
-from typing import TypeGuard
-
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import count, product
 from string import ascii_lowercase
 from collections.abc import Container
+
+from ..keyform import VALID_KEY as VALID_KEY, is_valid_key as is_valid_key
 
 MAX_KEY_LENGTH = 40
 
@@ -135,16 +135,7 @@ def make_key(pattern: str, parts: KeyParts) -> str:
     return key
 
 
-#: A citation key: ASCII letters and digits, and ``_ - .`` inside. Every BibTeX, biber, pandoc
-#: and file system accepts it, and it is never a path (no ``/``, no leading dot).
-VALID_KEY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_])?")
 _KEY_JUNK = re.compile(r"[^A-Za-z0-9_.-]+")
-
-
-def is_valid_key(key: object) -> TypeGuard[str]:
-    """True when ``key`` may be a citation key as it is (see VALID_KEY; at most 100 characters,
-    not ending in ``.`` or ``-``, no ``..``)."""
-    return isinstance(key, str) and VALID_KEY.fullmatch(key) is not None and ".." not in key
 
 
 def key_problem(key: object) -> str | None:

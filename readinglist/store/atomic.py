@@ -23,7 +23,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 from collections.abc import Iterable, Mapping
 
@@ -238,6 +237,8 @@ def _create_temp(base: str, name: str, token: str) -> tuple[int, str]:
     try:
         return os.open(tmp, flags, 0o666), tmp
     except FileExistsError:
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix=f".{name[:80]}.", suffix=".tmp", dir=base)
         os.fchmod(fd, 0o666 & ~_umask())
         return fd, tmp

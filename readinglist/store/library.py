@@ -28,7 +28,6 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -40,6 +39,8 @@ from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from .atomic import Staged
     from .cache import Index
     from .importer import Importer
@@ -87,6 +88,8 @@ class ImportSummary:
 
 
 def utc_now() -> datetime:
+    from datetime import datetime, UTC
+
     return datetime.now(UTC)
 
 
@@ -94,6 +97,8 @@ def _stamp(value) -> str:
     if isinstance(value, str):
         return value
     if value.tzinfo is not None:
+        from datetime import UTC
+
         value = value.astimezone(UTC)
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -292,8 +297,8 @@ class Store:
     def open(cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0) -> Store:
         """Open the store in folder ``path``, creating it (and its ``.gitignore``) if ``create``.
 
-        ``config`` (a :class:`~readinglist.config.Config`) supplies the near-duplicate
-        threshold for imports; ``clock`` returns the time history events are stamped with
+        ``config`` (a :class:`~readinglist.config.Config`, or a function that returns one when
+        it is first needed) supplies the near-duplicate threshold for imports; ``clock`` returns the time history events are stamped with
         (default: now, UTC); ``lock_timeout`` is how long a writer waits for another one.
         """
         root = Path(path)
@@ -318,10 +323,14 @@ class Store:
 
     @property
     def config(self):
+        """The configuration given to :meth:`open` (made then if it was given as a function
+        that makes it), else the built-in defaults."""
         if self._config is None:
             from ..config import default_config
 
             self._config = default_config()
+        elif callable(self._config):
+            self._config = self._config()
         return self._config
 
     def __repr__(self) -> str:
@@ -467,7 +476,7 @@ class Store:
         then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
         if not isinstance(key, str) or not key:
             raise UnknownKeyError(str(key))
-        from ..convert.keys import is_valid_key
+        from ..keyform import is_valid_key
 
         if is_valid_key(key):  # never build a path from anything else
             name = paperfile.file_stem(key) + ".toml"

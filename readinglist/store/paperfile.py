@@ -333,7 +333,7 @@ def _plain_row(data: dict) -> tuple:
     and the careful path, which names the file and line of the problem, takes over. Keep its
     checks in step with :func:`_from_data_checked` (tests/store/test_bulk_read.py checks that
     they agree)."""
-    from ..convert.keys import is_valid_key
+    from ..keyform import is_valid_key
 
     get = data.get
     key = get("key")

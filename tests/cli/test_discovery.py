@@ -53,3 +53,47 @@ def test_build_without_seeds_creates_nothing(tmp_path):
     out = script("build", cwd=empty)
     assert out.returncode == 1 and "seeds" in out.stderr and out.stderr.count("\n") == 1
     assert list(empty.iterdir()) == []
+
+
+def test_the_store_found_without_config_is_the_configs_store(tmp_path, monkeypatch):
+    """project.find_store (what single-paper commands use, so that they never load the
+    configuration) gives the store load_config gives, or None where only a config file can
+    say; an explicit config is always read."""
+    from readinglist.config import load_config
+    from readinglist.project import find_store
+
+    monkeypatch.delenv("READINGLIST_STORE", raising=False)
+    monkeypatch.delenv("READINGLIST_CONFIG", raising=False)
+    monkeypatch.setenv("READINGLIST_CEILING_DIRECTORIES", str(tmp_path))
+    bare = tmp_path / "project" / "deep"
+    bare.mkdir(parents=True)
+    (tmp_path / "project" / "library" / "papers").mkdir(parents=True)
+    configured = tmp_path / "configured" / "sub"
+    configured.mkdir(parents=True)
+    (tmp_path / "configured" / "config.toml").write_text('[store]\npath = "db"\n')
+    nowhere = tmp_path / "nowhere"
+    nowhere.mkdir()
+    cases = []
+    for folder in (bare, configured, nowhere):
+        for env in (None, str(tmp_path / "env")):
+            for store in (None, "given"):
+                cases.append((folder, env, store))
+    known = 0
+    for folder, env, store in cases:
+        monkeypatch.chdir(folder)
+        if env:
+            monkeypatch.setenv("READINGLIST_STORE", env)
+        else:
+            monkeypatch.delenv("READINGLIST_STORE", raising=False)
+        found = find_store(None, store=store)
+        expected = load_config(None, store=store).store
+        if found is not None:
+            known += 1
+            assert found == expected, (folder, env, store)
+        else:  # only a config file (the project's, or the user's default) can say
+            assert store is None and (folder == configured or (folder == nowhere and not env))
+    assert known == len(cases) - 3
+    monkeypatch.chdir(bare)
+    assert find_store(tmp_path / "configured" / "config.toml", store="given") is None
+    monkeypatch.setenv("READINGLIST_CONFIG", str(tmp_path / "configured" / "config.toml"))
+    assert find_store(None, store="given") is None
