@@ -125,13 +125,8 @@ _CLAUSE_END = re.compile(r"\s*(?:[;:!?](?=\s|$)|\.(?=\s|$)|\s[\u2014\u2013]\s|\s
 _KEEP_ACRONYMS = frozenset(
     "AI ML NLP RL LLM LM VLM MLLM CNN GNN RNN GPU QA VQA RAG ICL MoE KL SGD MLP API".split()
 )
-_PROPER = frozenset(
-    """Bayes Bayesian Gaussian Markov Hessian Fisher Euclidean Riemannian Hilbert Lipschitz Newton
-    Langevin Wasserstein Shapley Nesterov Monte Carlo Boltzmann Hebbian Hamiltonian Lagrangian
-    Laplacian Fourier Poisson Dirichlet Bernoulli Kalman Turing Nash Pareto Shannon English Chinese
-    Transformer""".split()
-)
-_AFTER_LOWER = re.compile(r"\b[a-z]+\s+([A-Z][a-z]+)\b")
+# a Capitalised word ("Aligned", "Of") or a few capitals spelling an acronym ("UNlearning")
+_ONE_CAPITAL = re.compile(r"[A-Z][a-z]+|[A-Z]{2,3}[a-z]{3,}")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _TWO_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
 _ACRO_DEF = re.compile(r"\(([A-Z][A-Za-z0-9\u00b2\u00b3\-]*[A-Z][A-Za-z]*?)(s?)\)")
@@ -265,11 +260,9 @@ def _sentence_case(phrase: str, plain: str) -> str:
                 new_parts.append(part)
                 continue
             core = part.strip(",;:")
-            if re.fullmatch(r"[A-Z][a-z]+", core) and core not in _PROPER and not _capitalised_elsewhere(core, plain):
-                part = part.lower()
-            elif re.fullmatch(r"[A-Z]{1,3}[a-z]{3,}", core):  # "UNlearning" spells the acronym
-                part = part.lower()
-            elif _INNER_CAPITAL.fullmatch(core) and core.lower() in _word_cases(plain)[1]:
+            if _ONE_CAPITAL.fullmatch(core) and core.lower() not in proper_words():
+                part = part.lower()  # "Aligned" of "Aligned Mass Transport"; "UNlearning" spells the acronym
+            elif _INNER_CAPITAL.fullmatch(core) and core.lower() in _lowercase_words(plain):
                 part = part.lower()  # "MotIf-driven contrastive leaRning" spells MICRO; the abstract writes "motif"
             new_parts.append(part)
         out.append("-".join(new_parts))
@@ -279,18 +272,9 @@ def _sentence_case(phrase: str, plain: str) -> str:
 _INNER_CAPITAL = re.compile(r"[A-Za-z][a-z]+[A-Z][a-z]+")
 
 
-def _capitalised_elsewhere(word: str, plain: str) -> bool:
-    """Is the word written with a capital after a lowercase word somewhere, and never in
-    lowercase (a proper word such as "Hessian")?"""
-    capitalised, lowercase = _word_cases(plain)
-    return word in capitalised and word.lower() not in lowercase
-
-
 @lru_cache(maxsize=16)
-def _word_cases(plain: str) -> tuple[frozenset[str], frozenset[str]]:
-    capitalised = frozenset(m.group(1) for m in _AFTER_LOWER.finditer(plain))
-    lowercase = frozenset(_LOWER_WORD.findall(plain))
-    return capitalised, lowercase
+def _lowercase_words(plain: str) -> frozenset[str]:
+    return frozenset(_LOWER_WORD.findall(plain))
 
 
 @lru_cache(maxsize=16)
@@ -782,7 +766,7 @@ def _topic_of(segment: str) -> str | None:
         if used and used.group(1).split()[-1] not in DANGLING:
             np = f"{np} as {used.group(1)}"
     first = np.split(" ", 1)[0]
-    if re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and first not in _PROPER:
+    if re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and first.lower() not in proper_words():
         np = np[:1].lower() + np[1:]
     return np
 
@@ -1214,6 +1198,13 @@ def _forms() -> dict:
 def not_final() -> frozenset[str]:
     """The words real titles almost never end on (learned: ``data/title_forms.json``)."""
     return frozenset(_forms().get("not_final", ()))
+
+
+@lru_cache(maxsize=1)
+def proper_words() -> frozenset[str]:
+    """Words abstracts write with a capital inside a sentence ("gaussian", "bayesian", "kurdish";
+    lowercase here; learned: ``data/title_forms.json``): sentence case keeps their capital."""
+    return frozenset(_forms().get("proper", ()))
 
 
 def gerund_starts() -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Learn two habits of real titles' form: ``python -m readinglist.convert.train_title_forms
+"""Learn three habits of real titles' form: ``python -m readinglist.convert.train_title_forms
 [TRAIN.jsonl.gz] [--limit N]``.
 
 Over the real titles of the first ``--limit`` training papers (default 40,000: rows 40,000 on
@@ -10,16 +10,21 @@ are kept for setting and checking other numbers):
 - **verbs a title starts with as a gerund**: a verb (one whose -s form the phrase model learned
   as a verb) whose "-ing" form starts a title, or the part after "Name: ", at least
   ``GERUND_RATIO`` times as often as its plain form does (plus ``GERUND_MIN``): "Solving SDPs
-  ...", never "Solve SDPs ...".
+  ...", never "Solve SDPs ...";
+- **proper words**: a word that the training *abstracts* write inside a sentence (after a
+  lowercase word or a comma) at least ``PROPER_MIN`` times, with a capital at least
+  ``PROPER_SHARE`` of those times ("Gaussian", "Bayesian", "Kurdish", "Wasserstein", "Llama"):
+  a sentence-case title keeps its capital, as a person would.
 
-:mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind and turns a
-title starting with the second kind into its gerund. Pure Python (no training extra needed);
+:mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind, turns a
+title starting with the second kind into its gerund and lowercases no word of the third kind. Pure Python (no training extra needed);
 writes ``convert/data/title_forms.json``."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -32,6 +37,10 @@ MIN_TITLES = 20
 MAX_RATE = 0.008
 GERUND_RATIO = 2
 GERUND_MIN = 3
+PROPER_MIN = 20
+PROPER_SHARE = 0.9
+# a Capitalised or lowercase word after a lowercase word or a comma: inside a sentence
+_INSIDE = re.compile(r"(?<=[a-z,] )([A-Za-z][a-z]+)\b")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,8 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     ends: Counter = Counter()
     titles: Counter = Counter()
     starts: Counter = Counter()
+    capital: Counter = Counter()
+    lower: Counter = Counter()
     papers = 0
     for row in read_rows(path, a.limit):
+        for word in _INSIDE.findall(row.get("abstract") or ""):
+            if word[0].isupper():
+                capital[word.lower()] += 1
+            else:
+                lower[word] += 1
         words = words_of_title(row["title"])
         if not words:
             continue
@@ -66,18 +82,22 @@ def main(argv: list[str] | None = None) -> int:
         ing = _gerund(verb)
         if ing and starts[ing] >= GERUND_RATIO * starts[plain] + GERUND_MIN:
             gerunds[plain] = ing
+    proper = sorted(w for w, n in capital.items() if n + lower[w] >= PROPER_MIN and n / (n + lower[w]) >= PROPER_SHARE)
     print(f"{papers} titles; {len(never)} words end fewer than {MAX_RATE:.1%} of the titles they are in; "
-          f"{len(gerunds)} verbs start titles as gerunds", file=sys.stderr)
+          f"{len(gerunds)} verbs start titles as gerunds; "
+          f"{len(proper)} proper words", file=sys.stderr)
     model = {
         "about": "readinglist: habits of real titles' form. not_final: words found in >= "
         f"{MIN_TITLES} titles, ending < {MAX_RATE} of them (smoothed); gerund_start: plain verb -> its -ing "
-        f"form, which starts titles (or subtitles) >= {GERUND_RATIO}x as often + {GERUND_MIN}",
+        f"form, which starts titles (or subtitles) >= {GERUND_RATIO}x as often + {GERUND_MIN}; proper: words "
+        f"the abstracts write inside a sentence >= {PROPER_MIN} times, capitalised >= {PROPER_SHARE} of them",
         "command": "python -m readinglist.convert.train_title_forms" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
         "corpus": path.name,
         "corpus_sha256": sha,
         "papers": papers,
         "not_final": never,
         "gerund_start": gerunds,
+        "proper": proper,
     }
     Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     return 0

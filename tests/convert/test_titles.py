@@ -307,6 +307,17 @@ def test_stems_let_a_pair_see_a_word_said_twice():
     assert "clas" not in _stems(["class"])
 
 
+def test_sentence_case_keeps_proper_words_and_lowercases_a_spelled_out_name():
+    from readinglist.convert.titles import _sentence_case, proper_words
+
+    assert {"gaussian", "bayesian", "english", "markov"} <= proper_words()  # learned: data/title_forms.json
+    plain = "We propose Aligned Mass Transport with Gaussian Splatting for Bayesian Optimization in English."
+    assert _sentence_case("Aligned Mass Transport", plain) == "aligned mass transport"
+    assert _sentence_case("Gaussian Splatting", plain) == "Gaussian splatting"
+    assert _sentence_case("Bayesian Optimization for English Tweets", plain) == "Bayesian optimization for English tweets"
+    assert _sentence_case("UNlearning with LLMs", plain) == "unlearning with LLMs"
+
+
 def test_a_title_ending_on_a_word_titles_never_end_on_gives_way():
     from readinglist.convert.titles import _ends_badly, not_final
 

@@ -9,11 +9,12 @@ from readinglist.convert import train_title_forms
 from readinglist.convert.titles import words_of_title
 
 
-def _train(tmp_path, titles: list[str]) -> dict:
+def _train(tmp_path, titles: list[str], abstracts: list[str] | None = None) -> dict:
     corpus = tmp_path / "train.jsonl.gz"
     with gzip.open(corpus, "wt", encoding="utf-8") as f:
         for i, t in enumerate(titles):
-            f.write(json.dumps({"id": str(i), "title": t, "abstract": "x", "source": "test"}) + "\n")
+            abstract = abstracts[i] if abstracts else "x"
+            f.write(json.dumps({"id": str(i), "title": t, "abstract": abstract, "source": "test"}) + "\n")
     out = tmp_path / "title_forms.json"
     assert train_title_forms.main([str(corpus), "--out", str(out)]) == 0
     return json.loads(out.read_text(encoding="utf-8"))
@@ -49,3 +50,16 @@ def test_a_verb_is_learned_as_a_gerund_start_only_when_titles_start_with_its_ing
 def test_title_words_keep_hyphenated_words_whole():
     assert words_of_title("EmoCLIP: learning from Large-Scale, end-to-end data.") == [
         "emoclip", "learning", "from", "large-scale", "end-to-end", "data"]
+
+
+def test_a_word_abstracts_capitalise_inside_sentences_is_learned_as_proper(tmp_path):
+    # written for this test: "Gaussian" capitalised inside a sentence 24 times, lowercase once
+    # (share 0.96); "Sparse" capitalised inside a sentence 4 times but lowercase 20 times; "Kurdish"
+    # only 10 times (fewer than PROPER_MIN); a capital after a full stop does not count
+    abstracts = [f"We fit a Gaussian process, then sparse models. Sparse codes help {i}." for i in range(20)]
+    abstracts += ["We add Gaussian noise, a Gaussian prior and use a Gaussian kernel with Sparse inputs."] * 4
+    abstracts += ["The gaussian case and the Kurdish corpus."] + ["We study the Kurdish language."] * 9
+    model = _train(tmp_path, [f"Title {i}" for i in range(len(abstracts))], abstracts)
+    proper = set(model["proper"])
+    assert "gaussian" in proper
+    assert "sparse" not in proper and "kurdish" not in proper and "we" not in proper
