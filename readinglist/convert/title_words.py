@@ -138,31 +138,66 @@ def word_features(plain: str, name: str | None, model: dict | None = None, rule_
 _STATIC: dict[str, tuple[float, float]] = {}  # word -> (its affinity, the part of z that depends on the word alone)
 
 
+@lru_cache(maxsize=1)
+def _constants() -> tuple[dict[str, float], dict[str, float], dict[str, int], float, float] | None:
+    """(the weights of :data:`FEATURES`, affinity, document frequency, log of the document
+    count, the affinity of a rare word) of the loaded model, or None when it has no weights."""
+    model = load_model()
+    weights: dict[str, float] = model.get("weights", {})
+    if not weights:
+        return None
+    w = dict.fromkeys(FEATURES, 0.0)
+    w.update((k, v) for k, v in weights.items() if k in w)
+    affinity: dict[str, float] = model.get("affinity", {})
+    return w, affinity, model.get("df", {}), math.log(max(1, model.get("docs", 1))), affinity.get("<rare>", -3.0)
+
+
+def _static_part(t: str, w: dict[str, float], affinity: dict[str, float], df: dict[str, int], log_docs: float, rare_affinity: float) -> tuple[float, float]:
+    """(the word's affinity, the part of z that depends on the word alone), kept in :data:`_STATIC`."""
+    aff = affinity.get(t)
+    z0 = w["known_word"]
+    if aff is None:
+        aff, z0 = rare_affinity, 0.0
+    z0 += w["affinity"] * aff + w["idf"] * (log_docs - math.log(df.get(t, 0) + 1))
+    if not t.isalpha() and any(c.isdigit() for c in t):
+        z0 += w["digit"]
+    if len(t) <= 2:
+        z0 += w["short"]
+    _STATIC[t] = got = (aff, z0)
+    return got
+
+
+def sentence_tokens(plain: str, low: str, sentences: tuple[tuple[int, str], ...]) -> list[list[str]]:
+    """``[tokens(sent) for _offset, sent in sentences]`` for sentences of ``plain`` (``low``: it
+    lowercased): an ASCII text's sentences are tokenised in place in ``low`` (no normalisation,
+    and lowercasing keeps every offset)."""
+    if not plain.isascii():
+        return [tokens(sent) for _offset, sent in sentences]
+    findall, stop = _TOKEN.findall, STOPWORDS
+    return [[t for t in findall(low, offset, offset + len(sent)) if t not in stop] for offset, sent in sentences]
+
+
 @lru_cache(maxsize=8)
 def word_probabilities(plain: str, name: str | None, rule_title: str = "") -> dict[str, float]:
     """Probability that the paper's title uses each content word of the abstract: the logistic
     regression over :data:`FEATURES`, the same sum as over :func:`word_features`, with the part
-    that depends on the word alone (affinity, document frequency, form) worked out once per word."""
-    model = load_model()
-    weights: dict[str, float] = model.get("weights", {})
-    if not weights:
+    that depends on the word alone (affinity, document frequency, form) worked out once per word.
+    Each word's z is added up in the order of :func:`word_features`' sum (the per-abstract terms,
+    then the first sentence, the contribution sentence, the name, capitals, the rule-made title)."""
+    constants = _constants()
+    if constants is None:
         return {}
-    w = dict.fromkeys(FEATURES, 0.0)
-    w.update((k, v) for k, v in weights.items() if k in w)
-    affinity: dict[str, float] = model.get("affinity", {})
-    df: dict[str, int] = model.get("df", {})
-    log_docs = math.log(max(1, model.get("docs", 1)))
-    rare_affinity = affinity.get("<rare>", -3.0)
+    w, affinity, df, log_docs, rare_affinity = constants
     sentences = lexicon.split_sentences(plain) or ((0, plain),)
     n_sent = len(sentences)
     every: list[str] = []
     sent_count: Counter = Counter()
     first_sentence: set[str] = set()
     contribution_words: set[str] = set()
-    cue = _CONTRIBUTION.search(plain.lower()) if len(plain.lower()) == len(plain) else None
+    low = plain.lower()
+    cue = _CONTRIBUTION.search(low) if len(low) == len(plain) else None
     contribution = -1
-    for s_idx, (offset, sent) in enumerate(sentences):
-        toks = tokens(sent)
+    for s_idx, ((offset, sent), toks) in enumerate(zip(sentences, sentence_tokens(plain, low, sentences))):
         every += toks
         distinct = set(toks)
         sent_count.update(distinct)
@@ -178,40 +213,33 @@ def word_probabilities(plain: str, name: str | None, rule_title: str = "") -> di
                 break
     capital = set(tokens(" ".join(_CAPITALISED.findall(plain)))) if not plain.islower() else set()
     tf = Counter(every)
-    first = {t: i for i, t in reversed(list(enumerate(every)))}
+    first = dict(zip(reversed(every), range(len(every) - 1, -1, -1)))  # each word's first position
     pos = len(every)
     name_tokens = set(tokens(name)) if name else set()
+    rule_tokens = set(tokens(rule_title))
     base = w["bias"] + (w["no_contribution_sentence"] if contribution < 0 else 0.0)
     w_once, w_log_tf, w_aff_tf = w["once"], w["log_tf"], w["affinity_x_log_tf"]
     at_first = w["first_position"] / max(1, pos)
     per_sentence = w["sentence_share"] / n_sent
+    w_in_first, w_first_aff = w["in_first_sentence"], w["first_x_affinity"]
+    w_contribution, w_name, w_capitals, w_rule = w["in_contribution_sentence"], w["in_name"], w["capitals"], w["in_rule_title"]
     static = _STATIC
     if len(static) > 200_000:
         static.clear()
     for t in tf:
         if t not in static:
-            aff = affinity.get(t)
-            z0 = w["known_word"]
-            if aff is None:
-                aff, z0 = rare_affinity, 0.0
-            z0 += w["affinity"] * aff + w["idf"] * (log_docs - math.log(df.get(t, 0) + 1))
-            if not t.isalpha() and any(c.isdigit() for c in t):
-                z0 += w["digit"]
-            if len(t) <= 2:
-                z0 += w["short"]
-            static[t] = (aff, z0)
+            _static_part(t, w, affinity, df, log_docs, rare_affinity)
     log = math.log
     z = {
         t: static[t][1] + base + at_first * first[t] + per_sentence * sent_count[t]
         + (w_once if c == 1 else (w_log_tf + w_aff_tf * static[t][0]) * log(c))
         for t, c in tf.items()
     }
-    w_in_first, w_first_aff = w["in_first_sentence"], w["first_x_affinity"]
     for t in first_sentence:
         z[t] += w_in_first + w_first_aff * static[t][0]
-    rule_tokens = set(tokens(rule_title)) & tf.keys()
-    for words, weight in ((contribution_words, w["in_contribution_sentence"]), (name_tokens & tf.keys(), w["in_name"]),
-                          (capital & tf.keys(), w["capitals"]), (rule_tokens, w["in_rule_title"])):
+    keys = tf.keys()
+    for words, weight in ((contribution_words, w_contribution), (name_tokens & keys, w_name),
+                          (capital & keys, w_capitals), (rule_tokens & keys, w_rule)):
         for t in words:
             z[t] += weight
     exp = math.exp

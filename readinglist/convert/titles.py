@@ -155,10 +155,17 @@ def _name_lead(title: str, name: str | None) -> str:
     return f"{name}: " if name and title.startswith(f"{name}: ") else ""
 
 
+_EN_DASH = re.compile(r"(?<=\w)--(?=\w)")
+# Every match of _SUBSCRIPT, _EN_DASH, _MARKUP and _QUOTES holds one of these
+_TO_CLEAN = re.compile(r"[_\\$*{}^\"“”‘`'’]|--")
+
+
 def _clean(text: str) -> str:
     """Drop LaTeX/Markdown leftovers and quotes; ``ℓ_1`` becomes ``ℓ1``."""
+    if text.isprintable() and "  " not in text and not _TO_CLEAN.search(text):
+        return text.strip()  # nothing to drop, no white space but single spaces: what the subs leave
     text = _SUBSCRIPT.sub("", text)
-    text = re.sub(r"(?<=\w)--(?=\w)", "\u2013", text)
+    text = _EN_DASH.sub("\u2013", text)
     text = _MARKUP.sub("", text)
     text = _QUOTES.sub("", text)
     return _WS.sub(" ", text).strip()
@@ -167,7 +174,7 @@ def _clean(text: str) -> str:
 def _strip_dangling(words: list[str]) -> list[str]:
     while words:
         last = words[-1].rstrip(",;:.!?").lower()
-        if last in DANGLING or not _WORD.search(last) or (len(words) > 1 and re.fullmatch(r"[a-z]", last)):
+        if last in DANGLING or not _WORD.search(last) or (len(words) > 1 and len(last) == 1 and "a" <= last <= "z"):
             words = words[:-1]
         else:
             break
@@ -957,6 +964,7 @@ def rule_made_title(text: str, name: str | None) -> str:
 
 # A finite verb makes a title a clause ("X is crucial for ..."); as the evaluator counts them.
 _FINITE = frozenset("is are was were can has have does do will may might could should would".split())
+_LETTERS = re.compile(r"[A-Za-z]+")
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
 # Verbs of abstracts' sentences that make a phrase a clause when it runs on into them
 # ("theories of double descent explain"); a question clause ("How X shapes Y") may have them.
@@ -972,7 +980,7 @@ def _defects(body: str, plain: str, named: bool) -> bool:
     words = body.split()
     if not words:
         return True
-    if _FINITE & {w.lower() for w in re.findall(r"[A-Za-z]+", body)}:
+    if not _FINITE.isdisjoint(map(str.lower, _LETTERS.findall(body))):
         return True
     if _BAD_START.match(body) or "http" in body or "www." in body:
         return True
@@ -1163,7 +1171,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     baseline = _Opening(opening, get, length)
     best = _not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
-    if _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())) or _ends_badly(title):
+    if _for_a_verb(_ALNUM.findall(title.lower())) or _ends_badly(title):
         best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
     head = _first_tokens(plain)
     for score, new, count, words, tail in options:
@@ -1374,7 +1382,7 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
         return ""
     if named and (name or "").lower() in body.lower():
         return ""
-    low = re.findall(r"[a-z0-9]+", made.lower())
+    low = _ALNUM.findall(made.lower())
     if not _CLAUSE_VERBS.isdisjoint(low) and _QUESTION_WORDS.isdisjoint(low):
         return ""
     if _for_a_verb(low) or _ends_badly(made):

@@ -52,3 +52,17 @@ def test_expected_rouge_prefers_the_topic():
     probs = tw.word_probabilities(ABSTRACT, "RingNet", "")
     good = tw.expected_rouge("RingNet: ring attention for graph neural networks", probs)
     assert good > tw.expected_rouge("RingNet: a wide margin", probs)
+
+
+_SENTENCE_PIECES = st.sampled_from(list("aB1 .!?,'-é\u212aİ\n") + ["We propose ", "This paper ", "the ", ". The ", "e.g. "])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SENTENCE_PIECES, max_size=60).map("".join))
+def test_sentence_tokens_are_each_sentences_tokens(text):
+    """word_probabilities reads an ASCII abstract's sentences in place in its lowercased text:
+    the same tokens as tokens() of each sentence, for any text."""
+    from readinglist.convert import lexicon
+
+    sentences = lexicon.split_sentences(text) or ((0, text),)
+    assert tw.sentence_tokens(text, text.lower(), sentences) == [tw.tokens(s) for _o, s in sentences]

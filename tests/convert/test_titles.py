@@ -415,3 +415,20 @@ def test_no_title_says_an_acronym_and_its_spelled_out_form(raw):
 
     name, title = generated(raw)
     assert _acronym_said_once(title, name) == title, title
+
+
+_CLEAN_ALPHABET = st.sampled_from(list("ab Z9_-\\$*{}^\"“”‘`'’ℓ\t\n\u00a0.") + ["--", "  "])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_CLEAN_ALPHABET, max_size=30).map("".join) | st.text(max_size=40))
+def test_clean_fast_path_is_what_the_substitutions_make(text):
+    """_clean returns a text with nothing to drop as it is (stripped) without running its five
+    substitutions; whatever the text, the result is what the substitutions make."""
+    from readinglist.convert import titles
+
+    slow = titles._SUBSCRIPT.sub("", text)
+    slow = titles._EN_DASH.sub("\u2013", slow)
+    slow = titles._MARKUP.sub("", slow)
+    slow = titles._QUOTES.sub("", slow)
+    assert titles._clean(text) == titles._WS.sub(" ", slow).strip()
