@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: global options that take a value -> their parameter in the root callback
 _GLOBAL_VALUES = {"--store": "store", "--config": "config", "--color": "color"}

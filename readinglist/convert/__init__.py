@@ -13,7 +13,7 @@ Data flows one way through small stages, each a pure function in its own module:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -29,7 +29,6 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeGuard
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
@@ -38,8 +37,10 @@ from . import paperfile
 from .merge import merge_record
 from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
 
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
     from datetime import datetime
+    from typing import TypeGuard
 
     from .atomic import Staged
     from .cache import Index

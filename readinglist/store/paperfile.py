@@ -11,7 +11,7 @@ A paper lives in ``<store>/papers/<key>.toml``::
     [generated]        what readinglist generated for key, title, shorttitle, tags
     [[sources]]        where the record came from
 
-* :func:`parse` reads a file's text with :mod:`tomllib` (fast) into a :class:`~readinglist.record.Paper`;
+* :func:`parse` reads a file's text (as readinglist wrote it: :func:`read_rendered`; else with :mod:`tomllib`) into a :class:`~readinglist.record.Paper`;
   a field named in ``GENERATED_FIELDS`` counts as generated while its value still equals the one
   in ``[generated]``.
 * :func:`render` writes a new file with :mod:`tomlkit` in a fixed order and format, so the same
@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
-from typing import NoReturn, Any
 from collections.abc import Container, Iterable, Iterator
 
 from ..errors import StoreError
 from ..record import GENERATED_FIELDS, STATUSES, Event, Paper, Person, Record, Source
+
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 HEADER = (
     "readinglist paper — edit freely. A field you change above [generated] is kept;",
@@ -188,19 +190,143 @@ def parse(text: str, path: str | os.PathLike, *, loads=None) -> Paper:
     """The paper a file's text describes. Raises StoreError naming ``path`` (and line:column).
 
     Only ``key`` is required; everything else has a default, so a person may delete any line.
-    ``loads`` is a faster TOML reader to try first (see :func:`compiled_loads`).
+    A file as readinglist wrote it is read without a TOML parser (:func:`read_rendered`);
+    ``loads`` is a faster TOML reader to try first for any other (see :func:`compiled_loads`).
     """
+    row = read_rendered(text)
+    if row is not None:
+        return row_to_paper(row)
     return from_data(_load(text, path, loads), path, text)
 
 
 def parse_row(text: str, path: str | os.PathLike, *, loads=None) -> tuple:
     """:func:`parse` as the plain tuple :func:`row_to_paper` reads (what the cache stores):
-    the same paper, without building it for a plain file (the bulk read of a whole store)."""
+    the same paper, without building it for a plain file (the bulk read of a whole store,
+    where ``loads``, a compiled reader, is faster than :func:`read_rendered`)."""
+    if loads is None:
+        row = read_rendered(text)
+        if row is not None:
+            return row
     data = _load(text, path, loads)
     try:
         return _plain_row(data)
     except _Unusual:
         return paper_to_row(_from_data_checked(data, path, text))
+
+
+# --------------------------------------------------------------------------- reading what render writes
+
+_R_KEY = re.compile(r"([A-Za-z0-9_-]+) = ")
+_R_BASIC = re.compile(r'"((?:[^"\\\x00-\x1f\x7f]|\\(?:[btnfr"\\]|u[0-9a-fA-F]{4}))*)"')
+_R_ESCAPE = re.compile(r"\\(?:([btnfr\"\\])|u([0-9a-fA-F]{4}))")
+_R_UNESCAPE = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+_R_INT = re.compile(r"-?[0-9]+")
+_R_TABLES = {"\n[fields]\n": "fields", "\n[state]\n": "state", "\n[generated]\n": "generated"}
+
+
+def _unescape(m: re.Match) -> str:
+    return _R_UNESCAPE[m.group(1)] if m.group(1) else chr(int(m.group(2), 16))
+
+
+def _r_basic(text: str, pos: int) -> tuple[str, int]:
+    m = _R_BASIC.match(text, pos)
+    if m is None:
+        raise _Unusual
+    value = m.group(1)
+    return (_R_ESCAPE.sub(_unescape, value) if "\\" in value else value), m.end()
+
+
+def _r_value(text: str, pos: int) -> tuple[object, int]:
+    """One value as :func:`render_row` writes it, from ``pos``; (value, end)."""
+    c = text[pos : pos + 1]
+    if c == '"':
+        return _r_basic(text, pos)
+    if text.startswith("'''", pos):  # a multi-line literal string (abstract, notes)
+        end = text.find("'''", pos + 3)
+        if end < 0:
+            raise _Unusual
+        value = text[pos + 3 : end]
+        return (value[1:] if value.startswith("\n") else value), end + 3
+    if c == "[":
+        items: list = []
+        if text.startswith("[\n", pos):  # one inline table a line (authors, history)
+            pos += 2
+            while text.startswith("    {", pos):
+                pos += 5
+                row: dict = {}
+                while True:
+                    m = _R_KEY.match(text, pos)
+                    if m is None or m.group(1) in row:
+                        raise _Unusual
+                    row[m.group(1)], pos = _r_basic(text, m.end())
+                    if text.startswith("},\n", pos):
+                        pos += 3
+                        break
+                    if not text.startswith(", ", pos):
+                        raise _Unusual
+                    pos += 2
+                items.append(row)
+        else:  # strings on one line (tags)
+            pos += 1
+            while True:
+                value, pos = _r_basic(text, pos)
+                items.append(value)
+                if not text.startswith(", ", pos):
+                    break
+                pos += 2
+        if text[pos : pos + 1] != "]":
+            raise _Unusual
+        return items, pos + 1
+    m = _R_INT.match(text, pos)
+    if m is None:
+        raise _Unusual
+    return int(m.group()), m.end()
+
+
+def _read_rendered_data(text: str) -> dict:
+    """What tomllib reads from a text :func:`render_row` wrote (the subset of TOML it writes);
+    _Unusual for anything else."""
+    if not text.startswith(_HEADER_LINES):
+        raise _Unusual
+    data: dict = {}
+    table = data
+    pos, end = len(_HEADER_LINES), len(text)
+    while pos < end:
+        if text.startswith("\n[", pos):
+            line_end = text.find("\n", pos + 1) + 1
+            header = text[pos:line_end]
+            if header == "\n[[sources]]\n":
+                table = {}
+                data.setdefault("sources", []).append(table)
+            elif header in _R_TABLES and _R_TABLES[header] not in data:
+                table = data[_R_TABLES[header]] = {}
+            else:
+                raise _Unusual
+            pos = line_end
+            continue
+        m = _R_KEY.match(text, pos)
+        if m is None or m.group(1) in table:
+            raise _Unusual
+        table[m.group(1)], pos = _r_value(text, m.end())
+        if text[pos : pos + 1] != "\n":
+            raise _Unusual
+        pos += 1
+    return data
+
+
+def read_rendered(text: str) -> tuple | None:
+    """The row of a file exactly as :func:`render_row` writes it (every file readinglist wrote
+    and nobody edited since), without a TOML parser: the file is read back into a row and
+    rendered again, and only a text that comes back byte for byte counts (so the row is what
+    tomllib would read: what render_row writes reads back as the row it came from). None for
+    anything else (a hand edit, a comment, another layout), which goes to :func:`parse_row`.
+    Single-paper commands read their file this way, and :meth:`Store._save` knows from it that
+    the file can be written afresh rather than edited with tomlkit."""
+    try:
+        row = _plain_row(_read_rendered_data(text))
+    except (_Unusual, ValueError, TypeError):
+        return None
+    return row if render_row(row) == text else None
 
 
 def _load(text: str, path, loads) -> dict:
@@ -212,6 +338,8 @@ def _load(text: str, path, loads) -> dict:
         else:
             if data.__class__ is dict:
                 return data
+    import tomllib  # (here: a file readinglist wrote is read without it, see read_rendered)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -719,34 +847,73 @@ _HEADER_LINES = "".join(f"# {line}\n" for line in HEADER)
 
 
 def render(paper: Paper) -> str:
-    """The text of a new file for ``paper``; the same paper always gives the same bytes.
+    """The text of a new file for ``paper``; the same paper always gives the same bytes
+    (:func:`render_row` of its row).
 
     Written directly (about ten times faster than building a tomlkit document, which matters
     for imports of thousands of papers); the tests check that the text equals the tomlkit
     document built from the same values with :func:`_item`, so new files and later edits
     look alike.
     """
-    out = [_HEADER_LINES]
-    for name, value in _top_values(paper.record).items():
-        if value not in (None, "", ()):
-            out.append(_assign(name, value))
-    if paper.record.fields:
+    return render_row(paper_to_row(paper))
+
+
+def _rows_of_pairs(names: tuple[str, ...], pairs) -> str:
+    """A multi-line array of inline tables (authors, history) from value tuples, leaving out
+    empty values (as :func:`_person_row` does; history keeps both)."""
+    return "[\n" + "".join("    {" + ", ".join(f"{k} = {_basic(v)}" for k, v in zip(names, values) if v or names[0] == "event") + "},\n" for values in pairs) + "]"
+
+
+def render_row(row: tuple) -> str:
+    """:func:`render` of the paper a row describes (see :func:`paper_to_row`): what a
+    single-paper command writes without building the paper's dataclasses."""
+    (key, title, abstract, etype, venue, year, short, tags, authors, doi, url, pages, fields, gen,
+     sources, status, history, notes, utags, priority, rating) = row  # fmt: skip
+    out = [_HEADER_LINES, f"key = {_basic(key)}\n"] if key else [_HEADER_LINES]
+    if etype:
+        out.append(f"type = {_basic(etype)}\n")
+    if title:
+        out.append(f"title = {_basic(title)}\n")
+    for name, value in (("shorttitle", short), ("venue", venue)):
+        if value:
+            out.append(f"{name} = {_basic(value)}\n")
+    if year is not None:
+        out.append(f"year = {year}\n")
+    if tags:
+        out.append(f"tags = {_value_text(tags)}\n")
+    if abstract:
+        out.append(f"abstract = {_long_text(abstract)}\n")
+    if authors:
+        out.append(f"authors = {_rows_of_pairs(('family', 'given', 'literal'), authors)}\n")
+    for name, value in (("doi", doi), ("url", url), ("pages", pages)):
+        if value:
+            out.append(f"{name} = {_basic(value)}\n")
+    if fields:
         out.append("\n[fields]\n")
-        out.extend(f"{k if _BARE_KEY.fullmatch(k) else _basic(k)} = {_basic(v)}\n" for k, v in paper.record.fields)
-    out.append("\n[state]\n")
-    for name, value in _state_values(paper).items():
-        if value is not None:
-            out.append(_assign(name, value))
-    gen = _generated_values(paper.record)
+        out.extend(f"{k if _BARE_KEY.fullmatch(k) else _basic(k)} = {_basic(v)}\n" for k, v in fields)
+    out.append(f"\n[state]\nstatus = {_basic(status)}\n")
+    if priority is not None:
+        out.append(f"priority = {priority}\n")
+    if rating is not None:
+        out.append(f"rating = {rating}\n")
+    if utags:
+        out.append(f"tags = {_value_text(utags)}\n")
+    if notes:
+        out.append(f"notes = {_long_text(notes)}\n")
+    if history:
+        out.append(f"history = {_rows_of_pairs(('event', 'date'), history)}\n")
     if gen:
-        out.append("\n[generated]\n")
-        out.extend(_assign(name, value) for name, value in gen.items())
-    for src in paper.record.sources:
-        out.append(f"\n[[sources]]\nfile = {_basic(src.file)}\n")
-        if src.paragraph is not None:
-            out.append(f"paragraph = {src.paragraph}\n")
-        if src.line is not None:
-            out.append(f"line = {src.line}\n")
+        values = {"key": key, "title": title, "shorttitle": short, "tags": tags}
+        kept = [name for name in GENERATED_FIELDS if name in gen and values[name] not in (None, "", ())]
+        if kept:
+            out.append("\n[generated]\n")
+            out.extend(f"{name} = {_value_text(values[name])}\n" for name in kept)
+    for file, paragraph, line in sources:
+        out.append(f"\n[[sources]]\nfile = {_basic(file)}\n")
+        if paragraph is not None:
+            out.append(f"paragraph = {paragraph}\n")
+        if line is not None:
+            out.append(f"line = {line}\n")
     return "".join(out)
 
 

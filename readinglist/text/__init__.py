@@ -33,7 +33,7 @@ Recognition rules (the same for every rendering):
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 
 # Each rendering is imported when first asked for (PEP 562), so a command that only needs plain
 # text does not compile the BibTeX and Markdown renderers' tables (~20 ms of every start-up).

@@ -396,3 +396,44 @@ def test_a_cache_is_in_wal_mode_once_filled(tmp_path):
     db = cache.connect(store.cache_dir)  # opened again: WAL
     assert db is not None and db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.close()
+
+
+def _tomllib_row(text: str):
+    """The row tomllib's reading of ``text`` gives (the careful path), or the error."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return "not TOML"
+    try:
+        return paperfile._plain_row(data)
+    except paperfile._Unusual:
+        return _outcome(lambda: paperfile.paper_to_row(paperfile._from_data_checked(data, "x.toml", text)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_papers)
+def test_a_file_as_readinglist_writes_it_is_read_without_a_toml_parser(paper):
+    """read_rendered reads every file render writes, to the row tomllib reads from it."""
+    text = paperfile.render(paper)
+    row = paperfile.read_rendered(text)
+    assert row is not None and row == _tomllib_row(text)
+    assert paperfile.render_row(row) == text
+    assert paperfile.parse(text, "x.toml") == paperfile.canonical(paper)
+
+
+_EDITS = st.sampled_from(["", " ", "\n", '"', "'", "\\", "\\u0041", "\\t", "#", "=", "[", "]", "{", "}", ",", "0", "-", "a", "é", "\t", "\r"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(_papers, st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3), _EDITS), min_size=1, max_size=3))
+def test_an_edited_file_is_read_as_tomllib_reads_it_or_left_to_it(paper, edits):
+    """A file changed anywhere (a hand edit, a broken one) is read by read_rendered only when
+    it gives what tomllib gives; otherwise it steps aside (None)."""
+    text = paperfile.render(paper)
+    for where, cut, insert in edits:
+        at = int(where * len(text))
+        text = text[:at] + insert + text[at + cut :]
+    row = paperfile.read_rendered(text)
+    if row is not None:
+        assert row == _tomllib_row(text)
+        assert paperfile.parse_row(text, "x.toml") == row
