@@ -8,17 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-STATUSES = ("unread", "reading", "read", "skipped")
-
-#: Orders :meth:`readinglist.store.Store.find` knows ("-" in front reverses one): priority puts
-#: 1 first, rating the best first, next is the reading order of ``readinglist next``, relevance
-#: needs a search.
-SORTS = ("key", "title", "year", "venue", "status", "priority", "rating", "added", "changed", "next", "relevance")
-
-#: The history event a change to each status records ("added" is written once, on import).
-STATUS_EVENTS = {"reading": "started", "read": "finished", "skipped": "skipped", "unread": "reset"}
-#: Fields a generator may have made; ``Record.generated`` names the ones that still are.
-GENERATED_FIELDS = ("key", "title", "shorttitle", "tags")
+# the words the store and the CLI share (in a module of their own: single-paper commands use
+# them without creating the dataclasses below)
+from .constants import GENERATED_FIELDS as GENERATED_FIELDS, SORTS as SORTS, STATUS_EVENTS as STATUS_EVENTS, STATUSES as STATUSES
+from .constants import person_text, source_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +23,7 @@ class Source:
     line: int | None = None  # 1-based line where that paragraph starts
 
     def __str__(self) -> str:
-        where = self.file
-        if self.line is not None:
-            where += f":{self.line}"
-        if self.paragraph is not None:
-            where += f" (paragraph {self.paragraph})"
-        return where
+        return source_text(self.file, self.paragraph, self.line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +35,7 @@ class Person:
     literal: str = ""
 
     def __str__(self) -> str:
-        if self.literal:
-            return self.literal
-        return f"{self.family}, {self.given}" if self.given else self.family
+        return person_text(self.family, self.given, self.literal)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ import re
 import shutil
 import sys
 import unicodedata
-from dataclasses import dataclass
 from collections.abc import Callable, Sequence
 
 ELLIPSIS = "…"
@@ -78,14 +77,22 @@ def fit(text: str, n: int) -> str:
     return cut + ELLIPSIS + " " * (n - cells(cut) - 1)
 
 
-@dataclass(frozen=True)
 class Column:
-    name: str
-    values: list[str]
-    fixed: bool = False  # never cut (the key, the status)
-    max: int | None = None  # cap for columns that are cut ("…")
-    drop_order: int = 0  # dropped first when the terminal is narrow: higher goes first
-    style: Callable[[str], str] | None = None
+    """One column of :func:`table` (a plain class: ``show``, which only wraps text, loads this
+    module without the dataclass machinery)."""
+
+    __slots__ = ("name", "values", "fixed", "max", "drop_order", "style")
+
+    def __init__(
+        self,
+        name: str,
+        values: list[str],
+        fixed: bool = False,  # never cut (the key, the status)
+        max: int | None = None,  # cap for columns that are cut ("…")
+        drop_order: int = 0,  # dropped first when the terminal is narrow: higher goes first
+        style: Callable[[str], str] | None = None,
+    ) -> None:
+        self.name, self.values, self.fixed, self.max, self.drop_order, self.style = name, values, fixed, max, drop_order, style
 
 
 #: The title keeps at least this many cells before other columns are dropped for it.

@@ -144,3 +144,31 @@ def test_the_console_script_takes_the_fast_path(library):
         assert proc.returncode == 0, proc.stderr
         loaded = {m.split("|")[-1].strip() for m in proc.stderr.splitlines() if m.startswith("import time:")}
         assert ("typer" in loaded) == typer_loaded, line
+
+
+LEAN = (
+    "import sys\n"
+    "from readinglist.cli.fast import run\n"
+    "code = run(sys.argv[1:])\n"
+    "heavy = {'dataclasses', 'readinglist.record', 'tomllib', 'typing', 'platformdirs', 'readinglist.config'} & set(sys.modules)\n"
+    "assert code == 0 and not heavy, (code, heavy)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["show", "canvit2026"],
+        ["mark", "reading", "canvit2026"],
+        ["note", "canvit2026", "-m", "lean", "-a"],
+        ["tag", "canvit2026", "lean"],
+        ["rate", "canvit2026", "4"],
+        ["priority", "canvit2026", "2"],
+    ],
+)
+def test_single_paper_commands_build_no_records(library, line):
+    """On a file as readinglist wrote it, the single-paper commands read and write the paper's
+    row: neither the record dataclasses (nor the dataclass machinery) nor a TOML parser, the
+    configuration or typing are loaded (their start-up is most of such a command's time)."""
+    proc = subprocess.run([sys.executable, "-c", LEAN, "--store", str(library), *line], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

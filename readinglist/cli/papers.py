@@ -1,6 +1,8 @@
 """What the single-paper commands do (show, mark, note, tag, rate, priority), apart from
 their typer declarations in :mod:`.reading`: neither imports typer, so the plain forms that
-:mod:`.fast` parses run here without it."""
+:mod:`.fast` parses run here without it. The changing commands work on the papers' rows
+(:mod:`readinglist.store.paperrow`: ``store.set_note_row`` and so on), so that they create
+none of the record dataclasses and, for a file readinglist wrote, load no TOML parser."""
 
 from __future__ import annotations
 
@@ -9,33 +11,37 @@ import os
 from .common import _count, _find, _out, _paper_json, echo, state
 
 
-def _echo_paper(paper) -> None:
-    rec = paper.record
-    lines = [f"{rec.key}  [{paper.status}]", rec.title + ("   (generated title)" if rec.is_generated else "")]
-    if rec.authors:
-        lines.append("authors:  " + "; ".join(str(a) for a in rec.authors))
-    lines.append(f"venue:    {rec.venue or '-'} {rec.year or ''}".rstrip())
-    if rec.shorttitle:
-        lines.append(f"name:     {rec.shorttitle}")
-    lines.append("tags:     " + (", ".join(rec.tags) or "-") + ("   user: " + ", ".join(paper.user_tags) if paper.user_tags else ""))
-    if paper.priority:
-        lines.append(f"priority: {paper.priority}")
-    if paper.rating:
-        lines.append(f"rating:   {paper.rating}/5")
-    for label, value in (("doi", rec.doi), ("url", rec.url)):
+def _echo_row(row: tuple) -> None:
+    """``show KEY``: the paper as lines, from its row (see :mod:`readinglist.store.paperrow`)."""
+    from ..constants import person_text, source_text
+    from ..store import paperrow as r
+
+    lines = [f"{row[r.KEY]}  [{row[r.STATUS]}]", row[r.TITLE] + ("   (generated title)" if "title" in row[r.GENERATED] else "")]
+    if row[r.AUTHORS]:
+        lines.append("authors:  " + "; ".join(person_text(*a) for a in row[r.AUTHORS]))
+    lines.append(f"venue:    {row[r.VENUE] or '-'} {row[r.YEAR] or ''}".rstrip())
+    if row[r.SHORTTITLE]:
+        lines.append(f"name:     {row[r.SHORTTITLE]}")
+    user_tags = row[r.USER_TAGS]
+    lines.append("tags:     " + (", ".join(row[r.TAGS]) or "-") + ("   user: " + ", ".join(user_tags) if user_tags else ""))
+    if row[r.PRIORITY]:
+        lines.append(f"priority: {row[r.PRIORITY]}")
+    if row[r.RATING]:
+        lines.append(f"rating:   {row[r.RATING]}/5")
+    for label, value in (("doi", row[r.DOI]), ("url", row[r.URL])):
         if value:
             lines.append(f"{label}:      {value}"[: 10 + len(value)])
-    if rec.sources:
-        lines.append("from:     " + "; ".join(str(s) for s in rec.sources))
-    if paper.history:
-        lines.append("history:  " + "; ".join(f"{e.event} {e.date}" for e in paper.history))
-    if paper.notes:
-        lines += ["", "notes:", paper.notes.rstrip()]
-    if rec.abstract:
+    if row[r.SOURCES]:
+        lines.append("from:     " + "; ".join(source_text(*s) for s in row[r.SOURCES]))
+    if row[r.HISTORY]:
+        lines.append("history:  " + "; ".join(f"{event} {date}" for event, date in row[r.HISTORY]))
+    if row[r.NOTES]:
+        lines += ["", "notes:", row[r.NOTES].rstrip()]
+    if row[r.ABSTRACT]:
         from ..terminal import wrap, width
         from ..text import to_plain
 
-        lines += ["", wrap(to_plain(rec.abstract), min(width(), 100))]
+        lines += ["", wrap(to_plain(row[r.ABSTRACT]), min(width(), 100))]
     from ..text.controls import escape_controls
 
     _out(escape_controls("\n".join(lines) + "\n"))
@@ -43,31 +49,32 @@ def _echo_paper(paper) -> None:
 
 def show(key, as_json) -> None:
     """The body of ``readinglist show`` (see :mod:`.reading` for its options)."""
-    paper = state.store.get(key)
     if as_json:
         import json
 
-        echo(json.dumps(_paper_json(paper), ensure_ascii=False, indent=2))
+        echo(json.dumps(_paper_json(state.store.get(key)), ensure_ascii=False, indent=2))
     else:
-        _echo_paper(paper)
+        _echo_row(state.store.get_row(key))
 
 
-def _selection(keys, status, tag, venue, year, priority, rating, search) -> list:
-    """The papers a changing command acts on: KEYs (every one checked first: one unknown key
-    changes nothing) or the papers the list filters select (never both)."""
+def _selection(keys, status, tag, venue, year, priority, rating, search) -> list[tuple]:
+    """The rows of the papers a changing command acts on: KEYs (every one checked first: one
+    unknown key changes nothing) or the papers the list filters select (never both)."""
     from ..errors import UnknownKeyError, ValidationError
 
     filters = any(v not in (None, [], ()) for v in (status, tag, venue, year, priority, rating, search))
     if keys and filters:
         raise ValidationError("give KEYs or filters (--tag, --status, ...), not both")
     if filters:
-        return _find(status, tag, venue, year, priority, rating, search, "key")
+        from ..store.paperfile import paper_to_row
+
+        return [paper_to_row(p) for p in _find(status, tag, venue, year, priority, rating, search, "key")]
     if not keys:
         import typer  # only a usage error (the typer command's): never on the fast path
 
         raise typer.BadParameter("give one or more KEYs, or a filter such as --tag llm")
     try:
-        return state.store.check_keys(keys)
+        return state.store.check_key_rows(keys)
     except UnknownKeyError as exc:
         raise ValidationError(f"{exc}; nothing changed") from None
 
@@ -75,45 +82,47 @@ def _selection(keys, status, tag, venue, year, priority, rating, search) -> list
 def mark(status, keys, where_status, tag, venue, year, priority, rating, search, dry_run) -> None:
     """The body of ``readinglist mark`` (see :mod:`.reading` for its options)."""
     from ..store.library import check_status
+    from ..store.paperrow import KEY, STATUS
 
     check_status(status)
     store = state.store
-    papers = _selection(keys, where_status, tag, venue, year, priority, rating, search)
-    todo = [p for p in papers if p.status != status]
+    rows = _selection(keys, where_status, tag, venue, year, priority, rating, search)
+    todo = [r for r in rows if r[STATUS] != status]
     if dry_run:
-        for p in todo:
-            echo(f"{p.key}: {p.status} -> {status}")
+        for r in todo:
+            echo(f"{r[KEY]}: {r[STATUS]} -> {status}")
         echo(f"would mark {_count(len(todo), 'paper')} {status} (dry run: nothing written)")
         return
     with store.transaction():
-        for p in todo:
-            store.set_status(p.key, status)
-    changed = {p.key for p in todo}
-    for p in papers:
-        echo(f"{p.key}: {status}" if p.key in changed else f"{p.key}: already {status}")
-    if len(papers) != 1:
-        echo(f"marked {_count(len(todo), 'paper')} {status}" + (f" ({len(papers) - len(todo)} already were)" if len(todo) < len(papers) else ""))
+        for r in todo:
+            store.set_status_row(r[KEY], status)
+    changed = {r[KEY] for r in todo}
+    for r in rows:
+        echo(f"{r[KEY]}: {status}" if r[KEY] in changed else f"{r[KEY]}: already {status}")
+    if len(rows) != 1:
+        echo(f"marked {_count(len(todo), 'paper')} {status}" + (f" ({len(rows) - len(todo)} already were)" if len(todo) < len(rows) else ""))
 
 
 def note(key, message, append) -> None:
     """The body of ``readinglist note`` (see :mod:`.reading` for its options)."""
     from ..errors import ConflictError
+    from ..store.paperrow import KEY, NOTES
 
     store = state.store
     expect = None
     if message is None:
-        current = store.get(key).notes
+        current = store.get_row(key)[NOTES]
         edited = _edit(current or "")
         if edited == current:
             echo("notes unchanged", err=True)
             return
         message, append, expect = edited, False, current
     try:
-        paper = store.set_note(key, message, append=append, expect=expect)
+        row = store.set_note_row(key, message, append=append, expect=expect)
     except ConflictError as exc:  # the edited text is the user's: keep it where they can find it
         raise ConflictError(f"{exc}; your text is in {_keep(message)}") from None
-    n = len(paper.notes.splitlines())
-    echo(f"{paper.key}: notes saved ({_count(n, 'line')})" if n else f"{paper.key}: notes cleared")
+    n = len(row[NOTES].splitlines())
+    echo(f"{row[KEY]}: notes saved ({_count(n, 'line')})" if n else f"{row[KEY]}: notes cleared")
 
 
 def _keep(text: str | bytes) -> str:
@@ -168,6 +177,7 @@ def _edit(text: str) -> str:
 def tag(words, keys, remove, status, tag, venue, year, priority, rating, search, dry_run) -> None:
     """The body of ``readinglist tag`` (see :mod:`.reading` for its options)."""
     from ..errors import ValidationError
+    from ..store.paperrow import KEY, USER_TAGS, paper_tags
 
     filters = any(v not in (None, [], ()) for v in (status, tag, venue, year, priority, rating, search))
     single = not keys and not filters
@@ -180,11 +190,11 @@ def tag(words, keys, remove, status, tag, venue, year, priority, rating, search,
     else:
         tags = words
     store = state.store
-    papers = _selection(keys, status, tag, venue, year, priority, rating, search)
+    rows = _selection(keys, status, tag, venue, year, priority, rating, search)
     for word in tags:
         # a paper's key where a tag belongs: `tag KEY1 KEY2` meant two papers (a tag that really
         # is spelled like a key may still be removed from the papers that have it)
-        if store.names_a_paper(word) and not (remove and any(word in p.tags for p in papers)):
+        if store.names_a_paper(word) and not (remove and any(word in paper_tags(r) for r in rows)):
             raise ValidationError(
                 f"{word!r} is a paper's key, not a tag: to {'untag' if remove else 'tag'} several papers, "
                 f"readinglist tag --key {keys[0] if single and keys else 'KEY1'} --key {word}{' --remove' if remove else ''} TAG... "
@@ -192,35 +202,39 @@ def tag(words, keys, remove, status, tag, venue, year, priority, rating, search,
             )
     wanted = set(tags)
     if remove:
-        todo = [p for p in papers if wanted & set(p.tags)] if not single else papers
+        todo = [r for r in rows if wanted & set(paper_tags(r))] if not single else rows
     else:
-        todo = [p for p in papers if not wanted <= set(p.user_tags)]
+        todo = [r for r in rows if not wanted <= set(r[USER_TAGS])]
     if dry_run:
-        for p in todo:
-            echo(f"{p.key}: {'-' if remove else '+'}{', '.join(tags)}")
+        for r in todo:
+            echo(f"{r[KEY]}: {'-' if remove else '+'}{', '.join(tags)}")
         echo(f"would {'untag' if remove else 'tag'} {_count(len(todo), 'paper')} (dry run: nothing written)")
         return
     with store.transaction():
         done = [
-            store.remove_tags(p.key, [t for t in tags if t in p.tags] if not single else tags) if remove else store.add_tags(p.key, tags)
-            for p in todo
+            store.remove_tags_row(r[KEY], [t for t in tags if t in paper_tags(r)] if not single else tags) if remove else store.add_tags_row(r[KEY], tags)
+            for r in todo
         ]
     if single:
-        paper = done[0] if done else papers[0]
-        echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}")
+        row = done[0] if done else rows[0]
+        echo(f"{row[KEY]}: {', '.join(paper_tags(row)) or '(no tags)'}")
         return
-    for paper in done:
-        echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}")
-    echo(f"{'untagged' if remove else 'tagged'} {_count(len(done), 'paper')}" + (f" ({len(papers) - len(done)} unchanged)" if len(done) < len(papers) else ""))
+    for row in done:
+        echo(f"{row[KEY]}: {', '.join(paper_tags(row)) or '(no tags)'}")
+    echo(f"{'untagged' if remove else 'tagged'} {_count(len(done), 'paper')}" + (f" ({len(rows) - len(done)} unchanged)" if len(done) < len(rows) else ""))
 
 
 def rate(key, n) -> None:
     """The body of ``readinglist rate`` (see :mod:`.reading` for its options)."""
-    paper = state.store.rate(key, n or None)
-    echo(f"{paper.key}: rating {paper.rating or '-'}")
+    from ..store.paperrow import KEY, RATING
+
+    row = state.store.rate_row(key, n or None)
+    echo(f"{row[KEY]}: rating {row[RATING] or '-'}")
 
 
 def priority(key, n) -> None:
     """The body of ``readinglist priority`` (see :mod:`.reading` for its options)."""
-    paper = state.store.set_priority(key, n or None)
-    echo(f"{paper.key}: priority {paper.priority or '-'}")
+    from ..store.paperrow import KEY, PRIORITY
+
+    row = state.store.set_priority_row(key, n or None)
+    echo(f"{row[KEY]}: priority {row[PRIORITY] or '-'}")

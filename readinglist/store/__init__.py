@@ -6,14 +6,34 @@ Layers, top to bottom:
   find, search, reconcile updates) with their locking and history;
 * :mod:`.merge` -- how a re-imported or reconciled record updates a stored paper;
 * :mod:`.paperfile` -- one paper's TOML file <-> :class:`~readinglist.record.Paper`
-  (hand edits and comments kept);
+  (hand edits and comments kept); :mod:`.paperrow` -- the same file as a plain row, written
+  and read back without the record dataclasses (what single-paper commands use);
 * :mod:`.cache` -- the derived, disposable cache of parsed papers;
 * :mod:`.atomic` -- atomic file writes (temp file, fsync, rename), also used for exports.
+
+``Store``, ``ImportSummary`` and ``merge_record`` are imported when first asked for, so that
+``import readinglist.store.library`` loads no more than the store needs.
 """
 
 from __future__ import annotations
 
-from .library import ImportSummary, Store
-from .merge import merge_record
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from .importer import ImportSummary
+    from .library import Store
+    from .merge import merge_record
 
 __all__ = ["Store", "ImportSummary", "merge_record"]
+
+_WHERE = {"Store": "library", "ImportSummary": "importer", "merge_record": "merge"}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

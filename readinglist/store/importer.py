@@ -22,6 +22,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import StoreError, ValidationError
@@ -29,13 +30,34 @@ from ..record import Duplicate, Paper, Record, Source
 from .merge import merge_record
 
 if TYPE_CHECKING:
-    from .library import ImportSummary, Store
+    from .library import Store
 
 #: Records handled between two writes of the cache's rows (and folds of the duplicate index).
 BATCH = 512
 #: From this many files written, the import waits out the cache's racy window (0.1 s) before it
 #: takes their signatures, so the next command trusts them instead of parsing them again.
 SETTLE_MIN_FILES = 256
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What :meth:`Store.import_records` did.
+
+    ``duplicates`` holds incoming records that matched an existing paper by a near-duplicate
+    abstract or under another key (a record simply imported again is in ``updated`` or
+    ``unchanged`` only); ``renamed`` holds ``(wanted, given)`` for new papers whose key was taken.
+    """
+
+    added: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    duplicates: tuple[Duplicate, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
+    #: ``(key, n)``: papers whose imported text held ``n`` control characters (removed)
+    controls: tuple[tuple[str, int], ...] = ()
+    #: ``(wanted, given)`` for incoming keys that are not valid citation keys (a space, a ``/``,
+    #: non-ASCII, ...: see :func:`readinglist.convert.keys.key_problem`) and were made valid.
+    rekeyed: tuple[tuple[str, str], ...] = ()
 
 
 class Importer:
@@ -262,8 +284,6 @@ class Importer:
     # ------------------------------------------------------------------ ending
 
     def summary(self) -> ImportSummary:
-        from .library import ImportSummary
-
         return ImportSummary(
             tuple(self.added), tuple(dict.fromkeys(self.updated)), tuple(dict.fromkeys(self.unchanged)), tuple(self.duplicates),
             tuple(self.renamed), tuple(self.controls), tuple(self.rekeyed),

@@ -27,20 +27,21 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
-from ..record import SORTS, STATUS_EVENTS, STATUSES, Duplicate, Event, Paper, Record
-from . import paperfile
-from .merge import merge_record
-from .paperfile import MAX_HISTORY, PRIORITIES, RATINGS
+from ..constants import SORTS, STATUS_EVENTS, STATUSES
+from . import paperrow
+from .paperrow import GENERATED, HISTORY, KEY, MAX_HISTORY, NOTES, PRIORITIES, PRIORITY, RATING, RATINGS, STATUS, TAGS, USER_TAGS
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
     from datetime import datetime
     from typing import TypeGuard
+
+    from ..record import Event, Paper, Record
+    from .importer import ImportSummary as ImportSummary
 
     from .atomic import Staged
     from .cache import Index
@@ -67,25 +68,13 @@ SPILL_AFTER = 512
 Clock = Callable[[], "datetime | str"]
 
 
-@dataclass(frozen=True)
-class ImportSummary:
-    """What :meth:`Store.import_records` did.
+def __getattr__(name: str):
+    """``ImportSummary`` (defined with the importer, which makes it; imported when asked for)."""
+    if name == "ImportSummary":
+        from .importer import ImportSummary
 
-    ``duplicates`` holds incoming records that matched an existing paper by a near-duplicate
-    abstract or under another key (a record simply imported again is in ``updated`` or
-    ``unchanged`` only); ``renamed`` holds ``(wanted, given)`` for new papers whose key was taken.
-    """
-
-    added: tuple[str, ...] = ()
-    updated: tuple[str, ...] = ()
-    unchanged: tuple[str, ...] = ()
-    duplicates: tuple[Duplicate, ...] = ()
-    renamed: tuple[tuple[str, str], ...] = ()
-    #: ``(key, n)``: papers whose imported text held ``n`` control characters (removed)
-    controls: tuple[tuple[str, int], ...] = ()
-    #: ``(wanted, given)`` for incoming keys that are not valid citation keys (a space, a ``/``,
-    #: non-ASCII, ...: see :func:`readinglist.convert.keys.key_problem`) and were made valid.
-    rekeyed: tuple[tuple[str, str], ...] = ()
+        return ImportSummary
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def utc_now() -> datetime:
@@ -169,7 +158,7 @@ def _check_range(what: str, n, allowed: tuple[int, ...]) -> int | None:
     return n
 
 
-def _trim_history(history: tuple[Event, ...]) -> tuple[Event, ...]:
+def _trim_history(history: tuple) -> tuple:
     """At most MAX_HISTORY events: the first one (when the paper was added) and the latest."""
     if len(history) <= MAX_HISTORY:
         return history
@@ -468,35 +457,51 @@ class Store:
             text = self._pending[name]
             return text if text is None or isinstance(text, str) else text.text()
         try:
-            return paperfile.read_text(self.papers_dir / name)
+            return paperrow.read_text(self.papers_dir / name)
         except FileNotFoundError:
             return None
 
-    def _locate(self, key: str) -> tuple[str, str, Paper]:
-        """(file name, text, paper) of the paper with ``key``: first ``papers/<key>.toml``,
+    def _row_of(self, name: str, text: str) -> tuple:
+        """The row (see :mod:`.paperrow`) of papers/<name>, whose text is ``text``."""
+        row = paperrow.read_rendered(text)
+        if row is None:  # edited by hand (or not a paper): the TOML parser and its errors
+            from .paperfile import parse_row
+
+            row = parse_row(text, self.papers_dir / name)
+        return row
+
+    def _locate_row(self, key: str) -> tuple[str, str, tuple]:
+        """(file name, text, row) of the paper with ``key``: first ``papers/<key>.toml``,
         then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
         if not isinstance(key, str) or not key:
             raise UnknownKeyError(str(key))
         from ..keyform import is_valid_key
 
         if is_valid_key(key):  # never build a path from anything else
-            name = paperfile.file_stem(key) + ".toml"
+            name = paperrow.file_stem(key) + ".toml"
             text = self._read(name)
             if text is not None:
-                paper = paperfile.parse(text, self.papers_dir / name)
-                if paper.key == key:
-                    return name, text, paper
+                row = self._row_of(name, text)
+                if row[KEY] == key:
+                    return name, text, row
         index = self._load_index()
         name = index.by_key.get(key)
         if name is not None:
             text = self._read(name)
             if text is not None:
-                paper = paperfile.parse(text, self.papers_dir / name)
-                if paper.key == key:
-                    return name, text, paper
+                row = self._row_of(name, text)
+                if row[KEY] == key:
+                    return name, text, row
         if index.broken:  # the key may be in a file that does not parse: say so
             raise StoreError(f"no paper with key {key!r}, and a paper file does not parse: " + "; ".join(index.broken.values()))
         raise UnknownKeyError(key, suggestions=self._suggest(key, index.by_key))
+
+    def _locate(self, key: str) -> tuple[str, str, Paper]:
+        """(file name, text, paper) of the paper with ``key`` (see :meth:`_locate_row`)."""
+        from .paperfile import row_to_paper
+
+        name, text, row = self._locate_row(key)
+        return name, text, row_to_paper(row)
 
     @staticmethod
     def _suggest(key: str, keys) -> tuple[str, ...]:
@@ -519,9 +524,14 @@ class Store:
         """The paper with ``key``. UnknownKeyError (with the 3 closest keys) if there is none."""
         return self._locate(key)[2]
 
+    def get_row(self, key: str) -> tuple:
+        """:meth:`get` as the paper's row (see :mod:`.paperrow`): what a single-paper command
+        reads without building the record dataclasses."""
+        return self._locate_row(key)[2]
+
     def __contains__(self, key: object) -> bool:
         try:
-            self._locate(key)  # type: ignore[arg-type]
+            self._locate_row(key)  # type: ignore[arg-type]
         except UnknownKeyError:
             return False
         return True
@@ -550,7 +560,12 @@ class Store:
         for name, text in self._pending.items():  # a transaction's own changes
             if text is not None and not isinstance(text, str):  # staged in a temporary file
                 text = text.text()
-            index.put(name, None if text is None else paperfile.parse(text, self.papers_dir / name))
+            if text is None:
+                index.put(name, None)
+            else:
+                from .paperfile import parse
+
+                index.put(name, parse(text, self.papers_dir / name))
         if index.temp_files and self._depth > 0:
             self._remove_temp_files(index.temp_files)
         if save and index.changes >= CACHE_SAVE_AFTER and not self._pending:
@@ -768,39 +783,69 @@ class Store:
 
     def _save(self, name: str, text: str | None, old: Paper | None, new: Paper) -> Paper:
         """Stage ``new`` into papers/<name> (whose current text is ``text``, parsing to ``old``)."""
-        path = self.papers_dir / name
-        new = paperfile.canonical(new)
-        if text is None or (old is not None and text == paperfile.render(old)):
+        from .paperfile import canonical, paper_to_row
+
+        new = canonical(new)
+        self._save_row(name, text, None if old is None else paper_to_row(old), paper_to_row(new), new)
+        return new
+
+    def _save_row(self, name: str, text: str | None, old: tuple | None, new: tuple, paper: Paper | None = None) -> None:
+        """Stage the paper row ``new`` (canonical: see :func:`.paperrow.canonical_row`) into
+        papers/<name>, whose current text is ``text``, reading as the row ``old``; ``paper``:
+        the paper ``new`` describes, when the caller has it (for the loaded index)."""
+        if text is None or (old is not None and text == paperrow.render_row(old)):
             # a new file, or one nobody edited by hand: render it afresh (0.1 ms) instead of a
             # tomlkit round trip (1.5 ms and a 15 ms import); the result is the same text
-            new_text = paperfile.render(new)
+            new_text = paperrow.render_row(new)
         else:  # keep the person's comments, layout and edits
             assert old is not None  # ``text`` exists, so it parsed to ``old``
-            new_text = paperfile.edit(text, old, new, path)
+            from .paperfile import edit, row_to_paper
+
+            new_text = edit(text, row_to_paper(old), row_to_paper(new), self.papers_dir / name)
         if new_text != text:
             self._stage(name, new_text)
             if self._index is not None:
-                self._index.put(name, new)
-        return new
+                if paper is None:
+                    from .paperfile import row_to_paper
 
-    def _modify(self, key: str, change: Callable[[Paper], Paper]) -> Paper:
+                    paper = row_to_paper(new)
+                self._index.put(name, paper)
+
+    def _modify(self, key: str, change: Callable[[tuple], tuple]) -> tuple:
+        """Change the paper ``key`` as ``change`` turns its row into a new one; the new row."""
         with self.transaction():
-            name, text, old = self._locate(key)
+            name, text, old = self._locate_row(key)
             new = change(old)
             if new == old:
                 return old
-            return self._save(name, text, old, new)
+            new = paperrow.canonical_row(new)
+            self._save_row(name, text, old, new)
+            return new
+
+    @staticmethod
+    def _paper(row: tuple) -> Paper:
+        from .paperfile import row_to_paper
+
+        return row_to_paper(row)
+
+    # Each change is made on the paper's row (see :mod:`.paperrow`), so that a single-paper
+    # command needs neither the record dataclasses nor a TOML parser: ``set_status`` returns
+    # the paper, ``set_status_row`` its row, and so on.
 
     def set_status(self, key: str, status: str) -> Paper:
         """Set the reading status (unread, reading, read, skipped) and log it in the history
         (started, finished, skipped, reset). Setting the status a paper has changes nothing."""
+        return self._paper(self.set_status_row(key, status))
+
+    def set_status_row(self, key: str, status: str) -> tuple:
+        """:meth:`set_status`, giving the paper's row."""
         _check_status(status)
 
-        def change(p: Paper) -> Paper:
-            if p.status == status:
-                return p
-            history = _trim_history(p.history + (Event(STATUS_EVENTS[status], self._now()),))
-            return p.evolve(status=status, history=history)
+        def change(row: tuple) -> tuple:
+            if row[STATUS] == status:
+                return row
+            history = _trim_history(row[HISTORY] + ((STATUS_EVENTS[status], self._now()),))
+            return paperrow.with_values(row, {STATUS: status, HISTORY: history})
 
         return self._modify(key, change)
 
@@ -811,51 +856,74 @@ class Store:
         ``expect``: the notes as the caller last saw them (say, when an editor opened). If
         another command changed them meanwhile, ConflictError and nothing is written: the
         other change is never lost."""
+        return self._paper(self.set_note_row(key, text, append=append, expect=expect))
+
+    def set_note_row(self, key: str, text: str, *, append: bool = False, expect: str | None = None) -> tuple:
+        """:meth:`set_note`, giving the paper's row."""
         text = _clean_note(text)
 
-        def change(p: Paper) -> Paper:
-            if expect is not None and p.notes != _clean_note(expect):
-                raise ConflictError(f"the notes of {p.key} were changed by another command while you edited them; nothing saved")
+        def change(row: tuple) -> tuple:
+            old = row[NOTES]
+            if expect is not None and old != _clean_note(expect):
+                raise ConflictError(f"the notes of {row[KEY]} were changed by another command while you edited them; nothing saved")
             notes = text
-            if append and p.notes and text:
-                notes = p.notes.rstrip("\n") + "\n\n" + text
+            if append and old and text:
+                notes = old.rstrip("\n") + "\n\n" + text
             elif append and not text:
-                notes = p.notes
-            return p.evolve(notes=notes)
+                notes = old
+            return paperrow.with_values(row, {NOTES: notes})
 
         return self._modify(key, change)
 
     def add_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Add the user's own tags (kept apart from generated topic tags; order kept)."""
+        return self._paper(self.add_tags_row(key, tags))
+
+    def add_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
+        """:meth:`add_tags`, giving the paper's row."""
         tags = _clean_tags(tags)
-        return self._modify(key, lambda p: p.evolve(user_tags=tuple(dict.fromkeys(p.user_tags + tags))))
+        return self._modify(key, lambda row: paperrow.with_values(row, {USER_TAGS: tuple(dict.fromkeys(row[USER_TAGS] + tags))}))
 
     def remove_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Remove tags: from the user's tags, and from the topic tags (then the topic tags count
         as edited by hand and a re-import will not bring the tag back). ValidationError if the
         paper does not have one of them."""
+        return self._paper(self.remove_tags_row(key, tags))
+
+    def remove_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
+        """:meth:`remove_tags`, giving the paper's row."""
         tags = _clean_tags(tags)
 
-        def change(p: Paper) -> Paper:
-            missing = [t for t in tags if t not in p.tags]
+        def change(row: tuple) -> tuple:
+            has = paperrow.paper_tags(row)
+            missing = [t for t in tags if t not in has]
             if missing:
-                raise ValidationError(f"{p.key} has no tag {', '.join(map(repr, missing))}; its tags: {', '.join(p.tags) or 'none'}")
-            record = p.record
-            if any(t in record.tags for t in tags):
-                record = record.evolve(tags=tuple(t for t in record.tags if t not in tags), generated=record.generated - {"tags"})
-            return p.evolve(record=record, user_tags=tuple(t for t in p.user_tags if t not in tags))
+                raise ValidationError(f"{row[KEY]} has no tag {', '.join(map(repr, missing))}; its tags: {', '.join(has) or 'none'}")
+            changes: dict[int, object] = {USER_TAGS: tuple(t for t in row[USER_TAGS] if t not in tags)}
+            if any(t in row[TAGS] for t in tags):
+                changes[TAGS] = tuple(t for t in row[TAGS] if t not in tags)
+                changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
+            return paperrow.with_values(row, changes)
 
         return self._modify(key, change)
 
     def rate(self, key: str, n: int | None) -> Paper:
         """Rate the paper 1-5, or clear the rating with None."""
+        return self._paper(self.rate_row(key, n))
+
+    def rate_row(self, key: str, n: int | None) -> tuple:
+        """:meth:`rate`, giving the paper's row."""
         n = _check_range("rating", n, RATINGS)
-        return self._modify(key, lambda p: p.evolve(rating=n))
+        return self._modify(key, lambda row: paperrow.with_values(row, {RATING: n}))
 
     def set_priority(self, key: str, n: int | None) -> Paper:
         """Set the priority 1 (read first) to 3, or clear it with None."""
+        return self._paper(self.set_priority_row(key, n))
+
+    def set_priority_row(self, key: str, n: int | None) -> tuple:
+        """:meth:`set_priority`, giving the paper's row."""
         n = _check_range("priority", n, PRIORITIES)
-        return self._modify(key, lambda p: p.evolve(priority=n))
+        return self._modify(key, lambda row: paperrow.with_values(row, {PRIORITY: n}))
 
     # ------------------------------------------------------------------ records in bulk
 
@@ -864,7 +932,7 @@ class Store:
         ``taken`` holds the casefolded names in use (names differing in case clash on macOS);
         ``listed``: it holds every name in ``papers/`` (see :meth:`_listed_names`), so no file
         need be looked for."""
-        stem = paperfile.file_stem(key)
+        stem = paperrow.file_stem(key)
         name, n = f"{stem}.toml", 1
         while name.casefold() in taken or (not listed and (self.papers_dir / name).exists()):
             n += 1
@@ -877,6 +945,8 @@ class Store:
         if unknown:
             raise ValidationError(f"{record.key}: unknown state field(s) {', '.join(sorted(unknown))}")
         status = _check_status(state.get("status", "unread"))
+        from ..record import Event, Paper
+
         history: tuple[Event, ...] = (Event("added", now),)
         if status != "unread":
             history += (Event(STATUS_EVENTS[status], now),)
@@ -945,6 +1015,8 @@ class Store:
         record = _strip_record(record)[0]
         with self.transaction():
             name, text, old = self._locate(key)
+            from .merge import merge_record
+
             merged = merge_record(old.record, record, official=True)
             if not rekey or record.key == old.key:
                 return self._save(name, text, old, old.evolve(record=merged))
@@ -958,7 +1030,7 @@ class Store:
                 if fold_key(other_key) == fold_key(record.key) and other != name:
                     raise StoreError(f"cannot give {key} the key {record.key!r}: {self.papers_dir / other} has it" + (f" (as {other_key!r}: keys differ in case only)" if other_key != record.key else ""))
             new = old.evolve(record=merged.evolve(key=record.key, generated=merged.generated - {"key"}))
-            new_name = paperfile.file_stem(record.key) + ".toml"
+            new_name = paperrow.file_stem(record.key) + ".toml"
             if new_name != name:
                 new_name = self._new_file_name(record.key, {n.casefold() for n in index.papers})
                 self._stage(name, None)
@@ -974,23 +1046,27 @@ class Store:
     def check_keys(self, keys: Iterable[str]) -> list[Paper]:
         """The papers with ``keys``, in order; one UnknownKeyError naming every unknown key (each
         with its suggestions) when any is missing, so a command on several keys changes nothing."""
-        papers, unknown = [], []
+        return [self._paper(row) for row in self.check_key_rows(keys)]
+
+    def check_key_rows(self, keys: Iterable[str]) -> list[tuple]:
+        """:meth:`check_keys`, giving the papers' rows."""
+        rows, unknown = [], []
         for key in dict.fromkeys(keys):
             try:
-                papers.append(self.get(key))
+                rows.append(self.get_row(key))
             except UnknownKeyError as exc:
                 unknown.append(exc)
         if len(unknown) == 1:
             raise unknown[0]
         if unknown:
             raise UnknownKeysError(unknown)
-        return papers
+        return rows
 
     def names_a_paper(self, word: str) -> bool:
         """Whether ``papers/<word>.toml`` exists: a cheap test that a word is a paper's key
         (the CLI's guard against ``tag KEY1 KEY2``), with no index scan."""
         try:
-            return bool(word) and (self.papers_dir / (paperfile.file_stem(word) + ".toml")).is_file()
+            return bool(word) and (self.papers_dir / (paperrow.file_stem(word) + ".toml")).is_file()
         except (OSError, ValueError):
             return False
 
@@ -1028,7 +1104,9 @@ class Store:
             name, text, old = self._locate(key)
             if text != old_text:
                 raise ConflictError(f"{self.papers_dir / name} changed while you edited it; nothing written")
-            new = paperfile.parse(new_text, self.papers_dir / name)
+            from .paperfile import parse
+
+            new = parse(new_text, self.papers_dir / name)
             if new.key != old.key:
                 index = self._load_index()
                 other = index.by_key.get(new.key)

@@ -27,137 +27,51 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from collections.abc import Container, Iterable, Iterator
 
 from ..errors import StoreError
 from ..record import GENERATED_FIELDS, STATUSES, Event, Paper, Person, Record, Source
+# a file as a row (read, written, named) is in .paperrow; its names are this module's too
+from .paperrow import (
+    HEADER as HEADER,
+    TOP_KEYS as TOP_KEYS,
+    STATE_KEYS as STATE_KEYS,
+    PRIORITIES as PRIORITIES,
+    RATINGS as RATINGS,
+    MAX_HISTORY as MAX_HISTORY,
+    _UNSAFE_NAME as _UNSAFE_NAME,
+    _RESERVED as _RESERVED,
+    _FIELD_NAME as _FIELD_NAME,
+    _CONTROL as _CONTROL,
+    file_stem as file_stem,
+    PAPER_LIMIT as PAPER_LIMIT,
+    read_text as read_text,
+    read_texts as read_texts,
+    read_rendered as read_rendered,
+    _Unusual as _Unusual,
+    _EMPTY as _EMPTY,
+    _strs_or_unusual as _strs_or_unusual,
+    _opt_str as _opt_str,
+    _plain_row as _plain_row,
+    literal_ok as literal_ok,
+    _ESCAPES as _ESCAPES,
+    _BARE_KEY as _BARE_KEY,
+    _TO_ESCAPE as _TO_ESCAPE,
+    _basic as _basic,
+    _long_text as _long_text,
+    _value_text as _value_text,
+    _HEADER_LINES as _HEADER_LINES,
+    render_row as render_row,
+)
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-HEADER = (
-    "readinglist paper — edit freely. A field you change above [generated] is kept;",
-    "one still equal to its [generated] value is regenerated on re-import.",
-)
-#: Top-level keys in the order a new file lists them (``fields`` is the ``[fields]`` table).
-TOP_KEYS = ("key", "type", "title", "shorttitle", "venue", "year", "tags", "abstract", "authors", "doi", "url", "pages")
-STATE_KEYS = ("status", "priority", "rating", "tags", "notes", "history")
-PRIORITIES = (1, 2, 3)
-RATINGS = (1, 2, 3, 4, 5)
-#: How many history events a paper keeps: the first ("added") and the latest ones.
-MAX_HISTORY = 10
 
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._+-]+")
 _TOML_POSITION = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
-#: File names Windows reserves whatever the suffix.
-_RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"{d}{n}" for d in ("com", "lpt") for n in range(1, 10)])
-_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-# --------------------------------------------------------------------------- file names
-
-
-def file_stem(key: str) -> str:
-    """The file name (without ``.toml``) a new paper with ``key`` gets: the key, made safe.
-
-    Characters other than ASCII letters, digits and ``. _ + -`` become ``_``; a leading dot is
-    dropped (dot files are the store's temporary files); a name Windows reserves (``con``,
-    ``nul``, ``com1``, ...) gets a ``_`` so that the store can be checked out there.
-    """
-    stem = _UNSAFE_NAME.sub("_", key).lstrip(".")[:120] or "paper"
-    if stem.split(".")[0].lower() in _RESERVED:
-        stem += "_"
-    return stem
 
 
 # --------------------------------------------------------------------------- reading
-
-
-#: The largest paper file read (notes included): 16 MB.
-PAPER_LIMIT = 16 << 20
-
-
-def read_text(path: Path) -> str:
-    """The text of a paper file. FileNotFoundError when there is none; StoreError for a file
-    that is not UTF-8 (naming line and column), not a regular file (a folder, a FIFO, a device),
-    larger than PAPER_LIMIT, or unreadable."""
-    from .atomic import describe, read_bounded
-
-    try:
-        data = read_bounded(path, limit=PAPER_LIMIT)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot read this paper file: {describe(exc)}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise StoreError(f"{path}:{line}:{col}: not UTF-8 text; fix or remove this byte") from None
-
-
-def read_texts(folder: Path, names: Iterable[str], careful: Container[str] = ()) -> Iterator[tuple[str, str | None]]:
-    """``(name, text)`` for each file ``name`` in ``folder`` (text None: there is no such file),
-    as :func:`read_text` reads them (the same texts, the same errors), for many files at once:
-    four system calls a file and no path objects (a fresh clone's scan reads every file; one
-    :func:`read_text` a file took five times longer).
-
-    Every file is opened without blocking and read only when it is a regular file within
-    PAPER_LIMIT; anything else goes through :func:`read_text`, which names the problem.
-    ``careful``: names the caller saw are not regular files (a FIFO, a device, a folder), so
-    they are never opened here (read_text refuses them before opening them)."""
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        dir_fd = None
-    if dir_fd is None or os.open not in os.supports_dir_fd:
-        if dir_fd is not None:
-            os.close(dir_fd)
-        for name in names:
-            try:
-                yield name, read_text(folder / name)
-            except FileNotFoundError:
-                yield name, None
-        return
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
-    open_, fstat, read, close = os.open, os.fstat, os.read, os.close
-    try:
-        for name in names:
-            data = None
-            if name not in careful:
-                try:
-                    fd = open_(name, flags, dir_fd=dir_fd)
-                except OSError:
-                    fd = -1
-                if fd >= 0:
-                    try:
-                        st = fstat(fd)
-                        if st.st_mode & 0o170000 == 0o100000 and st.st_size <= PAPER_LIMIT:
-                            data = read(fd, st.st_size + 1)
-                            if len(data) != st.st_size:  # changing as we read: the careful way
-                                data = None
-                    except OSError:
-                        data = None
-                    finally:
-                        close(fd)
-            if data is not None:
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError:  # read_text names the line and column
-                    pass
-                else:
-                    yield name, text
-                    continue
-            try:
-                yield name, read_text(folder / name)
-            except FileNotFoundError:
-                yield name, None
-    finally:
-        os.close(dir_fd)
 
 
 def compiled_loads():
@@ -212,121 +126,6 @@ def parse_row(text: str, path: str | os.PathLike, *, loads=None) -> tuple:
         return _plain_row(data)
     except _Unusual:
         return paper_to_row(_from_data_checked(data, path, text))
-
-
-# --------------------------------------------------------------------------- reading what render writes
-
-_R_KEY = re.compile(r"([A-Za-z0-9_-]+) = ")
-_R_BASIC = re.compile(r'"((?:[^"\\\x00-\x1f\x7f]|\\(?:[btnfr"\\]|u[0-9a-fA-F]{4}))*)"')
-_R_ESCAPE = re.compile(r"\\(?:([btnfr\"\\])|u([0-9a-fA-F]{4}))")
-_R_UNESCAPE = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
-_R_INT = re.compile(r"-?[0-9]+")
-_R_TABLES = {"\n[fields]\n": "fields", "\n[state]\n": "state", "\n[generated]\n": "generated"}
-
-
-def _unescape(m: re.Match) -> str:
-    return _R_UNESCAPE[m.group(1)] if m.group(1) else chr(int(m.group(2), 16))
-
-
-def _r_basic(text: str, pos: int) -> tuple[str, int]:
-    m = _R_BASIC.match(text, pos)
-    if m is None:
-        raise _Unusual
-    value = m.group(1)
-    return (_R_ESCAPE.sub(_unescape, value) if "\\" in value else value), m.end()
-
-
-def _r_value(text: str, pos: int) -> tuple[object, int]:
-    """One value as :func:`render_row` writes it, from ``pos``; (value, end)."""
-    c = text[pos : pos + 1]
-    if c == '"':
-        return _r_basic(text, pos)
-    if text.startswith("'''", pos):  # a multi-line literal string (abstract, notes)
-        end = text.find("'''", pos + 3)
-        if end < 0:
-            raise _Unusual
-        value = text[pos + 3 : end]
-        return (value[1:] if value.startswith("\n") else value), end + 3
-    if c == "[":
-        items: list = []
-        if text.startswith("[\n", pos):  # one inline table a line (authors, history)
-            pos += 2
-            while text.startswith("    {", pos):
-                pos += 5
-                row: dict = {}
-                while True:
-                    m = _R_KEY.match(text, pos)
-                    if m is None or m.group(1) in row:
-                        raise _Unusual
-                    row[m.group(1)], pos = _r_basic(text, m.end())
-                    if text.startswith("},\n", pos):
-                        pos += 3
-                        break
-                    if not text.startswith(", ", pos):
-                        raise _Unusual
-                    pos += 2
-                items.append(row)
-        else:  # strings on one line (tags)
-            pos += 1
-            while True:
-                value, pos = _r_basic(text, pos)
-                items.append(value)
-                if not text.startswith(", ", pos):
-                    break
-                pos += 2
-        if text[pos : pos + 1] != "]":
-            raise _Unusual
-        return items, pos + 1
-    m = _R_INT.match(text, pos)
-    if m is None:
-        raise _Unusual
-    return int(m.group()), m.end()
-
-
-def _read_rendered_data(text: str) -> dict:
-    """What tomllib reads from a text :func:`render_row` wrote (the subset of TOML it writes);
-    _Unusual for anything else."""
-    if not text.startswith(_HEADER_LINES):
-        raise _Unusual
-    data: dict = {}
-    table = data
-    pos, end = len(_HEADER_LINES), len(text)
-    while pos < end:
-        if text.startswith("\n[", pos):
-            line_end = text.find("\n", pos + 1) + 1
-            header = text[pos:line_end]
-            if header == "\n[[sources]]\n":
-                table = {}
-                data.setdefault("sources", []).append(table)
-            elif header in _R_TABLES and _R_TABLES[header] not in data:
-                table = data[_R_TABLES[header]] = {}
-            else:
-                raise _Unusual
-            pos = line_end
-            continue
-        m = _R_KEY.match(text, pos)
-        if m is None or m.group(1) in table:
-            raise _Unusual
-        table[m.group(1)], pos = _r_value(text, m.end())
-        if text[pos : pos + 1] != "\n":
-            raise _Unusual
-        pos += 1
-    return data
-
-
-def read_rendered(text: str) -> tuple | None:
-    """The row of a file exactly as :func:`render_row` writes it (every file readinglist wrote
-    and nobody edited since), without a TOML parser: the file is read back into a row and
-    rendered again, and only a text that comes back byte for byte counts (so the row is what
-    tomllib would read: what render_row writes reads back as the row it came from). None for
-    anything else (a hand edit, a comment, another layout), which goes to :func:`parse_row`.
-    Single-paper commands read their file this way, and :meth:`Store._save` knows from it that
-    the file can be written afresh rather than edited with tomlkit."""
-    try:
-        row = _plain_row(_read_rendered_data(text))
-    except (_Unusual, ValueError, TypeError):
-        return None
-    return row if render_row(row) == text else None
 
 
 def _load(text: str, path, loads) -> dict:
@@ -428,126 +227,6 @@ def _line_of(text: str, name: str, table: str | None) -> tuple[int, int] | None:
         return None
     line_start = text.rfind("\n", 0, m.end()) + 1
     return text.count("\n", 0, m.end()) + 1, m.end() - line_start + 1
-
-
-class _Unusual(Exception):
-    """Raised by :func:`_from_plain_data` for anything but a plain, valid file."""
-
-
-_EMPTY: dict = {}
-
-
-def _strs_or_unusual(value) -> tuple[str, ...]:
-    if value.__class__ is list:
-        for v in value:
-            if v.__class__ is not str:
-                raise _Unusual
-        return tuple(value)
-    if value.__class__ is str:
-        return (value,)
-    raise _Unusual
-
-
-def _opt_str(value):
-    if value is None or value.__class__ is str:
-        return value
-    raise _Unusual
-
-
-def _plain_row(data: dict) -> tuple:
-    """The paper of a file whose values all have the expected types (nearly every file), as
-    the plain tuple :func:`row_to_paper` reads (the cache stores it; a fresh clone's scan
-    parses every file and never needs the dataclasses). Anything unexpected raises _Unusual,
-    and the careful path, which names the file and line of the problem, takes over. Keep its
-    checks in step with :func:`_from_data_checked` (tests/store/test_bulk_read.py checks that
-    they agree)."""
-    from ..keyform import is_valid_key
-
-    get = data.get
-    key = get("key")
-    if not is_valid_key(key):
-        raise _Unusual
-    state = get("state", _EMPTY)
-    gen = get("generated", _EMPTY)
-    extra = get("fields", _EMPTY)
-    if state.__class__ is not dict or gen.__class__ is not dict or extra.__class__ is not dict:
-        raise _Unusual
-    authors = get("authors")
-    if authors is not None:
-        if authors.__class__ is not list:
-            raise _Unusual
-        people = []
-        for a in authors:
-            if a.__class__ is not dict:
-                raise _Unusual
-            people.append((_opt_str(a.get("family")) or "", _opt_str(a.get("given")) or "", _opt_str(a.get("literal")) or ""))
-        authors = tuple(people)
-    else:
-        authors = ()
-    sources = get("sources")
-    if sources is not None:
-        if sources.__class__ is not list:
-            raise _Unusual
-        found = []
-        for s in sources:
-            if s.__class__ is not dict:
-                raise _Unusual
-            paragraph, line = s.get("paragraph"), s.get("line")
-            if (paragraph is not None and paragraph.__class__ is not int) or (line is not None and line.__class__ is not int):
-                raise _Unusual
-            found.append((_opt_str(s.get("file")) or "", paragraph, line))
-        sources = tuple(found)
-    else:
-        sources = ()
-    history = state.get("history")
-    if history is not None:
-        if history.__class__ is not list:
-            raise _Unusual
-        events = []
-        for e in history:
-            if e.__class__ is not dict:
-                raise _Unusual
-            event, date = e.get("event", ""), e.get("date", "")
-            if event.__class__ is not str or date.__class__ is not str:
-                raise _Unusual
-            events.append((event, date))
-        history = tuple(events)
-    else:
-        history = ()
-    year = get("year")
-    if year is not None and year.__class__ is not int:
-        raise _Unusual
-    title = _opt_str(get("title")) or ""
-    shorttitle = _opt_str(get("shorttitle"))
-    tags = _strs_or_unusual(get("tags", []))
-    generated = []
-    if gen:
-        for name, value in (("key", key), ("shorttitle", shorttitle), ("tags", tags), ("title", title)):  # sorted
-            g = gen.get(name)
-            if g is not None and value == (tuple(g) if g.__class__ is list else g):
-                generated.append(name)
-    status = state.get("status", "unread")
-    priority, rating = state.get("priority"), state.get("rating")
-    if (
-        status not in STATUSES
-        or status.__class__ is not str
-        or (priority is not None and (priority.__class__ is not int or priority not in PRIORITIES))
-        or (rating is not None and (rating.__class__ is not int or rating not in RATINGS))
-    ):
-        raise _Unusual
-    if extra:
-        for name, value in extra.items():
-            if not _FIELD_NAME.fullmatch(name) or value.__class__ in (dict, list):
-                raise _Unusual
-        fields = tuple(sorted((str(k), v if v.__class__ is str else str(v)) for k, v in extra.items()))
-    else:
-        fields = ()
-    return (
-        key, title, _opt_str(get("abstract")) or "", _opt_str(get("type", "misc")), _opt_str(get("venue")), year,
-        shorttitle, tags, authors, _opt_str(get("doi")), _opt_str(get("url")), _opt_str(get("pages")), fields,
-        tuple(generated), sources, status, history, _opt_str(state.get("notes")) or "",
-        _strs_or_unusual(state.get("tags", [])), priority, rating,
-    )  # fmt: skip
 
 
 def _from_plain_data(data: dict) -> Paper:
@@ -710,11 +389,6 @@ def _state_values(paper: Paper) -> dict:
     }
 
 
-def literal_ok(text: str) -> bool:
-    """Whether ``text`` can be a multi-line literal string (no ``'''``, no control characters)."""
-    return "'''" not in text and not text.startswith("'") and not text.endswith("'") and not _CONTROL.search(text)
-
-
 def _text_item(text: str):
     """A long text (abstract, notes) as a multi-line literal string when it allows, so LaTeX
     backslashes stay single; text with several lines starts on the line after ``'''``."""
@@ -783,37 +457,8 @@ def _sources_aot(sources: tuple[Source, ...]):
     return aot
 
 
-_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F)}
-_ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-
-
-_TO_ESCAPE = re.compile('[\x00-\x1f\x7f"\\\\]')
-
-
-def _basic(text: str) -> str:
-    """``text`` as a TOML basic string, escaped exactly as tomlkit escapes it."""
-    if _TO_ESCAPE.search(text) is None:  # most values: nothing to escape (translate is slower)
-        return '"' + text + '"'
-    return '"' + text.translate(_ESCAPES) + '"'
-
-
-def _long_text(text: str) -> str:
-    if not literal_ok(text):
-        return _basic(text)
-    return "'''" + ("\n" if "\n" in text else "") + text + "'''"
-
-
 def _inline(row: dict) -> str:
     return "{" + ", ".join(f"{k} = {_value_text(v)}" for k, v in row.items()) + "}"
-
-
-def _value_text(value) -> str:
-    if isinstance(value, str):
-        return _basic(value)
-    if isinstance(value, int):
-        return str(value)
-    return "[" + ", ".join(_basic(v) for v in value) + "]"
 
 
 def _rows_text(rows: list[dict]) -> str:
@@ -843,9 +488,6 @@ def _person_row(p: Person) -> dict:
     return {k: v for k, v in (("family", p.family), ("given", p.given), ("literal", p.literal)) if v}
 
 
-_HEADER_LINES = "".join(f"# {line}\n" for line in HEADER)
-
-
 def render(paper: Paper) -> str:
     """The text of a new file for ``paper``; the same paper always gives the same bytes
     (:func:`render_row` of its row).
@@ -856,65 +498,6 @@ def render(paper: Paper) -> str:
     look alike.
     """
     return render_row(paper_to_row(paper))
-
-
-def _rows_of_pairs(names: tuple[str, ...], pairs) -> str:
-    """A multi-line array of inline tables (authors, history) from value tuples, leaving out
-    empty values (as :func:`_person_row` does; history keeps both)."""
-    return "[\n" + "".join("    {" + ", ".join(f"{k} = {_basic(v)}" for k, v in zip(names, values) if v or names[0] == "event") + "},\n" for values in pairs) + "]"
-
-
-def render_row(row: tuple) -> str:
-    """:func:`render` of the paper a row describes (see :func:`paper_to_row`): what a
-    single-paper command writes without building the paper's dataclasses."""
-    (key, title, abstract, etype, venue, year, short, tags, authors, doi, url, pages, fields, gen,
-     sources, status, history, notes, utags, priority, rating) = row  # fmt: skip
-    out = [_HEADER_LINES, f"key = {_basic(key)}\n"] if key else [_HEADER_LINES]
-    if etype:
-        out.append(f"type = {_basic(etype)}\n")
-    if title:
-        out.append(f"title = {_basic(title)}\n")
-    for name, value in (("shorttitle", short), ("venue", venue)):
-        if value:
-            out.append(f"{name} = {_basic(value)}\n")
-    if year is not None:
-        out.append(f"year = {year}\n")
-    if tags:
-        out.append(f"tags = {_value_text(tags)}\n")
-    if abstract:
-        out.append(f"abstract = {_long_text(abstract)}\n")
-    if authors:
-        out.append(f"authors = {_rows_of_pairs(('family', 'given', 'literal'), authors)}\n")
-    for name, value in (("doi", doi), ("url", url), ("pages", pages)):
-        if value:
-            out.append(f"{name} = {_basic(value)}\n")
-    if fields:
-        out.append("\n[fields]\n")
-        out.extend(f"{k if _BARE_KEY.fullmatch(k) else _basic(k)} = {_basic(v)}\n" for k, v in fields)
-    out.append(f"\n[state]\nstatus = {_basic(status)}\n")
-    if priority is not None:
-        out.append(f"priority = {priority}\n")
-    if rating is not None:
-        out.append(f"rating = {rating}\n")
-    if utags:
-        out.append(f"tags = {_value_text(utags)}\n")
-    if notes:
-        out.append(f"notes = {_long_text(notes)}\n")
-    if history:
-        out.append(f"history = {_rows_of_pairs(('event', 'date'), history)}\n")
-    if gen:
-        values = {"key": key, "title": title, "shorttitle": short, "tags": tags}
-        kept = [name for name in GENERATED_FIELDS if name in gen and values[name] not in (None, "", ())]
-        if kept:
-            out.append("\n[generated]\n")
-            out.extend(f"{name} = {_value_text(values[name])}\n" for name in kept)
-    for file, paragraph, line in sources:
-        out.append(f"\n[[sources]]\nfile = {_basic(file)}\n")
-        if paragraph is not None:
-            out.append(f"paragraph = {paragraph}\n")
-        if line is not None:
-            out.append(f"line = {line}\n")
-    return "".join(out)
 
 
 def _set(container, order: tuple[str, ...], name: str, value) -> None:

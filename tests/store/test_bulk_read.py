@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from readinglist.errors import StoreError
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.store import Store, cache
-from readinglist.store import paperfile
+from readinglist.store import paperfile, paperrow
 
 _line = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12)
 _text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
@@ -259,7 +259,7 @@ def test_the_bulk_reader_reads_what_read_text_reads(tmp_path, monkeypatch):
     os.mkfifo(folder / "fifo.toml")
     (folder / "link.toml").symlink_to(folder / "a.toml")
     (folder / "dangling.toml").symlink_to(folder / "nothing.toml")
-    monkeypatch.setattr(paperfile, "PAPER_LIMIT", 200)
+    monkeypatch.setattr(paperrow, "PAPER_LIMIT", 200)  # (read_text and read_texts live there)
     names = sorted(os.listdir(folder)) + ["missing.toml"]
     expected = {n: _read_outcome(folder / n) for n in names}
     assert expected["link.toml"] == 'key = "a"\n' and expected["missing.toml"] is None
