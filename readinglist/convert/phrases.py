@@ -248,11 +248,12 @@ def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple, dict]:
 
 
 @lru_cache(maxsize=4)
-def _scored(plain: str, budget: int) -> tuple[tuple[float, list[str], int, list[_WordInfo]], ...]:
-    """(score, words, sentence index, what its content words add) of every distinct candidate
-    phrase of at most ``budget`` words with two content words or more, not all of them weak.
-    A phrase never ends on a joining or break word (runs are made of neither, and a joined
-    phrase ends on a run), so none needs trimming."""
+def _scored(plain: str, budget: int) -> tuple[tuple[float, list[str], int, list[_WordInfo], str], ...]:
+    """(score, words, sentence index, what its content words add, its words joined in lowercase)
+    of every distinct candidate phrase of at most ``budget`` words with two content words or
+    more, not all of them weak. A phrase never ends on a joining or break word (runs are made of
+    neither, and a joined phrase ends on a run), so none needs trimming. A one-word phrase is
+    passed over before it is looked up among those seen (none of several words has its key)."""
     phrases, tf, cue_sents, _sentences, cache = _context(plain)
     if not phrases:
         return ()
@@ -263,18 +264,18 @@ def _scored(plain: str, budget: int) -> tuple[tuple[float, list[str], int, list[
     seen: set[str] = set()
     get = cache.get
     for words, s_idx, _o in phrases:
+        if not 1 < len(words) <= budget:
+            continue  # one content word at most, or too long
         key = " ".join(words).lower()
-        if key in seen or len(words) > budget:
+        if key in seen:
             continue
         seen.add(key)
-        if len(words) < 2:
-            continue  # one content word at most
         content = [i for i in [get(w) or _word_info(w, tf, affinity, cache) for w in words] if i is not _JOIN_WORD]
         if len(content) < 2:
             continue
         score = _phrase_score(content, len(words), s_idx in cue_sents, s_idx, wv)
         if score is not None:
-            out.append((score, words, s_idx, content))
+            out.append((score, words, s_idx, content, key))
     return tuple(out)
 
 
@@ -343,13 +344,13 @@ def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict
     """(score, words, features, sentence index) of every distinct candidate phrase of at most
     ``budget`` words (the features for training; see :func:`ranked_phrases`)."""
     _phrases, _tf, cue_sents, _sentences, _cache = _context(plain)
-    return [(score, words, _features(content, len(words), s_idx, cue_sents), s_idx) for score, words, s_idx, content in _scored(plain, budget)]
+    return [(score, words, _features(content, len(words), s_idx, cue_sents), s_idx) for score, words, s_idx, content, _key in _scored(plain, budget)]
 
 
 def ranked_phrases(plain: str, budget: int) -> list[tuple[float, list[str], int]]:
     """(score, words, sentence index) of every distinct candidate phrase of at most ``budget``
     words, in the order of the text (:func:`scored_phrases` without the features)."""
-    return [(score, words, s_idx) for score, words, s_idx, _content in _scored(plain, budget)]
+    return [(score, words, s_idx) for score, words, s_idx, _content, _key in _scored(plain, budget)]
 
 
 _DEFAULT_WEIGHTS = {"centrality_sum": 1.0, "words_2": -0.5, "in_cue_sentence": 0.8, "weak_words": -0.6}
@@ -378,8 +379,8 @@ def best_phrase(plain: str, budget: int, *, avoid: str = "", min_words: int = 4,
     allows, else passed over; ``reject`` passes over phrases the caller cannot use."""
     avoid = avoid.lower()
     ranked = sorted(
-        ((score, words, s_idx) for score, words, s_idx, _c in _scored(plain, budget)
-         if not avoid or (avoid not in " ".join(words).lower() and " ".join(words).lower() not in avoid)),
+        ((score, words, s_idx) for score, words, s_idx, _c, key in _scored(plain, budget)
+         if not avoid or (avoid not in key and key not in avoid)),
         key=lambda sw: -sw[0],
     )
     for _score, words, s_idx in ranked[:20]:

@@ -88,6 +88,24 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
 
 _WORKER: dict = {}
 
+# Generated once in a parent before it forks workers: generation's first abstract imports what
+# it needs on first use (pylatexenc and its converter, the naming rules) and fills the caches of
+# words seen; done in the parent, no worker does it again (the result is thrown away).
+_WARM_UP = (
+    r"We propose \textbf{WarmNet}, a graph neural network (GNN) for $\alpha$-sparse link prediction. "
+    r"WarmNet improves accuracy by 5\% on three benchmarks."
+)
+
+
+def _ready_to_fork(tagger, max_tags: int) -> None:
+    """Everything generation reads or builds once, made in this process before it forks workers
+    (which then share it): the learned models, and one abstract generated."""
+    from .models import load_all
+
+    _WORKER.update(tagger=tagger, max_tags=max_tags)
+    load_all()  # the learned models read once here, not once in every worker
+    generate(_WARM_UP, tagger, max_tags)
+
 
 def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[str, ...], str | None]]:
     tagger, max_tags = _WORKER["tagger"], _WORKER["max_tags"]
@@ -114,13 +132,11 @@ class Workers:
     def __init__(self, config: Config, processes: int) -> None:
         import multiprocessing
 
-        from .models import load_all
         from .tagging import compile_taxonomy
 
         self.config = config
         self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score)
-        _WORKER.update(tagger=self.tagger, max_tags=config.max_tags)
-        load_all()  # the learned models read once here, not once in every worker
+        _ready_to_fork(self.tagger, config.max_tags)
         self.pool = multiprocessing.get_context("fork").Pool(processes)
 
     def __enter__(self) -> Workers:
@@ -183,10 +199,7 @@ def _generate_here(
                 progress(n, total)
             yield fields
         return
-    _WORKER.update(tagger=tagger, max_tags=max_tags)
-    from .models import load_all
-
-    load_all()  # the learned models read once here, not once in every worker
+    _ready_to_fork(tagger, max_tags)
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         yield from _in_order(pool.imap(_generate_chunk, _chunks(abstracts)), total, progress)
 
