@@ -25,13 +25,17 @@ run of capitalised words, a plain word) weigh their contexts differently: ``kind
 features. A coined token in a link to the code (``github.com/x/IsoCLIP``)
 (``repo_name`` when it is the repository's name) and a variant of a known model (``LLaVA-4D``,
 ``SAM3D-Phys``) are candidates like any other, with features of their own; a capitalised word many abstracts use (``Gaussian``) is told from a
-new one by the corpus counts.
+new one by the corpus counts. A kind noun right before a mention ("the benchmark RiskProbe",
+``kind_word_before``), a contribution verb a few words before it ("we introduce a new video
+benchmark RiskProbe", ``after_cue_far``) and a name's variants among the candidates (``X-D`` and
+``X-T`` of ``X``: ``has_variants_*`` / ``variant_of_candidate``) are features too.
 
 Everything here is pure Python and deterministic; the training command alone uses scikit-learn.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -176,11 +180,66 @@ def _acronym_long_form(words: list[str], acro: str) -> list[str] | None:
     return long
 
 
+# "a new video understanding benchmark RiskCueBench", "The resulting model FLAGNet": a kind noun
+# right before the name (the name is what that thing is called)
+_KIND_NOUNS = frozenset(
+    """benchmark dataset corpus framework model method algorithm suite library toolkit system architecture approach
+    optimizer optimiser agent platform environment simulator pipeline protocol network transformer tool testbed
+    technique strategy paradigm module mechanism scheme metric loss estimator policy""".split()
+)
+_NAMING_VERBS = frozenset(("called", "named", "termed", "dubbed"))
+
+
+def _kind_word_before(before: str) -> bool:
+    """Does ``before`` (the text right before a mention) end on a kind noun ("benchmark", "models,"),
+    perhaps followed by "called"/"named"/...?"""
+    if before[-1:] not in (" ", "\n", "\t"):
+        return False
+    words = before[-40:].rsplit(None, 2)
+    if words and words[-1].lower() in _NAMING_VERBS:
+        words = words[:-1]
+    if not words:
+        return False
+    last = words[-1].rstrip(",").lower()
+    return last in _KIND_NOUNS or (last.endswith("s") and last[:-1] in _KIND_NOUNS)
+
+
+# "we introduce a new video understanding benchmark RiskCueBench": a contribution verb a few
+# words before the name, in the same clause (after_cue wants it right before)
+_CUE_FAR = re.compile(
+    r"\b(?:introduce|propose|present|develop|design|build|release|construct|create|curate|contribute|offer|provide)[sd]?"
+    r"\s+(?:[\w-]+\s+){1,8}$",
+    re.IGNORECASE,
+)
 _TOOL_BEFORE = re.compile(r"\b(?:via|using|with|use|uses|apply|applying|on|to)\s+(?:the\s+)?$", re.IGNORECASE)
 # The words every match of _CUE_BEFORE / _CALLED_BEFORE starts with (lowercase).
 _CUE_STARTS = ("introduc", "propos", "present", "develop", "design", "build", "releas", "construct", "creat", "curat",
                "contribut", "offer", "provid", "call", "term", "dub", "address")
 _CALLED_STARTS = ("call", "term", "dub", "name", "coin", "refer")
+
+
+def _find_all(text: str, literal: str) -> list[int]:
+    out = []
+    i = text.find(literal)
+    while i >= 0:
+        out.append(i)
+        i = text.find(literal, i + 1)
+    return out
+
+
+def _after_cue_far(window: str, end: int, cue_verbs: list[int] | None) -> bool:
+    """``bool(_CUE_FAR.search(window))`` for the ``window`` of text that ends at ``end``, tried only
+    where a contribution verb starts (``cue_verbs``: where one of _CUE_STARTS starts in the
+    lowercased text, sorted; None: look everywhere)."""
+    if cue_verbs is None or not window.isascii():
+        return _ends_on(_CUE_FAR, window, _CUE_STARTS)
+    start = end - len(window)
+    i = bisect.bisect_left(cue_verbs, start)
+    while i < len(cue_verbs) and cue_verbs[i] < end:
+        if _CUE_FAR.match(window, cue_verbs[i] - start):
+            return True
+        i += 1
+    return False
 
 
 def _ends_on(pattern: re.Pattern, text: str, starts: tuple[str, ...]) -> bool:
@@ -327,6 +386,10 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     repos = {m.group(1).lower() for a, b in urls for m in [_REPO.search(plain, a, b)] if m} if urls else set()
     owners = {m.start(1) for a, b in urls for m in _OWNER.finditer(plain, a, b)} if urls else set()
     length = max(1, len(plain))
+    # where a contribution verb starts (in the lowercased text): after_cue_far is only looked for
+    # after one (its every match starts with one of _CUE_STARTS)
+    low_plain = plain.lower()
+    cue_verbs = sorted(i for stem in _CUE_STARTS for i in _find_all(low_plain, stem)) if len(low_plain) == len(plain) else None
     for form in generic_forms:
         for name in [n for n in found if n.lower() in (form, form + "s", form.rstrip("s"))]:
             del found[name], first[name]
@@ -382,6 +445,10 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                 f["np_comma_before"] = 1.0
             if _SUBJECT_AFTER.match(after) and naming.starts_sentence(plain, p):
                 f["sentence_subject"] = 1.0
+            if _kind_word_before(before):
+                f["kind_word_before"] = 1.0
+            if not f.get("after_cue") and _after_cue_far(before[-80:], p, cue_verbs):
+                f["after_cue_far"] = 1.0
             if _TOOL_BEFORE.search(before[-12:]):
                 f["tool_word_before"] = 1.0  # "via X", "using X": a tool, often someone else's
             if after.startswith(":"):
@@ -405,6 +472,17 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     for c in out:
         c.features[f"coined_in_paper_{_bucket(n_coined, (1, 2, 4))}"] = 1.0
     by_name = {c.name: c for c in out}
+    # families: "projUNN-D" and "projUNN-T" are variants of "projUNN", "JT-Safe-35B" one of "JT-Safe"
+    n_variants: dict[str, int] = {}
+    for c in out:
+        if ("-" in c.name or "_" in c.name) and " " not in c.name:
+            for i, ch in enumerate(c.name):
+                # a prefix of three or more characters cut at "-" or "_" that is a one-word candidate
+                if (ch == "-" or ch == "_") and i >= 3 and i < len(c.name) - 1 and c.name[:i] in by_name:
+                    c.features["variant_of_candidate"] = 1.0
+                    n_variants[c.name[:i]] = n_variants.get(c.name[:i], 0) + 1
+    for base, n in n_variants.items():
+        by_name[base].features[f"has_variants_{_bucket(n, (1,))}"] = 1.0
     for acro, long_form in pairs:
         a, lf = by_name.get(acro), by_name.get(long_form)
         if not a or not lf:
@@ -432,14 +510,15 @@ _CONTEXTS = (
     "sentence_subject", "paren_after", "in_parens", "defined_by_long_form", "prior_context_any", "first_in_cue_sentence",
     "in_cue_sentence", "count_1", "count_2", "count_4", "count_4+", "first_sentence_0", "rule_strength_3",
     "rule_strength_2", "rule_strength_1", "emphasized", "rank_0", "colon_after", "rule_choice", "tool_word_before",
-    "in_url", "known_family_variant", "repo_name", "first_at_1", "first_at_4", "first_at_7", "first_at_7+",
+    "in_url", "known_family_variant", "repo_name", "kind_word_before", "after_cue_far", "variant_of_candidate", "has_variants_1",
+    "has_variants_1+", "first_at_1", "first_at_4", "first_at_7", "first_at_7+",
     "no_introducing_context",
 )
 
 
 # The contexts that introduce a name (the paper's own, or someone else's).
 _INTRODUCING = (
-    "after_cue", "after_called", "appositive_after", "kind_word_after", "our_kind_before", "np_comma_before",
+    "after_cue", "kind_word_before", "after_cue_far", "after_called", "appositive_after", "kind_word_after", "our_kind_before", "np_comma_before",
     "sentence_subject", "emphasized", "in_url", "rule_strength_3", "rule_strength_2", "rule_strength_1", "colon_after",
     "defined_by_long_form", "is_long_form",
 )

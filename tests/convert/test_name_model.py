@@ -103,6 +103,23 @@ def test_a_known_models_variant_is_a_candidate_but_the_model_itself_is_not():
     assert found["LLaVA"].get("generic_acronym")
 
 
+def test_a_name_after_its_kind_noun_or_a_distant_cue_has_that_context():
+    found = names("Risks come early. We introduce a new video understanding benchmark RiskProbe in which clips are marked.")
+    assert found["RiskProbe"].get("kind_word_before") and found["RiskProbe"].get("after_cue_far")
+    assert not found["RiskProbe"].get("no_introducing_context")
+    found = names("The resulting model, TuneNet, composes bars. We compare it with prior work.")
+    assert found["TuneNet"].get("kind_word_before")
+    found = names("We propose TuneNet, a composer. It beats the LSTM baseline.")
+    assert not found["TuneNet"].get("kind_word_before") and not found["TuneNet"].get("after_cue_far")
+
+
+def test_variants_of_a_name_are_told_from_the_name_they_extend():
+    found = names("We propose OrthoNet, an orthogonal layer, in two variants, OrthoNet-D and OrthoNet-T.")
+    assert found["OrthoNet"].get("has_variants_1+")
+    assert found["OrthoNet-D"].get("variant_of_candidate") and found["OrthoNet-T"].get("variant_of_candidate")
+    assert not found["OrthoNet"].get("variant_of_candidate")
+
+
 def test_abbreviation_definitions_give_both_forms():
     found = names("Normalisation matters. We propose a principled method, Graph Normalization (GraphNorm), for GNNs.")
     assert found["GraphNorm"].get("defined_by_long_form")
@@ -197,8 +214,20 @@ _CUE_PIECES = ["we ", "We ", "propose", "PROPOSED", "introduces", "present", "ca
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_CUE_PIECES), max_size=8).map("".join))
 def test_a_cue_before_a_mention_is_found_as_the_pattern_finds_it(text):
-    for pattern, starts in ((name_model._CUE_BEFORE, name_model._CUE_STARTS), (name_model._CALLED_BEFORE, name_model._CALLED_STARTS)):
+    for pattern, starts in ((name_model._CUE_BEFORE, name_model._CUE_STARTS), (name_model._CALLED_BEFORE, name_model._CALLED_STARTS),
+                            (name_model._CUE_FAR, name_model._CUE_STARTS)):
         assert name_model._ends_on(pattern, text, starts) == bool(pattern.search(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_CUE_PIECES), max_size=12).map("".join), st.integers(0, 200))
+def test_a_distant_cue_is_found_as_the_pattern_finds_it(text, cut):
+    # as candidates() looks for it: only where a contribution verb starts in the lowercased text
+    low = text.lower()
+    verbs = sorted(i for stem in name_model._CUE_STARTS for i in name_model._find_all(low, stem)) if len(low) == len(text) else None
+    end = min(cut, len(text))
+    window = text[max(0, end - 80) : end]
+    assert name_model._after_cue_far(window, end, verbs) == bool(name_model._CUE_FAR.search(window))
 
 
 def test_every_capital_of_a_name_is_one_the_token_scan_looks_for():
