@@ -84,6 +84,9 @@ def _classify(tok: str) -> tuple[bool, str | None, bool, bool, str | None]:
     return result
 
 
+_HARD_BREAK: tuple[list[str], str | None] = ([], None)  # in a sentence's runs: no phrase joins across it
+
+
 def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
     """(words, sentence index, start offset) of every phrase, joined phrases included."""
     return _candidate_phrases(plain)[0]
@@ -117,8 +120,8 @@ def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], li
                 join = join_word
             elif join_word is None:
                 join = None
-            if join_word is None and runs:
-                runs.append(([], None))  # a hard break
+            if join_word is None and runs and runs[-1] is not _HARD_BREAK:
+                runs.append(_HARD_BREAK)  # (one for several in a row: each starts the chain afresh)
         if run:
             runs.append((run, join))
         chain: list[list[str]] = []  # phrases ending at the previous run, joined so far
@@ -127,10 +130,13 @@ def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], li
                 chain = []
                 continue
             out.append((words, s_idx, offset))
-            grown = [c + [j] + words for c in chain if len(c) + 1 + len(words) <= _MAX_PHRASE] if j else []
+            if not (j and chain):
+                chain = [words]
+                continue
+            grown = [c + [j] + words for c in chain if len(c) + 1 + len(words) <= _MAX_PHRASE]
             for c in grown:
                 out.append((c, s_idx, offset))
-            chain = [words] + [c for c in grown if c.count(j or "") <= 2]
+            chain = [words] + [c for c in grown if c.count(j) <= 2]
     return out, counts
 
 
