@@ -1256,13 +1256,28 @@ def _stems(words: Iterable[str]) -> set[str]:
     """The words, their hyphenated parts, and each without a plural -s ("transformers" says
     "transformer", "real-world" says "world")."""
     out: set[str] = set()
+    cache = _WORD_STEMS
+    if len(cache) > 200_000:
+        cache.clear()
     for w in words:
-        for part in [w, *w.split("-")] if "-" in w else [w]:
-            if part:
-                out.add(part)
-                if len(part) > 3 and part.endswith("s") and not part.endswith("ss"):
-                    out.add(part[:-1])
+        got = cache.get(w)
+        if got is None:
+            got = cache[w] = _word_stems(w)
+        out.update(got)
     return out
+
+
+_WORD_STEMS: dict[str, tuple[str, ...]] = {}  # a word -> what it says (see _stems), kept between abstracts
+
+
+def _word_stems(w: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for part in [w, *w.split("-")] if "-" in w else [w]:
+        if part:
+            out.append(part)
+            if len(part) > 3 and part.endswith("s") and not part.endswith("ss"):
+                out.append(part[:-1])
+    return tuple(out)
 
 
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
@@ -1343,13 +1358,17 @@ def _not_worse(mine: dict[str, None], size: int, opening: _Opening, need: float 
             return _CANNOT
     own = _count_distribution(own_probs)
     top = len(below) - 1  # below[top]: P(no more than all of them), 1
+    # below[min(top, k)] for every k reached: below padded with its last value (each limit
+    # below is under (len(own) + len(shared_dist)) * ratio)
+    reach = int((len(own) + len(shared_dist)) * ratio) + 2
+    upto = below if reach <= top else below + [below[top]] * (reach - top)
     total = 0.0
     for s, ps in enumerate(shared_dist):
         part = 0.0
         for c, pc in enumerate(own):
             limit = (c + s) * ratio - s + 1e-9  # o <= limit
             if limit >= 0.0:
-                part += pc * below[min(top, int(limit) + 1)]
+                part += pc * upto[int(limit) + 1]
         total += ps * part
     return total
 

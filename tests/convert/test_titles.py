@@ -432,3 +432,19 @@ def test_clean_fast_path_is_what_the_substitutions_make(text):
     slow = titles._MARKUP.sub("", slow)
     slow = titles._QUOTES.sub("", slow)
     assert titles._clean(text) == titles._WS.sub(" ", slow).strip()
+
+
+@given(st.lists(st.sampled_from(["real-world", "transformers", "class", "gas", "x-s", "-", "a-b-c", "models", "bus"]), max_size=6))
+def test_stems_kept_per_word_are_what_the_words_say(words):
+    """_stems keeps each word's stems between abstracts: the same set as working them out."""
+    from readinglist.convert.titles import _stems
+
+    expected: set[str] = set()
+    for w in words:
+        for part in [w, *w.split("-")] if "-" in w else [w]:
+            if part:
+                expected.add(part)
+                if len(part) > 3 and part.endswith("s") and not part.endswith("ss"):
+                    expected.add(part[:-1])
+    assert _stems(words) == expected
+    assert _stems(words) == expected  # from the kept stems
