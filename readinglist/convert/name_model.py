@@ -594,6 +594,9 @@ def _shape(name: str, common: frozenset, frequent: dict, own_counts: int = 0) ->
         # "Large Language Models", "Vision-Language Models": spelled-out everyday acronyms
         initials = "".join(p[:1] for w in words if w.lower() not in _STOP for p in w.split("-") if p).upper()
         f["generic_acronym"] = float(len(initials) >= 2 and initials in lexicon.GENERIC_ACRONYMS)
+        # how many training abstracts capitalise this phrase ("Knowledge Distillation": many)
+        df = max(0, frequent.get(name.lower(), 0) - own_counts)
+        f[f"phrase_df_{_bucket(df, (2, 9, 49))}"] = 1.0
     return f
 
 

@@ -5,7 +5,8 @@ JSON object a line: ``title``, ``abstract``), and learns from them
 
 - word statistics: how many abstracts use each coined-looking token or capitalised word (prior
   work, everyday acronyms and proper words such as "Gaussian" are frequent, a paper's own name
-  is rare) and which lowercase words are common;
+  is rare), how many capitalise each phrase of two to four words ("Knowledge Distillation" is an
+  established term, a new method's spelled-out name is rare) and which lowercase words are common;
 - the *ranking* weights: a conditional logit (a logistic regression whose softmax runs over one
   paper's candidates, so it learns which candidate beats the others in the same abstract) over
   the named features of :func:`readinglist.name_model.candidates`, labelled by the real titles:
@@ -98,9 +99,29 @@ def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
         # coined-looking tokens, and capitalised words ("Gaussian", "Furthermore", "English"):
         # a word many abstracts capitalise is a proper word or a sentence opener, not a new name
         token_df.update({t for t in _TOKEN.findall(text) if is_coined(t.rstrip("+")) or re.match(r"[A-Z][a-z]+[A-Z0-9]", t) or _CAPITALISED.fullmatch(t)})
+        # runs of capitalised words ("Knowledge Distillation", "Group Relative Policy Optimization"):
+        # an established term many abstracts capitalise is no new name; kept lowercased, with spaces
+        token_df.update(_cap_phrases(text))
     common = sorted(w for w, n in lower_df.items() if n >= COMMON_MIN_DF)
     frequent = {t: n for t, n in sorted(token_df.items()) if n >= FREQUENT_MIN_DF}
     return common, frequent
+
+
+def _cap_phrases(text: str) -> set[str]:
+    """The lowercased phrases of two to four words inside the text's runs of capitalised words
+    (not starting or ending on a minor word), as name_model reads a multi-word candidate's count."""
+    from .name_model import _CAP_RUN, _STOP
+
+    out = set()
+    for m in _CAP_RUN.finditer(text):
+        words = m.group(1).split()
+        for i, first in enumerate(words):
+            if first.lower() in _STOP:
+                continue
+            for j in range(i + 2, min(len(words), i + 4) + 1):
+                if words[j - 1].lower() not in _STOP:
+                    out.add(" ".join(words[i:j]).lower())
+    return out
 
 
 def paper_candidates(rows: list[dict]):

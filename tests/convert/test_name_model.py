@@ -41,7 +41,22 @@ def test_name_model_threshold_and_word_statistics_are_numbers_and_words_only():
     model = json.loads(name_model._MODEL_PATH.read_text(encoding="utf-8"))
     assert 0 < model["threshold"] < 1
     assert all(re.fullmatch(r"[a-z][a-z-]*", w) for w in model["common_words"])
-    assert all(isinstance(n, int) and " " not in t for t, n in model["frequent_names"].items())
+    # tokens as written, and lowercased phrases of two to four capitalised words
+    assert all(isinstance(n, int) and (" " not in t or (t == t.lower() and 2 <= len(t.split()) <= 4))
+               for t, n in model["frequent_names"].items())
+
+
+def test_phrases_of_capitalised_runs_are_counted_and_read_as_a_multi_word_candidates_count():
+    from readinglist.convert.train_names import _cap_phrases
+
+    found = _cap_phrases("We compare Knowledge Distillation with Group Relative Policy Optimization on Tasks.")
+    assert {"knowledge distillation", "group relative policy optimization", "relative policy"} <= found
+    assert not any(p.split()[0] in ("of", "with", "we") or p.split()[-1] in ("of", "with") for p in found)
+    text = "We propose Momentum Feature Mixing, a regulariser, and compare it with Knowledge Distillation."
+    with mock.patch.dict(name_model.load_model(), frequent={"knowledge distillation": 60}, _shapes={}):
+        found_names = names(text)
+    assert found_names["Knowledge Distillation"].get("phrase_df_49+")
+    assert found_names["Momentum Feature Mixing"].get("phrase_df_2")
 
 
 def test_decision_model_and_thresholds_are_shipped():
