@@ -11,14 +11,19 @@ A paper lives in ``<store>/papers/<key>.toml``::
     [generated]        what readinglist generated for key, title, shorttitle, tags
     [[sources]]        where the record came from
 
-* :func:`parse` reads a file's text (as readinglist wrote it: :func:`read_rendered`; else with :mod:`tomllib`) into a :class:`~readinglist.record.Paper`;
-  a field named in ``GENERATED_FIELDS`` counts as generated while its value still equals the one
-  in ``[generated]``.
-* :func:`render` writes a new file with :mod:`tomlkit` in a fixed order and format, so the same
-  paper always gives the same bytes.
+* :func:`parse` reads a file's text into a :class:`~readinglist.record.Paper` (a file as
+  readinglist wrote it without a TOML parser: :func:`~.paperrow.read_rendered`; any other with
+  :mod:`tomllib`); a field named in ``GENERATED_FIELDS`` counts as generated while its value
+  still equals the one in ``[generated]``.
+* :func:`render` writes a new file in a fixed order and format, so the same paper always gives
+  the same bytes (:func:`~.paperrow.render_row` of the paper's row: the text tomlkit would
+  make, written directly).
 * :func:`edit` changes an existing file's text from one paper to another with :mod:`tomlkit`,
   touching only the values that differ: comments, blank lines, key order and the formatting of
   every other value stay as the person left them, and a change is a few lines in ``git diff``.
+
+A file as a row (the plain tuple the cache stores and single-paper commands change) is in
+:mod:`.paperrow`, whose names this module exports too.
 
 ``tomlkit`` is imported inside the writing functions only, so reading a paper stays fast.
 """
