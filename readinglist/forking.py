@@ -14,7 +14,10 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 Child = tuple[int, int]  # (pid, read end of its pipe)
 

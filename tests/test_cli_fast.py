@@ -172,3 +172,18 @@ def test_single_paper_commands_build_no_records(library, line):
     configuration or typing are loaded (their start-up is most of such a command's time)."""
     proc = subprocess.run([sys.executable, "-c", LEAN, "--store", str(library), *line], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_list_from_a_current_cache_builds_no_records(library):
+    """`list` (piped: one line a paper from the cache) and its filters read rows: once the cache
+    is current, no record dataclass, dataclass machinery, TOML parser or typing is loaded."""
+    import time
+
+    from readinglist.store.cache import RACY_NS
+
+    time.sleep(2 * RACY_NS / 1e9)  # files changed just now are read again until they settle
+    subprocess.run([sys.executable, "-c", FAST, "--store", str(library), "list"], capture_output=True, check=True)
+    for line in (["list"], ["list", "--tag", "llm"], ["list", "--status", "unread", "-n", "3"]):
+        proc = subprocess.run([sys.executable, "-c", LEAN, "--store", str(library), *line], capture_output=True, text=True)
+        assert proc.returncode == 0, (line, proc.stderr)
+        assert proc.stdout.count("\n") >= 1

@@ -29,21 +29,31 @@ import stat as stat_module
 import sys
 import time
 from collections.abc import Container, Generator, Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from collections import namedtuple
 from pathlib import Path
-from typing import NamedTuple
 
 from ..errors import StoreError
 from ..forking import collect, fork, fork_writer
 from ..gc_pause import gc_paused
-from ..record import STATUSES, Event, Paper, Person, Record, Source
-from .paperfile import paper_to_row, parse_row, read_texts, row_to_paper
+from ..constants import STATUSES
+from .paperrow import read_texts
+
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from ..record import Paper
 
 #: The field names of the dataclasses a row holds, in order: part of the cache's identity, so a
-#: cache written for other fields is never read (rows are positional, for speed).
-SCHEMA = tuple(
-    (cls.__name__, tuple(f.name for f in fields(cls))) for cls in (Record, Paper, Person, Source, Event)
-)
+#: cache written for other fields is never read (rows are positional, for speed). Written out
+#: (a test checks it against record.py) so that ``list``, which reads rows, need not create the
+#: dataclasses.
+SCHEMA = (
+    ("Record", ("key", "title", "abstract", "entry_type", "venue", "year", "shorttitle", "tags", "authors",
+                "doi", "url", "pages", "fields", "generated", "sources")),
+    ("Paper", ("record", "status", "history", "notes", "user_tags", "priority", "rating")),
+    ("Person", ("family", "given", "literal")),
+    ("Source", ("file", "paragraph", "line")),
+    ("Event", ("event", "date")),
+)  # fmt: skip
 RACY_NS = 100_000_000  # 0.1 s
 
 Signature = tuple  # (st_ino, st_size, st_mtime_ns, st_ctime_ns), and st_mode for a file that is not regular
@@ -60,19 +70,29 @@ def signature(st: os.stat_result) -> Signature:
 # --------------------------------------------------------------------------- the index
 
 
-@dataclass
 class Index:
     """Papers by file name (``"canvit2026.toml"``), their files' signatures, and which file
-    holds each key."""
+    holds each key. (A plain class: commands that only read rows load no dataclass machinery.)"""
 
-    papers: dict[str, Paper] = field(default_factory=dict)
-    sigs: dict[str, Signature | None] = field(default_factory=dict)  # None: not trusted
-    by_key: dict[str, str] = field(default_factory=dict)
-    temp_files: list[str] = field(default_factory=list)  # leftovers of killed writers
-    changes: int = 0  # entries that differ from the cache file on disk
-    #: files that do not parse: name -> the one-line error (file:line:col); left out of
-    #: ``papers`` and ``sigs`` (so they are read again, and reported, on every scan)
-    broken: dict[str, str] = field(default_factory=dict)
+    __slots__ = ("papers", "sigs", "by_key", "temp_files", "changes", "broken")
+
+    def __init__(
+        self,
+        papers: dict[str, Paper] | None = None,
+        sigs: dict[str, Signature | None] | None = None,  # None: not trusted
+        by_key: dict[str, str] | None = None,
+        temp_files: list[str] | None = None,  # leftovers of killed writers
+        changes: int = 0,  # entries that differ from the cache file on disk
+        broken: dict[str, str] | None = None,
+    ) -> None:
+        self.papers: dict[str, Paper] = {} if papers is None else papers
+        self.sigs: dict[str, Signature | None] = {} if sigs is None else sigs
+        self.by_key: dict[str, str] = {} if by_key is None else by_key
+        self.temp_files: list[str] = [] if temp_files is None else temp_files
+        self.changes = changes
+        #: files that do not parse: name -> the one-line error (file:line:col); left out of
+        #: ``papers`` and ``sigs`` (so they are read again, and reported, on every scan)
+        self.broken: dict[str, str] = {} if broken is None else broken
 
     def put(self, name: str, paper: Paper | None, sig: Signature | None = None) -> None:
         """Record that file ``name`` now holds ``paper`` (None: the file is gone)."""
@@ -89,6 +109,8 @@ class Index:
 
 def load_cache(cache_dir: Path) -> Index:
     """The index saved in the cache, or an empty one when there is none or it cannot be read."""
+    from .paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+
     with gc_paused():
         db = connect(cache_dir, create=False)
         if db is None:
@@ -334,6 +356,8 @@ def parse_files(papers_dir: Path, names: list[str], convert=None, careful: Conta
     first (the first bad file in ``names``' order). A worker that fails in any other way
     leaves its share to this process.
     """
+    from .paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+
     from .paperfile import compiled_loads
 
     loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
@@ -378,6 +402,8 @@ def parse_files(papers_dir: Path, names: list[str], convert=None, careful: Conta
 
 def _converted(rows: dict[str, tuple], vanished: list[str], convert) -> tuple[dict, list[str]]:
     """Papers (or ``convert(name, row)``) from rows."""
+    from .paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+
     with gc_paused():
         if convert is not None:
             return {name: convert(name, row) for name, row in rows.items()}, vanished
@@ -393,6 +419,8 @@ def _cores() -> int:
 
 def _parse_share(papers_dir: Path, names: list[str], loads, careful: Container[str] = ()) -> tuple[dict[str, tuple], list[str]]:
     """The rows of the files ``names`` (see :func:`parse_files`), and those not found."""
+    from .paperfile import parse_row  # (the record dataclasses: not for reading rows)
+
     parsed: dict[str, tuple] = {}
     vanished: list[str] = []
     base = os.path.join(papers_dir, "")  # error messages name the path as papers_dir / name does
@@ -645,6 +673,8 @@ def put_sigs(db: sqlite3.Connection, sigs: dict) -> None:
 
 def bundle(name: str, p: Paper) -> tuple:
     """Everything the cache stores of the paper in file ``name`` (see :func:`bundle_row`)."""
+    from .paperfile import paper_to_row  # (the record dataclasses: not for reading rows)
+
     return bundle_row(name, paper_to_row(p))
 
 
@@ -694,13 +724,15 @@ def bundle_row(name: str, row: tuple) -> tuple:
     )  # fmt: skip
 
 
-@dataclass
 class Synced:
     """The cache brought up to date with the paper files (see :func:`sync`)."""
 
-    db: sqlite3.Connection
-    broken: dict[str, str] = field(default_factory=dict)
-    temp_files: list[str] = field(default_factory=list)
+    __slots__ = ("db", "broken", "temp_files")
+
+    def __init__(self, db: sqlite3.Connection, broken: dict[str, str] | None = None, temp_files: list[str] | None = None) -> None:
+        self.db = db
+        self.broken: dict[str, str] = {} if broken is None else broken
+        self.temp_files: list[str] = [] if temp_files is None else temp_files
 
     def close(self) -> None:
         self.db.close()
@@ -1002,26 +1034,21 @@ def select(
 # --------------------------------------------------------------------------- reading rows
 
 
-class ListedRecord(NamedTuple):
-    """The part of a record the ``list`` table shows (see :class:`Listed`)."""
+class ListedRecord(namedtuple("ListedRecord", "key venue year title tags")):
+    """The part of a record the ``list`` table shows (see :class:`Listed`): key, venue, year,
+    title and the topic tags. (collections' named tuples: typing's would cost ``list`` its
+    import.)"""
 
-    key: str
-    venue: str | None
-    year: int | None
-    title: str
-    tags: tuple[str, ...]  # topic tags
+    __slots__ = ()
 
 
-class Listed(NamedTuple):
+class Listed(namedtuple("Listed", "record status priority rating user_tags")):
     """What the ``list``/``search`` table shows of a paper, read from the cache without
     loading the whole paper: the attributes the table reads, named as on
-    :class:`~readinglist.record.Paper` (``record`` holds the record's part)."""
+    :class:`~readinglist.record.Paper` (``record`` holds the record's part, a
+    :class:`ListedRecord`): record, status, priority, rating, user_tags."""
 
-    record: ListedRecord
-    status: str
-    priority: int | None
-    rating: int | None
-    user_tags: tuple[str, ...]
+    __slots__ = ()
 
     @property
     def key(self) -> str:
@@ -1050,6 +1077,8 @@ def listed(rows: Iterable[tuple]) -> list[Listed]:
 
 def papers_of(rows: Iterable[tuple]) -> list[Paper]:
     """Papers from query rows whose first column is the marshalled paper."""
+    from .paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+
     loads = marshal.loads
     with gc_paused():
         return [row_to_paper(loads(r[0])) for r in rows]

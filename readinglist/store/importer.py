@@ -134,7 +134,7 @@ class Importer:
         paper = self.rows.get(name)
         if paper is not None:
             return paper
-        from .cache import row_to_paper
+        from .paperfile import row_to_paper
 
         row = self._row(name)
         if row is None:  # pragma: no cover - the cache holds every file it was synced with
@@ -152,7 +152,7 @@ class Importer:
         """The store's papers by DOI and, those without an abstract, by title (by file name, the
         first one wins), read from the cache when a record without abstract first comes."""
         if self._by_doi is None or self._by_title is None:
-            from .cache import row_to_paper
+            from .paperfile import row_to_paper
 
             by_doi: dict[str, str] = {}
             by_title: dict[tuple[str, int | None], str] = {}
