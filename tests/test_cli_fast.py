@@ -65,6 +65,10 @@ LINES = [
     ["list", "--rating", "5", "--reverse"],
     ["list", "--sort", "bogus"],  # a library error
     ["list", "--status", "done"],
+    ["search", "vision"],
+    ["search", "vision", "-n", "2", "--json"],
+    ["search", "--limit=1", "knowledge editing"],
+    ["search", "zzzznothing"],  # no match: said on stderr
 ]
 
 
@@ -105,7 +109,10 @@ def test_the_fast_path_does_what_typer_does(library, tmp_path, line):
         ["list", "--search", ""],
         ["list", "--bogus"],
         ["list", "-h"],
-        ["search", "vision"],
+        ["search", "vision", "-n", "0"],
+        ["search", "vision", "-n", "2", "--limit", "3"],
+        ["search", "-x"],
+        ["search"],
         ["mark", "read"],
         ["mark", "read", "--tag", "llm"],
         ["mark", "read", "canvit2026", "--dry-run"],

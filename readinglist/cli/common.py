@@ -146,6 +146,22 @@ def list_papers(status, tag, venue, year, priority, rating, search, sort, revers
     _print_papers(papers, as_json=as_json)
 
 
+def search_papers(text, limit, as_json) -> None:
+    """What ``readinglist search`` does (see :mod:`.library` for its options)."""
+    hits = state.store.search(text, limit=limit, brief=not as_json)
+    _warn_broken()
+    if as_json:
+        import json
+
+        for paper, score in hits:
+            sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
+        return
+    if not hits:
+        print(f"no paper matches {text!r}", file=sys.stderr)
+        return
+    _print_papers([paper for paper, _ in hits], as_json=False)
+
+
 def _count(n: int, noun: str, plural: str | None = None) -> str:
     """ "1 paper", "2 papers" """
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"

@@ -1,7 +1,7 @@
 """The everyday commands without typer.
 
 ``show KEY [--json]``, ``mark STATUS KEY...``, ``note KEY -m TEXT [-a]``, ``tag KEY TAG...``,
-``rate KEY N``, ``priority KEY N`` and ``list`` with its own options (after any of ``--store``,
+``rate KEY N``, ``priority KEY N``, ``search TEXT [-n N] [--json]`` and ``list`` with its own options (after any of ``--store``,
 ``--config``, ``--color``, ``--no-pager``) are parsed here and run by the same functions the
 typer commands call (:mod:`.papers`, :func:`.common.list_papers`), so such a process never
 imports typer and click (~25 ms, more than a command that changes one paper needs for the rest). Every other command line, anything this parser is
@@ -143,6 +143,32 @@ def _command(name: str, args: list[str]) -> dict | None:
                 return dict(key=args[0], n=n)
     elif name == "list":
         return _list_options(args)
+    elif name == "search":
+        text = None
+        limit, as_json, limited = 20, False, False
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            option, eq, value = arg.partition("=")
+            if arg == "--json" and not as_json:
+                as_json = True
+            elif option in ("-n", "--limit") and not limited and not (eq and option == "-n"):
+                if not eq:
+                    if i + 1 >= len(args):
+                        return None
+                    i += 1
+                    value = args[i]
+                n = _small_int(value, None, 1)  # typer's min=1
+                if n is None:
+                    return None
+                limit, limited = n, True
+            elif _word(arg) and text is None:
+                text = arg
+            else:
+                return None
+            i += 1
+        if text is not None:
+            return dict(text=text, limit=limit, as_json=as_json)
     elif name == "note":
         key = message = None
         append = False
@@ -206,6 +232,10 @@ def run(argv: list[str]) -> int | None:
             from .common import list_papers
 
             list_papers(**kwargs)
+        elif name == "search":
+            from .common import search_papers
+
+            search_papers(**kwargs)
         else:
             getattr(papers, name)(**kwargs)
     except (ReadinglistError, RecursionError) as exc:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -12,10 +10,9 @@ import typer
 from ..record import SORTS
 from .common import (
     list_papers,
+    search_papers,
     _console,
-    _paper_json,
     _plain_output,
-    _print_papers,
     _warn_broken,
     state,
 )
@@ -67,16 +64,7 @@ def search(
 
     Example: readinglist search "knowledge editing"
     """
-    hits = state.store.search(text, limit=limit, brief=not as_json)
-    _warn_broken()
-    if as_json:
-        for paper, score in hits:
-            sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
-        return
-    if not hits:
-        print(f"no paper matches {text!r}", file=sys.stderr)
-        return
-    _print_papers([paper for paper, _ in hits], as_json=False)
+    search_papers(text, limit, as_json)
 
 
 
