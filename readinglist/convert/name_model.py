@@ -386,10 +386,16 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     repos = {m.group(1).lower() for a, b in urls for m in [_REPO.search(plain, a, b)] if m} if urls else set()
     owners = {m.start(1) for a, b in urls for m in _OWNER.finditer(plain, a, b)} if urls else set()
     length = max(1, len(plain))
-    # where a contribution verb starts (in the lowercased text): after_cue_far is only looked for
-    # after one (its every match starts with one of _CUE_STARTS)
-    low_plain = plain.lower()
-    cue_verbs = sorted(i for stem in _CUE_STARTS for i in _find_all(low_plain, stem)) if len(low_plain) == len(plain) else None
+    # where a contribution verb starts (in the lowercased text), found when first needed:
+    # after_cue_far is only looked for after one (its every match starts with one of _CUE_STARTS)
+    verbs_at: list[list[int] | None] = []
+
+    def cue_verbs() -> list[int] | None:
+        if not verbs_at:
+            low = plain.lower()
+            verbs_at.append(sorted(i for stem in _CUE_STARTS for i in _find_all(low, stem)) if len(low) == len(plain) else None)
+        return verbs_at[0]
+
     for form in generic_forms:
         for name in [n for n in found if n.lower() in (form, form + "s", form.rstrip("s"))]:
             del found[name], first[name]
@@ -445,9 +451,9 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                 f["np_comma_before"] = 1.0
             if _SUBJECT_AFTER.match(after) and naming.starts_sentence(plain, p):
                 f["sentence_subject"] = 1.0
-            if _kind_word_before(before):
+            if not f.get("kind_word_before") and _kind_word_before(before):
                 f["kind_word_before"] = 1.0
-            if not f.get("after_cue") and _after_cue_far(before[-80:], p, cue_verbs):
+            if not f.get("after_cue") and not f.get("after_cue_far") and _after_cue_far(before[-80:], p, cue_verbs()):
                 f["after_cue_far"] = 1.0
             if _TOOL_BEFORE.search(before[-12:]):
                 f["tool_word_before"] = 1.0  # "via X", "using X": a tool, often someone else's
