@@ -1040,16 +1040,27 @@ def _phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 
     topic = _topic(plain)
     if not topic:
         return phrase
-    topic_words = topic.split()
+    topic_words, content, initials = _topic_parts(topic)
     if len(topic_words) < 2:
         return phrase  # "researchers", "robustness": too little to say what the paper is about
-    content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
     said = {w.lower().strip(",;:") for w in phrase}
     said |= {part for w in said if "-" in w for part in w.split("-")}
-    initials = "".join(w[:1] for w in topic_words if w.lower() not in DANGLING).lower()
-    if content & said or {initials, initials + "s"} & said or len(phrase) + 1 + len(topic_words) > budget:
+    if content & said or not initials.isdisjoint(said) or len(phrase) + 1 + len(topic_words) > budget:
         return phrase  # the phrase says the topic already ("... of LLMs" and "large language models")
     return phrase + ["for"] + topic_words
+
+
+_TOPIC_WORD = re.compile(r"[\w-]{4,}")
+
+
+@lru_cache(maxsize=16)
+def _topic_parts(topic: str) -> tuple[list[str], frozenset[str], frozenset[str]]:
+    """(the topic's words, its lowercase words of four characters or more, its initials and
+    their plural): what :func:`_phrase_with_topic` checks a phrase against, once per topic (the
+    words are copied into each joined phrase, never changed)."""
+    topic_words = topic.split()
+    initials = "".join(w[:1] for w in topic_words if w.lower() not in DANGLING).lower()
+    return topic_words, frozenset(w.lower() for w in _TOPIC_WORD.findall(topic)), frozenset((initials, initials + "s"))
 
 
 TOPIC_JOIN_MAX = 11
