@@ -68,8 +68,8 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
     from .titles import make_title, plain_title, title_for_tags
 
     error = None
-    try:
-        plain = to_plain(prepare(abstract))
+    try:  # sub- and superscripts as a reader sees them: "$\\mu^2$Tokenizer" is the name "μ²Tokenizer"
+        plain = to_plain(prepare(abstract), scripts=True)
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         plain, error = " ".join(abstract.split()), f"{type(exc).__name__}: {exc}"
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -190,3 +191,16 @@ def test_the_library_never_forks_unless_asked(seed_texts, monkeypatch):
 
     monkeypatch.setattr(multiprocessing, "get_context", no_fork)
     assert len(convert(seed_texts[0]).records) > 2
+
+
+@pytest.mark.parametrize("written, name", [(r"$\mu^2$Tokenizer", "μ²Tokenizer"), (r"Adam$^+$", "Adam⁺"), (r"BLM$_1$", "BLM₁")])
+def test_a_name_set_with_math_scripts_keeps_them(written, name):
+    """Generation reads sub- and superscripts as the characters a reader sees ("$\\mu^2$Tokenizer"
+    is "μ²Tokenizer", not "2Tokenizer"), so a name written with them is found whole."""
+    from readinglist.convert.pipeline import generate
+    from readinglist.convert.tagging import compile_taxonomy
+
+    raw = f"Existing optimizers stall. We introduce {written}, a fast optimizer for sparse models. {written} converges."
+    config = default_config()
+    found, title, _tags, error = generate(raw, compile_taxonomy(config.taxonomy), config.max_tags)
+    assert error is None and found == name and title.startswith(f"{name}: ")
