@@ -15,6 +15,8 @@ cheap::
 
 from __future__ import annotations
 
+from .lazy import lazy_attributes
+
 __version__ = "0.1.0"
 
 # ``readinglist.convert`` is both the pipeline's package and its entry-point function. The function
@@ -43,12 +45,4 @@ _EXPORTS = {
 __all__ = sorted([*_EXPORTS, "convert"]) + ["__version__"]
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'readinglist' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

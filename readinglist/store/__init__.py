@@ -17,6 +17,8 @@ Layers, top to bottom:
 
 from __future__ import annotations
 
+from ..lazy import lazy_attributes
+
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
     from .importer import ImportSummary
@@ -28,12 +30,4 @@ __all__ = ["Store", "ImportSummary", "merge_record"]
 _WHERE = {"Store": "library", "ImportSummary": "importer", "merge_record": "merge"}
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _WHERE)

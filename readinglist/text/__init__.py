@@ -32,7 +32,8 @@ Recognition rules (the same for every rendering):
 
 from __future__ import annotations
 
-from importlib import import_module
+from ..lazy import lazy_attributes
+
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 
 # Each rendering is imported when first asked for (PEP 562), so a command that only needs plain
@@ -69,10 +70,4 @@ if TYPE_CHECKING:
     from .tokens import normalize_space, tokenize
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _WHERE)
