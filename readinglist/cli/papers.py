@@ -147,7 +147,7 @@ def _edit(text: str) -> str:
     from pathlib import Path
 
     from ..errors import ValidationError
-    from ..store.atomic import describe, read_bounded
+    from ..store.atomic import byte_place, describe, read_bounded
 
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     with tempfile.TemporaryDirectory(prefix="readinglist-") as tmp:
@@ -168,8 +168,7 @@ def _edit(text: str) -> str:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            line, col = byte_place(data, exc.start)
             kept = _keep(data)
             raise ValidationError(f"the editor saved text that is not UTF-8 (line {line}, column {col}); notes unchanged; your text is in {kept}") from None
 

@@ -324,6 +324,12 @@ def read_bounded(path: str | os.PathLike, *, limit: int = INPUT_LIMIT) -> bytes:
         os.close(fd)
 
 
+def byte_place(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, column), both counted from 1, of the byte at ``offset`` in ``data`` (where a
+    UnicodeDecodeError says the text stopped being UTF-8)."""
+    return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
 def describe(exc: OSError) -> str:
     """A short reason for an OSError from this module or ``open`` (no path in it)."""
     if isinstance(exc, (NotRegularFile, TooLarge, LinkRefused)):

@@ -92,7 +92,7 @@ def read_text(path: Path) -> str:
     """The text of a paper file. FileNotFoundError when there is none; StoreError for a file
     that is not UTF-8 (naming line and column), not a regular file (a folder, a FIFO, a device),
     larger than PAPER_LIMIT, or unreadable."""
-    from .atomic import describe, read_bounded
+    from .atomic import byte_place, describe, read_bounded
 
     try:
         data = read_bounded(path, limit=PAPER_LIMIT)
@@ -103,8 +103,7 @@ def read_text(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, col = byte_place(data, exc.start)
         raise StoreError(f"{path}:{line}:{col}: not UTF-8 text; fix or remove this byte") from None
 
 

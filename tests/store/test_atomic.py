@@ -4,6 +4,8 @@ import os
 import stat
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from readinglist.store import atomic as fileio
 
@@ -46,3 +48,13 @@ def test_a_failed_batch_leaves_old_files_and_no_temp_files(tmp_path, monkeypatch
     monkeypatch.setattr(os, "replace", real_replace)
     assert calls and sorted(p.name for p in tmp_path.iterdir()) == ["a.toml"]
     assert (tmp_path / "a.toml").read_text() == "old a"
+
+
+@given(st.binary(max_size=200), st.data())
+def test_byte_place_is_the_line_and_column_an_editor_shows(data, draw):
+    from readinglist.store.atomic import byte_place
+
+    offset = draw.draw(st.integers(min_value=0, max_value=len(data)))
+    line, col = byte_place(data, offset)
+    before = data[:offset].split(b"\n")
+    assert (line, col) == (len(before), len(before[-1]) + 1)
