@@ -57,6 +57,15 @@ def prepare(abstract: str) -> str:
     return _MACRO_NAME.sub(_macro_name, abstract)
 
 
+def generation_text(abstract: str) -> str:
+    """The text names, titles and tags are generated from (and the training scripts learn from):
+    :func:`prepare`'s abstract as plain Unicode, sub- and superscripts as the characters a reader
+    sees ("$\\mu^2$Tokenizer" is the name "μ²Tokenizer", "Adam$^+$" is "Adam⁺")."""
+    from ..text import to_plain
+
+    return to_plain(prepare(abstract), scripts=True)
+
+
 def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tuple[str, ...], str | None]:
     """The generated fields of one abstract: (system name or None, title, topic tags, error).
 
@@ -64,12 +73,11 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
     record gets a plain title from the abstract's first words, no name, and ``error`` says what
     went wrong so the import summary can report it (file:line)."""
     from .naming import detect_name
-    from ..text import to_plain
     from .titles import make_title, plain_title, title_for_tags
 
     error = None
-    try:  # sub- and superscripts as a reader sees them: "$\\mu^2$Tokenizer" is the name "μ²Tokenizer"
-        plain = to_plain(prepare(abstract), scripts=True)
+    try:
+        plain = generation_text(abstract)
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         plain, error = " ".join(abstract.split()), f"{type(exc).__name__}: {exc}"
     try:

@@ -126,13 +126,12 @@ def _cap_phrases(text: str) -> set[str]:
 
 def paper_candidates(rows: list[dict]):
     """(paper index, its candidates) for every paper, as the converter sees it."""
-    from .pipeline import prepare
+    from .pipeline import generation_text
     from .name_model import candidates
-    from ..text import to_plain
 
     for g, r in enumerate(rows):
         raw = r["abstract"]
-        plain = to_plain(prepare(raw))
+        plain = generation_text(raw)
         yield g, candidates(raw, plain, own_counts=1)
 
 

@@ -57,8 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=12000)
     a = ap.parse_args(argv)
     from . import phrases
-    from .pipeline import prepare
-    from ..text import to_plain
+    from .pipeline import generation_text
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -91,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     feats, ys, groups = [], [], []
     for g, r in enumerate(rows):
         ref = _tokens(r["title"])
-        for _s, words, f, _i in phrases.scored_phrases(to_plain(prepare(r["abstract"])), 15):
+        for _s, words, f, _i in phrases.scored_phrases(generation_text(r["abstract"]), 15):
             feats.append(f)
             ys.append(rouge1(_tokens(" ".join(words)), ref))
             groups.append(g)

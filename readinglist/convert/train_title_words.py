@@ -45,9 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     from . import title_words
     from .naming import detect_name
-    from .pipeline import prepare
+    from .pipeline import generation_text
     from .titles import _clean, rule_made_title
-    from ..text import to_plain
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                              "title_length": round(sum(lengths) / max(1, len(lengths)), 3)}
     feats, ys, groups = [], [], []
     for g, r in enumerate(fit_rows):
-        plain = to_plain(prepare(r["abstract"]))
+        plain = generation_text(r["abstract"])
         name = detect_name(r["abstract"], plain)
         name = _clean(name) if name else None
         made = rule_made_title(plain, name)

@@ -12,18 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.convert import name_model, phrases
-from readinglist.convert.pipeline import prepare
+from readinglist.convert.pipeline import generation_text
 from readinglist.convert.naming import detect_name
-from readinglist.text import to_plain
 
 
 def names(text: str) -> dict[str, dict[str, float]]:
-    plain = to_plain(prepare(text))
+    plain = generation_text(text)
     return {c.name: c.features for c in name_model.candidates(text, plain)}
 
 
 def detect(text: str) -> str | None:
-    plain = to_plain(prepare(text))
+    plain = generation_text(text)
     return detect_name(text, plain)
 
 
@@ -78,7 +77,7 @@ def test_decision_model_and_thresholds_are_shipped():
 )
 def test_the_decision_score_lies_between_the_title_and_the_name_probabilities(text):
     model = name_model.load_model()
-    ranked = name_model.rank(name_model.candidates(text, to_plain(prepare(text)), skip_generic=True), model)
+    ranked = name_model.rank(name_model.candidates(text, generation_text(text), skip_generic=True), model)
     if not ranked:
         return
     f = name_model.decision_features(ranked)
@@ -197,7 +196,7 @@ def test_small_cases(text, expected):
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_candidates_and_choice_never_raise_and_come_from_the_text(text):
-    plain = to_plain(prepare(text))
+    plain = generation_text(text)
     for cand in name_model.candidates(text, plain):
         assert cand.name and cand.name in plain
         assert all(isinstance(v, float) for v in cand.features.values())
