@@ -26,6 +26,7 @@ import os
 import re
 import sqlite3
 import stat as stat_module
+import struct
 import sys
 import time
 from collections.abc import Container, Generator, Iterable, Iterator
@@ -33,7 +34,7 @@ from collections import namedtuple
 from pathlib import Path
 
 from ..errors import StoreError
-from ..forking import collect, fork, fork_writer
+from ..forking import collect, discard, fork, fork_writer
 from ..gc_pause import gc_paused
 from ..constants import STATUSES
 from .paperrow import read_texts
@@ -189,20 +190,102 @@ def stat_files(papers_dir: Path, *, parallel: bool = False) -> Stats:
     left, and the time the pass started. ``parallel``: on a large store a forked child stats
     half of the files (the pass is system calls, which two cores make twice as fast); if the
     child fails in any way, this process stats its half too."""
-    scan_ns = time.time_ns()
+    scan = Scan(papers_dir, parallel=parallel)
     try:
-        names = os.listdir(papers_dir)
-    except FileNotFoundError:
-        names = []
-    temp = [n for n in names if n.startswith(".") and n.endswith(".tmp")]
-    if not parallel or len(names) < FORK_MIN_FILES or not hasattr(os, "fork") or _cores() < 2:
-        return _stat_names(papers_dir, names), temp, scan_ns
-    half = len(names) // 2
-    child = _fork_stat(papers_dir, names[half:])
-    sigs = _stat_names(papers_dir, names[:half])
-    result = _collect(child)
-    sigs.update(result if isinstance(result, dict) else _stat_names(papers_dir, names[half:]))
-    return sigs, temp, scan_ns
+        return scan.sigs(), scan.temp, scan.scan_ns
+    finally:
+        scan.close()
+
+
+class Scan:
+    """One stat pass over the paper files, which a read compares with the cache by
+    :meth:`digest` before it asks for the signatures themselves (:meth:`sigs`).
+
+    On a large store (``parallel``) a forked child stats half of the files and sends first the
+    :func:`digest_part` of its half (16 bytes), then its signatures; when the digest shows that
+    nothing changed, the common case, the signatures are never sent, read nor merged (the child
+    is stopped by :meth:`close`). If the child fails in any way, this process stats its half."""
+
+    __slots__ = ("papers_dir", "temp", "scan_ns", "_sigs", "_rest", "_child", "_part")
+
+    def __init__(self, papers_dir: Path, *, parallel: bool = False) -> None:
+        self.papers_dir = papers_dir
+        self.scan_ns = time.time_ns()
+        try:
+            names = os.listdir(papers_dir)
+        except FileNotFoundError:
+            names = []
+        self.temp = [n for n in names if n.startswith(".") and n.endswith(".tmp")]
+        self._rest: list[str] = []  # the child's half
+        self._child: tuple[int, int] | None = None
+        self._part: tuple[int, int] | None = None  # the child's digest part, once read
+        if parallel and len(names) >= FORK_MIN_FILES and hasattr(os, "fork") and _cores() >= 2:
+            half = len(names) // 2
+            names, self._rest = names[:half], names[half:]
+            self._child = fork_writer(self._send)
+        self._sigs = _stat_names(papers_dir, names)
+
+    def _send(self, out) -> None:
+        """(in the child) The digest part of the child's half, then its signatures."""
+        sigs = _stat_names(self.papers_dir, self._rest)
+        out.write(_PART.pack(*digest_part(sigs)))
+        out.flush()
+        out.write(marshal.dumps(sigs))
+
+    def digest(self) -> int | None:
+        """:func:`digest` of :meth:`sigs`, without them where a child stats half of the files."""
+        if self._child is None:
+            return digest(self._sigs)
+        if self._part is None:
+            header = _read_exactly(self._child[1], _PART.size)
+            if header is None:  # the child failed: this process does its half
+                self._take_over()
+                return digest(self._sigs)
+            self._part = _PART.unpack(header)
+        mine, count = digest_part(self._sigs)
+        return _combined(mine + self._part[0], count + self._part[1])
+
+    def sigs(self) -> dict[str, Signature]:
+        """Every paper file's signature (the child's half received and merged)."""
+        if self._child is not None:
+            if self._part is None and _read_exactly(self._child[1], _PART.size) is None:
+                self._take_over()
+                return self._sigs
+            child, self._child = self._child, None
+            received = _collect(child)
+            if isinstance(received, dict):
+                self._sigs.update(received)
+            else:
+                self._sigs.update(_stat_names(self.papers_dir, self._rest))
+        return self._sigs
+
+    def _take_over(self) -> None:
+        child, self._child = self._child, None
+        discard(child)
+        self._sigs.update(_stat_names(self.papers_dir, self._rest))
+
+    def close(self) -> None:
+        """Stop a child whose signatures were not needed (and wait for it)."""
+        child, self._child = self._child, None
+        discard(child)
+
+
+#: A digest part as the stat child sends it: (sum of the signatures' hashes mod 2**64, count).
+_PART = struct.Struct("<QQ")
+
+
+def _read_exactly(fd: int, n: int) -> bytes | None:
+    """``n`` bytes from the pipe ``fd``, or None if it ends (or fails) first."""
+    data = b""
+    try:
+        while len(data) < n:
+            more = os.read(fd, n - len(data))
+            if not more:
+                return None
+            data += more
+    except OSError:
+        return None
+    return data
 
 
 def _stat_names(papers_dir: Path, names: list[str]) -> dict[str, Signature]:
@@ -516,10 +599,20 @@ def digest(sigs: dict) -> int | None:
     """A number that changes when any signature does (None when one is not trusted): comparing
     it spares loading every stored signature when nothing changed, the common case. Signatures
     are tuples of ints, whose hashes are the same in every process of one Python version."""
-    values = sigs.values()
-    if None in values:
+    if None in sigs.values():
         return None
-    return (sum(map(hash, values)) + len(sigs)) & 0x7FFF_FFFF_FFFF_FFFF  # an SQLite integer
+    return _combined(*digest_part(sigs))
+
+
+def digest_part(sigs: dict) -> tuple[int, int]:
+    """(the sum of the signatures' hashes mod 2**64, their count): :func:`digest` of a dict
+    made of several parts is :func:`_combined` of the parts' sums (a stat pass done by two
+    processes sends no signatures to learn that nothing changed)."""
+    return sum(map(hash, sigs.values())) % (1 << 64), len(sigs)
+
+
+def _combined(total: int, count: int) -> int:
+    return (total + count) & 0x7FFF_FFFF_FFFF_FFFF  # an SQLite integer
 
 
 def connect(cache_dir: Path, *, create: bool = True) -> sqlite3.Connection | None:
@@ -746,22 +839,26 @@ def sync(cache_dir: Path, papers_dir: Path) -> Synced:
     Where the cache cannot be written (a read-only store, ``.cache`` a link) the rows live in
     memory for this process."""
     with gc_paused():
-        sigs, temp, scan_ns = stat_files(papers_dir, parallel=True)
-        db = connect(cache_dir) or _memory_db()
-        broken: dict[str, str] = {}
+        scan = Scan(papers_dir, parallel=True)
         try:
-            if digest(sigs) != _meta(db, "digest"):
-                stored = _stored_sigs(db)
-                if sigs != stored:
-                    _update(db, papers_dir, sigs, stored, scan_ns, broken)
-        except sqlite3.Error:  # the file went bad meanwhile: this process's own copy
-            db.close()
-            db = _memory_db()
-            _update(db, papers_dir, sigs, {}, scan_ns, broken)
-        except BaseException:
-            db.close()
-            raise
-        return Synced(db, broken, temp)
+            db = connect(cache_dir) or _memory_db()
+            broken: dict[str, str] = {}
+            try:
+                if scan.digest() != _meta(db, "digest"):
+                    sigs = scan.sigs()
+                    stored = _stored_sigs(db)
+                    if sigs != stored:
+                        _update(db, papers_dir, sigs, stored, scan.scan_ns, broken)
+            except sqlite3.Error:  # the file went bad meanwhile: this process's own copy
+                db.close()
+                db = _memory_db()
+                _update(db, papers_dir, scan.sigs(), {}, scan.scan_ns, broken)
+            except BaseException:
+                db.close()
+                raise
+        finally:
+            scan.close()
+        return Synced(db, broken, scan.temp)
 
 
 def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict) -> None:

@@ -676,6 +676,76 @@ def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
     assert stats[0] == real(filled.papers_dir)[0]
 
 
+@given(st.dictionaries(st.text(max_size=5), st.tuples(*[st.integers(-(2**70), 2**70)] * 4), max_size=30), st.integers(0, 30))
+def test_a_digest_is_the_sum_of_its_parts(sigs, cut):
+    """Two processes each digest half of the signatures; together they must give the digest
+    of the whole, whatever the split."""
+    names = list(sigs)
+    a = {n: sigs[n] for n in names[:cut]}
+    b = {n: sigs[n] for n in names[cut:]}
+    (sa, na), (sb, nb) = cache.digest_part(a), cache.digest_part(b)
+    assert cache._combined(sa + sb, na + nb) == cache.digest(sigs)
+    assert cache.digest({**sigs, "racy": None}) is None
+
+
+def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monkeypatch):
+    """A read compares the digest of both processes' halves with the cache's before it asks the
+    child for its signatures: an edit in the child's half and in this process's half must both
+    be read, and an unchanged store must parse nothing."""
+    import time
+
+    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    list(filled)
+    time.sleep(cache.RACY_NS / 1e9 + 0.05)  # past the racy window: the cache trusts the files
+    list(Store.open(filled.root))
+    names = os.listdir(filled.papers_dir)
+    half = len(names) // 2
+    for name in (names[0], names[-1]):  # this process's half, then the child's
+        path = filled.papers_dir / name
+        old = path.read_text()
+        path.write_text(old.replace('status = "unread"', 'status = "skipped"'))
+        assert old != path.read_text()
+        key = tomllib.loads(path.read_text())["key"]
+        assert {p.key: p.status for p in Store.open(filled.root).find()}[key] == "skipped", name
+    assert half > 0
+    time.sleep(cache.RACY_NS / 1e9 + 0.05)
+    list(Store.open(filled.root).find())
+
+    def unwanted(*args, **kwargs):
+        raise AssertionError("nothing changed, yet the signatures were received or a file parsed")
+
+    monkeypatch.setattr(cache, "_parsed_parts", unwanted)
+    monkeypatch.setattr(cache, "_collect", unwanted)
+    assert len(Store.open(filled.root).find()) == len(names)
+
+
+def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(filled, monkeypatch):
+    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    plain = cache.stat_files(filled.papers_dir)[0]
+
+    def send_digest_only(self, out):
+        sigs = cache._stat_names(self.papers_dir, self._rest)
+        out.write(cache._PART.pack(*cache.digest_part(sigs)))
+        out.flush()
+        os._exit(3)
+
+    monkeypatch.setattr(cache.Scan, "_send", send_digest_only)
+    scan = cache.Scan(filled.papers_dir, parallel=True)
+    try:
+        assert scan.digest() == cache.digest(plain)
+        assert scan.sigs() == plain
+    finally:
+        scan.close()
+    monkeypatch.setattr(cache.Scan, "_send", lambda self, out: os._exit(3))  # dies at once
+    scan = cache.Scan(filled.papers_dir, parallel=True)
+    try:
+        assert scan.digest() == cache.digest(plain) and scan.sigs() == plain
+    finally:
+        scan.close()
+
+
 def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
     """A read shares the stat pass of a large store with a forked child; the signatures must be
     the plain pass's, also when the child fails."""
