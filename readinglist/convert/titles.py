@@ -257,23 +257,43 @@ def _article(words: list[str]) -> list[str]:
 
 
 def _sentence_case(phrase: str, plain: str) -> str:
-    """Lowercase Title-Case words of a spelled-out name; keep acronyms and proper words."""
+    """Lowercase Title-Case words of a spelled-out name; keep acronyms and proper words, and a
+    part joined to a proper word by a hyphen or an en dash that is no common word and that the
+    abstract never writes in lowercase ("German\u2013Bulgarian"; but "Gaussian-based",
+    "Bayes-adaptive")."""
     out = []
     for word in phrase.split():
-        parts = word.split("-")
+        parts = _JOINED.split(word)  # the parts and, between them, the hyphens or en dashes
         new_parts = []
+        proper = False  # the part before the last hyphen kept its capital as a proper word
         for part in parts:
-            if part.islower():  # no capital: none of the rules below applies
+            if part.islower() or part in "-\u2013":  # no capital: none of the rules below applies
                 new_parts.append(part)
+                proper = proper and part in "-\u2013"  # ("" between the hyphens of "--")
                 continue
             core = part.strip(",;:")
-            if _ONE_CAPITAL.fullmatch(core) and core.lower() not in proper_words():
+            one_capital = _ONE_CAPITAL.fullmatch(core)
+            low = core.lower()
+            kept = low in proper_words() or (proper and low not in _lowercase_words(plain) and low not in _common_words())
+            proper = bool(one_capital) and kept
+            if one_capital and not kept:
                 part = part.lower()  # "Aligned" of "Aligned Mass Transport"; "UNlearning" spells the acronym
             elif _INNER_CAPITAL.fullmatch(core) and core.lower() in _lowercase_words(plain):
                 part = part.lower()  # "MotIf-driven contrastive leaRning" spells MICRO; the abstract writes "motif"
             new_parts.append(part)
-        out.append("-".join(new_parts))
+        out.append("".join(new_parts))
     return " ".join(out)
+
+
+_JOINED = re.compile("([-\u2013])")  # "Kolmogorov-Arnold", "German\u2013Bulgarian"
+
+
+def _common_words():
+    """Words the training abstracts use often (the title-word model's vocabulary, lowercase):
+    "adaptive" of "Bayes-Adaptive" is one, "Bulgarian" of "German\u2013Bulgarian" is not."""
+    from .title_words import load_model
+
+    return load_model().get("df", {})
 
 
 _INNER_CAPITAL = re.compile(r"[A-Za-z][a-z]+[A-Z][a-z]+")

@@ -12,7 +12,8 @@ are kept for setting and checking other numbers):
   ``GERUND_RATIO`` times as often as its plain form does (plus ``GERUND_MIN``): "Solving SDPs
   ...", never "Solve SDPs ...";
 - **proper words**: a word that the training *abstracts* write inside a sentence (after a
-  lowercase word or a comma) at least ``PROPER_MIN`` times, with a capital at least
+  lowercase word or a comma, or joined by a hyphen or an en dash to such a word: the "Arnold" of
+  "the Kolmogorov-Arnold network", the "Markovian" of "non-Markovian") at least ``PROPER_MIN`` times, with a capital at least
   ``PROPER_SHARE`` of those times ("Gaussian", "Bayesian", "Kurdish", "Wasserstein", "Llama"):
   a sentence-case title keeps its capital, as a person would.
 
@@ -39,8 +40,11 @@ GERUND_RATIO = 2
 GERUND_MIN = 3
 PROPER_MIN = 20
 PROPER_SHARE = 0.9
-# a Capitalised or lowercase word after a lowercase word or a comma: inside a sentence
-_INSIDE = re.compile(r"(?<=[a-z,] )([A-Za-z][a-z]+)\b")
+# a Capitalised or lowercase word after a lowercase word or a comma: inside a sentence; with
+# the parts a hyphen or an en dash joins to it ("the Kolmogorov-Arnold network", "a
+# German–Bulgarian corpus", "non-Markovian"), each of which counts as such a word
+_INSIDE = re.compile(r"(?<=[a-z,] )([A-Za-z][a-z]+(?:[-–][A-Za-z][a-z]+)*)\b")
+_JOINS = re.compile(r"[-–]")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,11 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     lower: Counter = Counter()
     papers = 0
     for row in read_rows(path, a.limit):
-        for word in _INSIDE.findall(row.get("abstract") or ""):
-            if word[0].isupper():
-                capital[word.lower()] += 1
-            else:
-                lower[word] += 1
+        for joined in _INSIDE.findall(row.get("abstract") or ""):
+            for word in _JOINS.split(joined):
+                if word[0].isupper():
+                    capital[word.lower()] += 1
+                else:
+                    lower[word] += 1
         words = words_of_title(row["title"])
         if not words:
             continue

@@ -318,6 +318,23 @@ def test_sentence_case_keeps_proper_words_and_lowercases_a_spelled_out_name():
     assert _sentence_case("UNlearning with LLMs", plain) == "unlearning with LLMs"
 
 
+def test_sentence_case_treats_each_part_of_a_joined_word_as_a_word():
+    """Hyphens and en dashes (also TeX's "--") join parts, each cased on its own; a part joined
+    to a proper word keeps its capital unless it is a common word or the abstract writes it in
+    lowercase."""
+    from readinglist.convert.titles import _sentence_case, proper_words
+
+    assert {"german", "kolmogorov", "markovian"} <= proper_words()  # learned: data/title_forms.json
+    plain = "We release a German--Bulgarian corpus for Bayes-Adaptive Planning with Gaussian-Based models; it is based on text."
+    assert _sentence_case("German--Bulgarian Safety Dataset", plain) == "German--Bulgarian safety dataset"
+    assert _sentence_case("German\u2013Bulgarian Corpus", plain) == "German\u2013Bulgarian corpus"
+    assert _sentence_case("Non-Markovian Rewards", plain) == "non-Markovian rewards"
+    assert _sentence_case("Gaussian-Based Models", plain) == "Gaussian-based models"  # "based": lowercase in the abstract
+    assert _sentence_case("Bayes-Adaptive Planning", plain) == "Bayes-adaptive planning"  # "adaptive": a common word
+    assert _sentence_case("Vision-Language Models", plain) == "vision-language models"
+    assert _sentence_case("-Leading And-Trailing-", plain) == "-leading and-trailing-"
+
+
 def test_a_title_ending_on_a_word_titles_never_end_on_gives_way():
     from readinglist.convert.titles import _ends_badly, not_final
 

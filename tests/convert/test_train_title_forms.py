@@ -63,3 +63,16 @@ def test_a_word_abstracts_capitalise_inside_sentences_is_learned_as_proper(tmp_p
     proper = set(model["proper"])
     assert "gaussian" in proper
     assert "sparse" not in proper and "kurdish" not in proper and "we" not in proper
+
+
+def test_the_parts_a_hyphen_or_an_en_dash_joins_inside_a_sentence_count_as_words(tmp_path):
+    # written for this test: "Arnold" only ever joined to "Kolmogorov" (25 times, capitalised),
+    # "Markovian" after a lowercase "non-" (25 times), "aware" joined in lowercase (25 times) and
+    # in Title Case once; a capital after a full stop still does not count
+    abstracts = [f"We fit the Kolmogorov-Arnold network and a non-Markovian policy, run {i}." for i in range(25)]
+    abstracts += [f"A context-aware model {i}. Aware-Net was slow." for i in range(25)]
+    abstracts += ["We build a Context-Aware model with German\u2013Bulgarian data."]
+    model = _train(tmp_path, [f"Title {i}" for i in range(len(abstracts))], abstracts)
+    proper = set(model["proper"])
+    assert {"kolmogorov", "arnold", "markovian"} <= proper
+    assert "aware" not in proper and "context" not in proper and "net" not in proper
