@@ -103,7 +103,15 @@ def latex_to_unicode(latex: str) -> str:
     ``CanViT``, ``--`` -> ``–``, ``$\\ell_1$`` -> ``ℓ₁``, ``M$^{2}$LE`` -> ``M²LE``)."""
     from ..text import to_plain
 
+    group = _PLAIN_GROUP.fullmatch(latex)
+    if group is not None:  # (the export's placeholder author: {CanViT}, {First four title words\ldots{}})
+        latex = group[1] + ("\u2026" if group[2] else "")  # read alike, without the tokenizer (no TeX special left)
     return to_plain(latex, tex=True, scripts=True)
+
+
+#: One brace group of text without a TeX special (text.tokens._SPECIAL), perhaps ending in
+#: ``\ldots{}``: TeX reads it as that text (and an ellipsis), as :func:`latex_to_unicode` does.
+_PLAIN_GROUP = re.compile(r"\{([^\\${}*_`']*)(\\ldots\{\})?\}")
 
 
 class StateBuilder:

@@ -31,12 +31,14 @@ entry and warns.
 from __future__ import annotations
 
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ..registry import ImportOptions
 from ...record import ImportResult, Person, Record, Skipped, Source
 from .. import importing
+from ..exporting import placeholder_name
 from ..vocabulary import JABREF_READSTATUS_IN, generated_names, parse_generated_note
 
 if TYPE_CHECKING:
@@ -158,22 +160,26 @@ def is_placeholder_author(value: str | None, key: str, config, values: dict | No
     person replaced it. ``values`` (the entry's fields) give ``{name}`` (short title or title)."""
     if value is None:
         return True
-    from ..exporting import placeholder_name
-
     text = " ".join(importing.latex_to_unicode(value.strip()).split())
-    patterns = {_DEFAULT_PLACEHOLDER, _FORMER_PLACEHOLDER, getattr(config, "anonymous_author", "") or _DEFAULT_PLACEHOLDER}
-    name = None
-    if values is not None and any("{name}" in p for p in patterns):
-        short = values.get("shorttitle")
-        name = placeholder_name(
-            importing.latex_to_unicode(short) if short and short.strip() else None,
-            importing.latex_to_unicode(values.get("title") or ""),
-        )
-    return any(
-        text == " ".join(p.replace("{key}", key).split())
-        for p in patterns
-        if "{name}" not in p
-    ) or (name is not None and any(text == " ".join(p.replace("{key}", key).replace("{name}", name).split()) for p in patterns))
+    fixed, named = _placeholder_patterns(getattr(config, "anonymous_author", "") or _DEFAULT_PLACEHOLDER)
+    if any(text == " ".join(p.replace("{key}", key).split()) for p in fixed):
+        return True
+    if values is None or not named:
+        return False
+    short = values.get("shorttitle")
+    name = placeholder_name(
+        importing.latex_to_unicode(short) if short and short.strip() else None,
+        importing.latex_to_unicode(values.get("title") or ""),
+    )
+    return any(text == " ".join(p.replace("{key}", key).replace("{name}", name).split()) for p in named)
+
+
+@lru_cache(maxsize=8)
+def _placeholder_patterns(configured: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The placeholders an export may have written (the configured one, the default, the former
+    default; once each): ``(those without {name}, those with it)``, worked out once, not per entry."""
+    patterns = dict.fromkeys((_DEFAULT_PLACEHOLDER, _FORMER_PLACEHOLDER, configured))
+    return tuple(p for p in patterns if "{name}" not in p), tuple(p for p in patterns if "{name}" in p)
 
 
 def drop_placeholder(values: dict, key: str, config) -> bool:
@@ -241,18 +247,27 @@ def resolve(raw: str, strings: dict[str, str], limit: int = MAX_VALUE) -> str:
     """A raw BibTeX value as text: ``{...}`` and ``"..."`` unwrapped, ``@string`` names
     replaced (case-insensitively; unknown names such as ``jul`` stay as they are), pieces
     joined at ``#``. MacroTooLarge when the result would exceed ``limit`` characters."""
+    if "#" not in raw:  # one piece (nearly every value; as _pieces splits it): no list to join
+        text = _piece_text(raw.strip(), strings)
+        if len(text) > limit:
+            raise MacroTooLarge(f"expands to more than {limit:,} characters")
+        return text
     out = []
     size = 0
     for piece in _pieces(raw):
-        if len(piece) >= 2 and (piece[0], piece[-1]) in (("{", "}"), ('"', '"')):
-            text = piece[1:-1]
-        else:
-            text = strings.get(piece.lower(), piece)
+        text = _piece_text(piece, strings)
         size += len(text)
         if size > limit:
             raise MacroTooLarge(f"expands to more than {limit:,} characters")
         out.append(text)
     return "".join(out)
+
+
+def _piece_text(piece: str, strings: dict[str, str]) -> str:
+    """One piece of a value (see :func:`resolve`): a braced or quoted text, else a macro's name."""
+    if len(piece) >= 2 and (piece[0], piece[-1]) in (("{", "}"), ('"', '"')):
+        return piece[1:-1]
+    return strings.get(piece.lower(), piece)
 
 
 def _split(text: str, source: str):

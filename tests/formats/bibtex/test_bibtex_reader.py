@@ -243,6 +243,24 @@ def test_latex_to_unicode_agrees_with_pylatexenc(pieces):
     assert latex_to_unicode(latex) == expected
 
 
+_GROUP_TEXT = st.lists(
+    st.sampled_from(list("aZ09 -~\"%&@#.,:;!?()[]<>/|+=") + ["--", "---", "  ", "\t", "\n", "\u00a0", "\u200b", "\u00e9", "\u03b1", "\u2026", "\\", "{", "}", "$", "*", "_", "`", "'"]),
+    max_size=24,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_GROUP_TEXT, st.sampled_from(["", "\\ldots{}", "\\ldots", "\\ldots{} ", " "]), st.sampled_from(["{}", "  ", "{{}}"]))
+def test_latex_to_unicode_of_one_group_reads_as_to_plain(inner, tail, braces):
+    """A brace group of text (the export's placeholder author, ``{CanViT}`` or ``{First four
+    title words…}``) is read without the tokenizer when nothing in it is special to TeX:
+    the same text as :func:`readinglist.text.to_plain` reading the whole value."""
+    from readinglist.text import to_plain
+
+    latex = braces[: len(braces) // 2] + inner + tail + braces[len(braces) // 2 :]
+    assert latex_to_unicode(latex) == to_plain(latex, tex=True, scripts=True)
+
+
 @pytest.mark.parametrize(
     "latex, expected",
     [
