@@ -99,6 +99,8 @@ def _stamp(value) -> str:
 def _strip_record(rec: Record) -> tuple[Record, int]:
     """``rec`` without control characters (other than newline and tab) in any text, and how
     many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal."""
+    if _printable(rec):  # nearly every record: nothing to look at twice, nothing rebuilt
+        return rec, 0
     from ..record import Person
     from ..text.controls import strip_controls
 
@@ -128,6 +130,17 @@ def _strip_record(rec: Record) -> tuple[Record, int]:
     if fields != rec.fields:
         changes["fields"] = fields
     return (rec.evolve(**changes) if changes else rec), removed
+
+
+def _printable(rec: Record) -> bool:
+    """Whether every text of ``rec`` that :func:`_strip_record` looks at is printable (then it
+    has no control character to remove)."""
+    return (
+        all(v is None or v.isprintable() for v in (rec.title, rec.abstract, rec.entry_type, rec.venue, rec.shorttitle, rec.doi, rec.url, rec.pages))
+        and all(t.isprintable() for t in rec.tags)
+        and all(v is None or v.isprintable() for a in rec.authors for v in (a.family, a.given, a.literal))
+        and all(v is None or v.isprintable() for _, v in rec.fields)
+    )
 
 
 def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:

@@ -758,3 +758,29 @@ def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatc
     parent = os.getpid()
     monkeypatch.setattr(cache, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
     assert cache.stat_files(filled.papers_dir, parallel=True)[:2] == plain[:2]
+
+
+_TEXT = st.text(alphabet="ab \u00e9", max_size=4) | st.text(alphabet=st.sampled_from(list("ab \n\t\r\x1b\x00\x7f\x85\u202e")), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    title=_TEXT, abstract=_TEXT, venue=st.none() | _TEXT, tags=st.lists(_TEXT.filter(str.strip), max_size=2),
+    people=st.lists(st.tuples(_TEXT, _TEXT, _TEXT), max_size=2), fields=st.lists(st.tuples(st.sampled_from(["note", "isbn"]), _TEXT), max_size=2),
+)
+def test_imported_records_lose_their_control_characters(title, abstract, venue, tags, people, fields):
+    """Every text an import keeps (title, abstract, venue, tags, authors, extra fields) loses its
+    control characters but newline and tab, and they are counted; a record with none comes back as it is."""
+    import re
+
+    from readinglist.store.library import _strip_record
+
+    rec = Record(key="k", title=title or "t", abstract=abstract, venue=venue, tags=tuple(tags),
+                 authors=tuple(Person(*p) for p in people), fields=tuple(fields))  # fmt: skip
+    out, n = _strip_record(rec)
+    texts = lambda r: [r.title, r.abstract, r.venue or "", *r.tags, *(v for a in r.authors for v in (a.family, a.given, a.literal)), *(v for _, v in r.fields)]  # noqa: E731
+    controls = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+    assert not any(controls.search(t) for t in texts(out))
+    assert n == sum(len(controls.findall(t.replace("\r\n", "\n"))) for t in texts(rec))
+    if all(t.isprintable() for t in texts(rec)):
+        assert out is rec and n == 0
