@@ -1,8 +1,13 @@
-"""BibTeX: reader (importer) and writer (exporter), registered as entry points."""
+"""BibTeX: reader (importer) and writer (exporter), registered as entry points.
+
+Each is imported when first asked for (PEP 562): an import of a ``.bib`` never loads the writer
+(and its text escapes, ~20 ms), an export never the reader."""
 
 from __future__ import annotations
 
-from .reader import importer
-from .writer import exporter
+from ...lazy import lazy_attributes
 
 __all__ = ["importer", "exporter"]
+
+_WHERE = {"importer": "reader", "exporter": "writer"}
+__getattr__ = lazy_attributes(__name__, _WHERE)
