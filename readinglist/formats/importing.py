@@ -103,15 +103,24 @@ def latex_to_unicode(latex: str) -> str:
     ``CanViT``, ``--`` -> ``–``, ``$\\ell_1$`` -> ``ℓ₁``, ``M$^{2}$LE`` -> ``M²LE``)."""
     from ..text import to_plain
 
+    # read alike without the tokenizer (no TeX special left): a value that is one brace group
+    # (the export's placeholder author: {CanViT}, {First four title words\ldots{}}), or text
+    # with brace groups in it ({LLMs} at scale) where no hyphen touches a brace (``-{}-`` is
+    # two hyphens, not a dash)
     group = _PLAIN_GROUP.fullmatch(latex)
-    if group is not None:  # (the export's placeholder author: {CanViT}, {First four title words\ldots{}})
-        latex = group[1] + ("\u2026" if group[2] else "")  # read alike, without the tokenizer (no TeX special left)
+    if group is not None:
+        latex = group[1] + ("\u2026" if group[2] else "")
+    elif "{" in latex and _PLAIN_GROUPS.fullmatch(latex) and not _HYPHEN_AT_BRACE.search(latex):
+        latex = latex.replace("{", "").replace("}", "")
     return to_plain(latex, tex=True, scripts=True)
 
 
 #: One brace group of text without a TeX special (text.tokens._SPECIAL), perhaps ending in
 #: ``\ldots{}``: TeX reads it as that text (and an ellipsis), as :func:`latex_to_unicode` does.
 _PLAIN_GROUP = re.compile(r"\{([^\\${}*_`']*)(\\ldots\{\})?\}")
+#: Text and brace groups (not nested) without a TeX special.
+_PLAIN_GROUPS = re.compile(r"(?:[^\\${}*_`']++|\{[^\\${}*_`']*+\})*+")
+_HYPHEN_AT_BRACE = re.compile(r"-[{}]|[{}]-")
 
 
 class StateBuilder:

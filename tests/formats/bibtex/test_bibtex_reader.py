@@ -261,6 +261,18 @@ def test_latex_to_unicode_of_one_group_reads_as_to_plain(inner, tail, braces):
     assert latex_to_unicode(latex) == to_plain(latex, tex=True, scripts=True)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Z", "0", " ", "  ", "-", "--", "~", ":", "\u00e9", "\u2026", "{", "}", "{a b}", "{-}", "{}", "{--}", "{~}", "'", "$x$", "\\ldots{}", "{{a}}"]), max_size=10))
+def test_latex_to_unicode_of_text_with_groups_reads_as_to_plain(pieces):
+    """Text with brace groups in it (``{LLMs} at {Scale}``) is read without the tokenizer when
+    nothing else in it is special to TeX and no hyphen touches a brace: the same text as
+    :func:`readinglist.text.to_plain` reading the whole value (``-{}-`` stays two hyphens)."""
+    from readinglist.text import to_plain
+
+    latex = "".join(pieces)
+    assert latex_to_unicode(latex) == to_plain(latex, tex=True, scripts=True)
+
+
 @pytest.mark.parametrize(
     "latex, expected",
     [
