@@ -175,10 +175,6 @@ class NearIndex:
             bucket.append(id)
         else:
             self._exact[norm] = [bucket, id]
-        self._post(sketch, id)
-
-    def _post(self, sketch: list[str], id: str) -> None:
-        """Add ``id`` to the postings of each phrase of ``sketch``."""
         postings = self._postings
         for phrase in sketch:
             bucket = postings.get(phrase)
@@ -188,16 +184,6 @@ class NearIndex:
                 bucket.append(id)
             else:
                 postings[phrase] = [bucket, id]
-
-    def _buckets(self, sketch: list[str]) -> list[list[str]]:
-        """The postings of the phrases of ``sketch`` that any indexed text holds, in order."""
-        postings = self._postings
-        buckets: list[list[str]] = []
-        for phrase in sketch:
-            bucket = postings.get(phrase)
-            if bucket is not None:
-                buckets.append(bucket if isinstance(bucket, list) else [bucket])
-        return buckets
 
     def remove(self, id: str) -> None:
         """Forget ``id`` (no error if it is not indexed)."""
@@ -234,8 +220,13 @@ class NearIndex:
         same = self._exact.get(norm, [])
         found: dict[str, float] = {id: 100.0 for id in ([same] if isinstance(same, str) else same)}
         if len(found) < limit:
+            postings = self._postings
             sketch = self._sketch(norm)
-            buckets = self._buckets(sketch)
+            buckets: list[list[str]] = []
+            for phrase in sketch:
+                bucket = postings.get(phrase)
+                if bucket is not None:
+                    buckets.append(bucket if isinstance(bucket, list) else [bucket])
             # A text scoring ``threshold`` shares most of the query's phrases: at 92 (the
             # duplicate default) a 1-3 word edit keeps ~90% of them; lower thresholds ask less.
             # Phrases no indexed text holds count against every candidate, so a new abstract

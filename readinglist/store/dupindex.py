@@ -59,7 +59,6 @@ SEEN_BITS = 24
 SEEN_MASK = (1 << SEEN_BITS) - 1
 
 _ABSENT = object()  # a phrase or text known to have no entry
-_MISSING = object()  # (not in a dict)
 _EXACT = "\x00"  # prefix of a whole normalised text, indexed beside its phrases
 
 
@@ -335,15 +334,13 @@ class StoredNearIndex(NearIndex):
         if self._seen is None:
             self._seen = bytearray(1 << (SEEN_BITS - 3))
         seen = self._seen
-        append = postings.append
         for name, norm in texts.top.items():
             row = len(names)
             names.append(name)
             ahashes.append(_hash(self._abstracts[name]))
             sketch = self._sketches.get(name)
             for key in (*(NearIndex._sketch(norm) if sketch is None else sketch), _EXACT + norm):
-                data = key.encode("utf-8")  # _hash(key), inline: a few calls for each of ~20 phrases a paper
-                append(((((crc32(data) << 10) | (adler32(data) & 0x3FF))) << ROW_BITS) | row)
+                postings.append((_hash(key) << ROW_BITS) | row)
                 i = hash(key) & SEEN_MASK
                 seen[i >> 3] |= 1 << (i & 7)
             self._rows[name] = row
@@ -403,54 +400,6 @@ class StoredNearIndex(NearIndex):
         sketch = NearIndex._sketch(norm)
         self._last = (norm, sketch)
         return sketch
-
-    # The postings of a phrase, looked up for each phrase of every abstract an import brings (by
-    # best(), then by add()): the NearIndex's loops over ``_postings`` again, on its layers
-    # directly. A phrase that is in no saved segment and whose bit in ``_seen`` is clear (in a
-    # new store, nearly every phrase) has no entry in the file, without a call to ``_lookup``.
-
-    def _unsearched(self) -> tuple[bool, bytearray | None]:
-        """``(nothing, seen)``: ``nothing`` when ``_lookup`` finds no phrase at all (no segment),
-        else ``seen`` when it finds none whose bit there is clear (no saved segment), else None."""
-        if self._saved_segments:
-            return False, None
-        return not self._segments, self._seen
-
-    def _buckets(self, sketch: list[str]) -> list[list[str]]:
-        layered: _Layered = self._postings  # type: ignore[assignment]
-        top = layered.top
-        nothing, seen = self._unsearched()
-        buckets: list[list[str]] = []
-        for phrase in sketch:
-            bucket = top.get(phrase, _MISSING)
-            if bucket is _MISSING:
-                if nothing or (seen is not None and not (seen[(i := hash(phrase) & SEEN_MASK) >> 3] >> (i & 7)) & 1):
-                    continue  # in no segment (see _lookup)
-                bucket = layered.get(phrase)
-                if bucket is None:
-                    continue
-            elif bucket is _ABSENT:
-                continue
-            buckets.append(bucket if bucket.__class__ is list else [bucket])
-        return buckets
-
-    def _post(self, sketch: list[str], id: str) -> None:
-        layered: _Layered = self._postings  # type: ignore[assignment]
-        top = layered.top
-        nothing, seen = self._unsearched()
-        for phrase in sketch:
-            bucket = top.get(phrase, _MISSING)
-            if bucket is _MISSING:
-                if nothing or (seen is not None and not (seen[(i := hash(phrase) & SEEN_MASK) >> 3] >> (i & 7)) & 1):
-                    top[phrase] = id  # in no segment (see _lookup)
-                    continue
-                bucket = layered.get(phrase)
-            if bucket is None or bucket is _ABSENT:
-                top[phrase] = id
-            elif bucket.__class__ is list:
-                bucket.append(id)
-            else:
-                top[phrase] = [bucket, id]
 
     def add(self, id: str, text: str) -> None:
         super().add(id, text)
