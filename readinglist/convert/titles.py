@@ -862,7 +862,40 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
     if name:
         name = _clean(name)
     title = _as_gerund(_by_expected_rouge(rule_made_title(text, name), text, name), name)
-    return _relative_as_purpose(_acronym_said_once(title, name))
+    return _terms_in_lowercase(_relative_as_purpose(_acronym_said_once(title, name)), name)
+
+
+# A run of two or more Capitalised words (minor words between them): "Large Language Models",
+# "Memory and Computation", "Channel State Information"
+_CAP_WORD = r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]+))*"  # "Model", "Zero-Shot", "Model-based"
+_CAPITALISED_RUN = re.compile(
+    rf"(?<![\w-]){_CAP_WORD}(?:\s+(?:(?:and|of|for|the|in|on|with|to)\s+)?{_CAP_WORD})*(?![\w-])"
+)
+#: A word at least this many training abstracts use (the title-word model's document counts)
+#: is a common word: a run of such words is a term, written in lowercase in a sentence-case title.
+COMMON_DF = 50
+
+
+def _terms_in_lowercase(title: str, name: str | None) -> str:
+    """Terms the abstract wrote in Title Case (mostly to spell out an acronym: "Large Language
+    Models (LLMs)", "Channel State Information (CSI)") as a sentence-case title writes them:
+    "... for large language models". Only a run of common words none of which is a proper word
+    (learned: "Segment Anything", "Hugging Face" and "Riichi Mahjong" stay); a run that starts
+    a title without a name keeps its first capital (after "Name: " the title goes on in lowercase)."""
+    lead = _name_lead(title, name)
+    body = title[len(lead) :]
+    if not _CAPITALISED_RUN.search(body):
+        return title
+    proper, common = proper_words(), _common_words()
+
+    def lower(m: re.Match) -> str:
+        capitalised = [p for p in re.split(r"[\s-]+", m.group()) if p[:1].isupper()]
+        if len(capitalised) < 2 or any((p := c.lower()) in proper or common.get(p, 0) < COMMON_DF for c in capitalised):
+            return m.group()
+        low = m.group().lower()
+        return m.group()[0] + low[1:] if m.start() == 0 and not lead else low
+
+    return lead + _CAPITALISED_RUN.sub(lower, body)
 
 
 _ACRONYM = re.compile(r"(?<![\w-])(?=(?:[a-z0-9]*[A-Z]){2})[A-Za-z0-9]{2,8}(?![\w-])")

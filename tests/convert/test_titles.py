@@ -335,6 +335,32 @@ def test_sentence_case_treats_each_part_of_a_joined_word_as_a_word():
     assert _sentence_case("-Leading And-Trailing-", plain) == "-leading and-trailing-"
 
 
+def test_a_term_in_title_case_is_written_in_lowercase_but_a_proper_name_is_not():
+    from readinglist.convert.titles import _terms_in_lowercase, proper_words
+
+    assert {"hugging", "anything"} <= proper_words()  # learned: data/title_forms.json
+    assert _terms_in_lowercase("Efficacy of Large Language Models in hate speech", None) == (
+        "Efficacy of large language models in hate speech")
+    assert _terms_in_lowercase("Large Language Models for Channel State Information", None) == (
+        "Large language models for channel state information")  # the title's first capital stays
+    assert _terms_in_lowercase("TIDE: Tuning-Integrated Dynamic Evolution", "TIDE") == "TIDE: tuning-integrated dynamic evolution"
+    assert _terms_in_lowercase("CoE: Memory and Computation efficient defense", "CoE") == "CoE: memory and computation efficient defense"
+    for kept in ("Memory selection for Segment Anything", "Models in Hugging Face hubs", "A Riichi Mahjong environment",
+                 "Benchmark for Estonian speech", "Dataset of Thompson Sampling runs", "Mamba Vision Net: a model"):
+        assert _terms_in_lowercase(kept, "Mamba Vision Net" if kept.startswith("Mamba") else None) == kept
+
+
+@given(st.lists(st.sampled_from(list("AaBbLlMm -:") + ["Large", "Models", "Language", "Hugging", "Face", " and "]), max_size=30).map("".join),
+       st.sampled_from([None, "LLM", "Large Models"]))
+def test_lowercasing_terms_changes_letter_case_only(title, name):
+    from readinglist.convert.titles import _terms_in_lowercase
+
+    out = _terms_in_lowercase(title, name)
+    assert out.lower() == title.lower()
+    if name and title.startswith(f"{name}: "):
+        assert out.startswith(f"{name}: ")
+
+
 def test_a_title_ending_on_a_word_titles_never_end_on_gives_way():
     from readinglist.convert.titles import _ends_badly, not_final
 
