@@ -315,11 +315,6 @@ def odd(sigs: dict[str, Signature | None], names: Iterable[str]) -> frozenset[st
     return frozenset(n for n in names if (s := sigs.get(n)) is not None and len(s) != 4)
 
 
-def _fork_stat(papers_dir: Path, names: list[str]) -> tuple[int, int] | None:
-    """A forked child stat'ing ``names``; it sends the signatures as marshal data."""
-    return fork(lambda: marshal.dumps(_stat_names(papers_dir, names)))
-
-
 #: Below this many files a second process costs more than the stat pass it saves.
 FORK_MIN_FILES = 2000
 
