@@ -432,3 +432,19 @@ def test_bibtex_text_breaks_every_tex_ligature_as_the_look_behind_rule_did(s):
     assert "--" not in out and "''" not in out
     escaped = text_bibtex._LITERAL_SPECIAL.sub(lambda m: {"_": "\\_", "`": "{\\textasciigrave}"}.get(m.group(), "{\\textendash}"), normalize_space(s))
     assert out == re.sub(r"(?<=-)(?=-)|(?<=')(?=')", "{}", escaped)
+
+
+def test_the_special_character_classes_match_what_their_written_out_form_matches():
+    """text.bibtex writes its classes of special characters as the complement (fast to compile);
+    they must match what the classes written out did."""
+    import re
+
+    for pattern, written in (
+        (text_bibtex._TEXT_SPECIAL, '[\\\\{}%&#_$^~<>|"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
+        (text_bibtex._LITERAL_SPECIAL, '[\\\\{}$%&#_^~<>|"*`\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
+    ):
+        reference = re.compile(written)
+        # every ASCII character, and the non-ASCII ones every 97th code point plus the edges
+        points = [*range(0x80), *range(0x80, 0x110000, 97), 0x7F, 0x80, 0xD7FF, 0xD800, 0xDFFF, 0xFFFF, 0x10000, 0x10FFFF]
+        for c in map(chr, points):
+            assert bool(pattern.fullmatch(c)) == bool(reference.fullmatch(c)), hex(ord(c))
