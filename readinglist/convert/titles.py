@@ -278,7 +278,7 @@ def _sentence_case(phrase: str, plain: str) -> str:
             proper = bool(one_capital) and kept
             if one_capital and not kept:
                 part = part.lower()  # "Aligned" of "Aligned Mass Transport"; "UNlearning" spells the acronym
-            elif _INNER_CAPITAL.fullmatch(core) and core.lower() in _lowercase_words(plain):
+            elif _INNER_CAPITAL.fullmatch(core) and low in _lowercase_words(plain):
                 part = part.lower()  # "MotIf-driven contrastive leaRning" spells MICRO; the abstract writes "motif"
             new_parts.append(part)
         out.append("".join(new_parts))

@@ -234,23 +234,15 @@ class Scan:
 
     def digest(self) -> int | None:
         """:func:`digest` of :meth:`sigs`, without them where a child stats half of the files."""
-        if self._child is None:
+        part = self._child_part()
+        if part is None:
             return digest(self._sigs)
-        if self._part is None:
-            header = _read_exactly(self._child[1], _PART.size)
-            if header is None:  # the child failed: this process does its half
-                self._take_over()
-                return digest(self._sigs)
-            self._part = _PART.unpack(header)
         mine, count = digest_part(self._sigs)
-        return _combined(mine + self._part[0], count + self._part[1])
+        return _combined(mine + part[0], count + part[1])
 
     def sigs(self) -> dict[str, Signature]:
         """Every paper file's signature (the child's half received and merged)."""
-        if self._child is not None:
-            if self._part is None and _read_exactly(self._child[1], _PART.size) is None:
-                self._take_over()
-                return self._sigs
+        if self._child_part() is not None:
             child, self._child = self._child, None
             received = _collect(child)
             if isinstance(received, dict):
@@ -258,6 +250,17 @@ class Scan:
             else:
                 self._sigs.update(_stat_names(self.papers_dir, self._rest))
         return self._sigs
+
+    def _child_part(self) -> tuple[int, int] | None:
+        """The child's digest part (read once), or None when there is no child: none was
+        started, or it failed, and then this process has stat'ed its half."""
+        if self._part is None and self._child is not None:
+            header = _read_exactly(self._child[1], _PART.size)
+            if header is None:
+                self._take_over()
+            else:
+                self._part = _PART.unpack(header)
+        return self._part if self._child is not None else None
 
     def _take_over(self) -> None:
         child, self._child = self._child, None

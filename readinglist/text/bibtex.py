@@ -139,7 +139,8 @@ for _sub, _plain in zip("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\
                         "0123456789+-=()"):
     _CHAR_LATEX[_sub] = (f"$_{{{_plain}}}$", f"_{{{_plain}}}")
 
-def special_chars(chars: str) -> re.Pattern:
+
+def _special_chars(chars: str) -> re.Pattern:
     """A pattern matching one character of ``chars`` (printable ASCII), a control character other
     than tab and the newlines, or any non-ASCII character; written as the class of every other
     character: a class running up to U+10FFFF takes ~9 ms to compile, its complement 0.2 ms
@@ -158,7 +159,7 @@ _TEXT_ESCAPES = {
     "#": "\\#", "_": "\\_", "$": "\\$", "^": "\\textasciicircum{}", "~": "$\\sim$", "<": "$<$", ">": "$>$",
     "|": "$|$",
 }
-_TEXT_SPECIAL = special_chars('\\{}%&#_$^~<>|"')
+_TEXT_SPECIAL = _special_chars('\\{}%&#_$^~<>|"')
 
 
 def _names_ok(latex: str, allowed: frozenset) -> bool:
@@ -571,7 +572,7 @@ _LITERAL_CHARS = {
     # not \ldots{}: Zotero's BibTeX import reads its \l as "ł" ("łdots")
     "\u2026": "{\\textellipsis}",
 }
-_LITERAL_SPECIAL = special_chars('\\{}$%&#_^~<>|"*`')
+_LITERAL_SPECIAL = _special_chars('\\{}$%&#_^~<>|"*`')
 #: TeX ligatures a plain text must not form: ``--``, ``''`` (broken with ``{}``)
 _LIGATURE = re.compile(r"-(?=-)|'(?=')")  # each is followed by "{}" (a look-behind here costs 4x)
 
