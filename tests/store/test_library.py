@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import marshal
 import os
 import tomllib
 from pathlib import Path
@@ -758,6 +759,91 @@ def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatc
     parent = os.getpid()
     monkeypatch.setattr(cache, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
     assert cache.stat_files(filled.papers_dir, parallel=True)[:2] == plain[:2]
+
+
+def _remembered_listing(store: Store):
+    db = cache.connect(store.cache_dir, create=False)
+    assert db is not None
+    try:
+        return cache._listing(db)
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("forked", [False, True])
+def test_a_remembered_listing_spares_the_listdir_and_every_new_removed_or_renamed_file_is_seen(filled, monkeypatch, forked):
+    """A read remembers the papers folder's listing with the folder's signature, and the next
+    read whose folder has the same signature takes the names from it instead of listing the
+    folder again; a file added, removed or renamed by hand changes the folder's signature, so
+    every such change is seen at the next read, at once (no waiting for a clock tick)."""
+    import shutil
+    import time
+
+    def keys() -> list[str]:
+        return sorted(p.key for p in Store.open(filled.root).find())
+
+    def settled() -> None:  # a read long enough after the last change remembers the listing
+        time.sleep(cache.RACY_NS / 1e9 + 0.05)
+        keys()
+        assert _remembered_listing(filled) is not None
+
+    if forked:  # a child stats half of the remembered names
+        monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+        monkeypatch.setattr(cache, "_cores", lambda: 2)
+    expected = sorted(p.key for p in filled)
+    settled()
+    listing = _remembered_listing(filled)
+    assert sorted(listing[1]) == sorted(f"{k}.toml" for k in expected) and listing[2] == []
+    real_listdir = os.listdir
+    monkeypatch.setattr(cache.os, "listdir", lambda *a: (_ for _ in ()).throw(AssertionError("listed again")))
+    assert keys() == expected  # the remembered names, and the store read as it is
+    monkeypatch.setattr(cache.os, "listdir", real_listdir)
+
+    # by hand, right after the listing was remembered: a copy under a new key, a removal, a rename
+    text = path_of(filled, "paper0").read_text()
+    path_of(filled, "handmade").write_text(text.replace('key = "paper0"', 'key = "handmade"'))
+    assert keys() == sorted([*expected, "handmade"])
+    settled()
+    path_of(filled, "paper1").unlink()
+    assert keys() == sorted(k for k in [*expected, "handmade"] if k != "paper1")
+    settled()
+    shutil.move(path_of(filled, "paper2"), filled.papers_dir / "renamed.toml")
+    assert "paper2" in keys() and "renamed.toml" in os.listdir(filled.papers_dir)
+    settled()
+    (filled.papers_dir / ".paper3.toml.1234.tmp").write_text("a killed writer's leftover")
+    synced = cache.sync(filled.cache_dir, filled.papers_dir)
+    try:
+        assert synced.temp_files == [".paper3.toml.1234.tmp"]
+    finally:
+        synced.close()
+
+
+def test_a_listing_made_in_the_folder_s_last_clock_tick_is_not_remembered(tmp_path):
+    """A change in the same tick of the file system's clock as the listing could leave the
+    folder's times as they were: such a listing is used once, never remembered."""
+    import time
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "a.toml").write_text("")
+    (folder / ".b.toml.1.tmp").write_text("")
+    (folder / "notes.txt").write_text("")
+    papers, temp, listing = cache.list_folder(folder, None, time.time_ns())
+    assert (papers, temp, listing) == (["a.toml"], [".b.toml.1.tmp"], None)
+    papers, temp, listing = cache.list_folder(folder, None, time.time_ns() + 2 * cache.RACY_NS)
+    assert listing is not None and listing[1:] == (["a.toml"], [".b.toml.1.tmp"])
+    assert cache.list_folder(folder, listing, time.time_ns()) == (["a.toml"], [".b.toml.1.tmp"], None)
+    assert cache.list_folder(tmp_path / "gone", listing, time.time_ns()) == ([], [], None)
+
+
+@pytest.mark.parametrize("garbage", [b"not marshal", marshal.dumps((1, 2)), marshal.dumps(((1, 2, 3), "a.toml", []))])
+def test_a_remembered_listing_of_another_shape_is_ignored(filled, garbage):
+    list(filled)
+    db = cache.connect(filled.cache_dir)
+    assert db is not None
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (cache._LISTING, garbage))
+    db.close()
+    assert sorted(p.key for p in Store.open(filled.root).find()) == sorted(p.key for p in filled)
 
 
 _TEXT = st.text(alphabet="ab \u00e9", max_size=4) | st.text(alphabet=st.sampled_from(list("ab \n\t\r\x1b\x00\x7f\x85\u202e")), max_size=6)
