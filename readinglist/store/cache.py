@@ -213,8 +213,7 @@ class Scan:
     def __init__(self, papers_dir: Path, *, parallel: bool = False, listing: Listing | None = None) -> None:
         self.papers_dir = papers_dir
         self.scan_ns = time.time_ns()
-        #: a listing of the folder worth remembering (see :func:`list_folder`), or None
-        self.listing: Listing | None = None
+        # self.listing: a listing of the folder worth remembering (see list_folder), or None
         names, self.temp, self.listing = list_folder(papers_dir, listing, self.scan_ns)
         self._rest: list[str] = []  # the child's half
         self._child: tuple[int, int] | None = None
