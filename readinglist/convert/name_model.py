@@ -324,6 +324,8 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             continue  # no candidate is all lowercase (is_coined needs a capital)
         if "'" in tok or "’" in tok:
             tok = lexicon.strip_possessive(tok)
+        if tok.endswith(".git"):
+            tok = tok[:-4]  # a repository's clone address ("github.com/x/ClimateVID.git"): its name
         if tok.endswith("+") or _coined(tok.rstrip("+")) or _CAMEL_START.match(tok):
             add(tok, m.start())
         elif common and _RARE_WORD.fullmatch(tok) and tok.lower() not in common and tok not in lexicon.NOT_A_NAME_WORD:

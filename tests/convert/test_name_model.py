@@ -98,6 +98,12 @@ def test_a_name_in_the_code_link_is_a_feature():
     assert found["ProbeKit"].get("in_url") and not found["ProbeKit"].get("only_in_url")
 
 
+def test_a_clone_address_names_the_repository_without_its_git_suffix():
+    found = names("We study sparse probes. Code: https://github.com/someone/ProbeKit.git")
+    assert "ProbeKit" in found and "ProbeKit.git" not in found
+    assert found["ProbeKit"].get("repo_name") and found["ProbeKit"].get("only_in_url")
+
+
 def test_the_owner_of_a_code_link_is_never_the_name():
     text = ("We learn a sampling distribution conditioned on a prompt that makes text-to-image models follow "
             "it closely. The method needs no training. Code: https://github.com/JaneDoeLab/prompt-sampler.")
