@@ -520,8 +520,8 @@ def _set(container, order: tuple[str, ...], name: str, value) -> None:
 
     body = container.value if isinstance(container, Table) else container  # a Container
     before = [k for k in order[: order.index(name)] if k in container]
-    if before and hasattr(body, "_insert_after"):
-        body._insert_after(before[-1], name, item)
+    if before:
+        _insert_at(body, _body_index(body, before[-1]) + 1, name, item)
     else:
         container[name] = item
 
@@ -595,16 +595,33 @@ def _insert_table(doc, name: str, table, *, before: tuple[str, ...]) -> None:
     import tomlkit
 
     for other in before:
-        if other in doc and hasattr(doc, "_insert_at"):
-            index = doc._map[tomlkit_key(other)]
-            index = index[0] if isinstance(index, tuple) else index
+        if other in doc:
             table.add(tomlkit.nl())  # the blank line in front of the table that follows
-            doc._insert_at(index, name, table)
+            _insert_at(doc, _body_index(doc, other, first=True), name, table)
             return
     doc.add(name, table)
 
 
-def tomlkit_key(name: str):
+# tomlkit has no public way to put a new key anywhere but at the end, so the two functions below
+# use its internals: ``Container._map`` (key -> position in the body, a tuple for a table split in
+# parts) and ``Container._insert_at``. Both are in every tomlkit from 0.12.0 to 0.15.3 (0.15.3
+# removed ``_insert_after``, which this module used before); pyproject.toml bounds tomlkit to the
+# releases tests/store/test_paperfile_tomlkit.py has passed on.
+
+
+def _body_index(container, name: str, *, first: bool = False) -> int:
+    """Where the key ``name`` sits in ``container``'s body (its first or last part)."""
     from tomlkit.items import SingleKey
 
-    return SingleKey(name)
+    index = container._map[SingleKey(name)]
+    if isinstance(index, tuple):
+        return min(index) if first else max(index)
+    return index
+
+
+def _insert_at(container, index: int, name: str, item) -> None:
+    """Put ``name = item`` at ``index`` of ``container``'s body (appended when that is its end)."""
+    if index >= len(container.body):
+        container.append(name, item)
+    else:
+        container._insert_at(index, name, item)
