@@ -1,5 +1,5 @@
 """Commands on single papers and small selections: show, mark, note, tag, rate, priority,
-next, rm, edit, open."""
+next, rm, rekey, edit, open."""
 
 from __future__ import annotations
 
@@ -170,15 +170,41 @@ def rm(
         papers = store.check_keys(keys)
     except UnknownKeyError as exc:
         raise ValidationError(f"{exc}; nothing removed") from None
+    from ..store import lists
+
     listing = ", ".join(p.key for p in papers)
+    in_lists = lists.containing(store, [p.key for p in papers])
+    them = "it" if len(papers) == 1 else "them"
+    also = f" and take {them} out of the curated list{'s' if len(in_lists) > 1 else ''} " + ", ".join(
+        f"{name} ({', '.join(hits)})" if len(papers) > 1 else name for name, hits in in_lists.items()
+    ) if in_lists else ""
     if not yes:
         if not sys.stdin.isatty():
-            raise ValidationError(f"rm would remove {_count(len(papers), 'paper')} ({listing}): pass --yes to confirm")
-        if not typer.confirm(f"remove {_count(len(papers), 'paper')} ({listing})?", default=False):
+            raise ValidationError(f"rm would remove {_count(len(papers), 'paper')} ({listing}){also}: pass --yes to confirm")
+        if not typer.confirm(f"remove {_count(len(papers), 'paper')} ({listing}){also}?", default=False):
             typer.echo("nothing removed", err=True)
             raise typer.Exit(1)
     removed = store.remove(p.key for p in papers)
-    typer.echo(f"removed {_count(len(removed), 'paper')}: {listing}")
+    typer.echo(f"removed {_count(len(removed), 'paper')}: {listing}" + (f" (also from the curated list{'s' if len(in_lists) > 1 else ''} {', '.join(in_lists)})" if in_lists else ""))
+
+
+@commands.command()
+def rekey(
+    key: str = _KEY,
+    new_key: str = typer.Argument(..., help="The new citation key."),
+) -> None:
+    """Give a paper a new citation key: its file is renamed, its status, notes, tags and history
+    stay, and the curated lists that name it follow. A re-import of its abstract still finds it.
+
+    Example: readinglist rekey canvit2026 smith2026canvit
+    """
+    from ..store import lists
+
+    store = state.store
+    before = lists.containing(store, [key])
+    paper = store.rekey(key, new_key)
+    followed = f"; curated lists updated: {', '.join(before)}" if before else ""
+    typer.echo(f"{key} is now {paper.key} ({store.paper_text(paper.key)[0]}){followed}")
 
 
 @commands.command()

@@ -1033,26 +1033,41 @@ class Store:
             merged = merge_record(old.record, record, official=True)
             if not rekey or record.key == old.key:
                 return self._save(name, text, old, old.evolve(record=merged))
-            from ..convert.keys import fold_key, key_problem
+            return self._rekey(name, text, old, merged, record.key)
 
-            problem = key_problem(record.key)
-            if problem:
-                raise StoreError(f"cannot give {key} the key {record.key!r}: {problem}")
-            index = self._load_index()
-            for other_key, other in index.by_key.items():
-                if fold_key(other_key) == fold_key(record.key) and other != name:
-                    raise StoreError(f"cannot give {key} the key {record.key!r}: {self.papers_dir / other} has it" + (f" (as {other_key!r}: keys differ in case only)" if other_key != record.key else ""))
-            new = old.evolve(record=merged.evolve(key=record.key, generated=merged.generated - {"key"}))
-            new_name = paperrow.file_stem(record.key) + ".toml"
-            if new_name != name:
-                new_name = self._new_file_name(record.key, {n.casefold() for n in index.papers})
-                self._stage(name, None)
-                index.put(name, None)
-            saved = self._save(new_name, text if new_name == name else None, old, new)
-            from . import lists
+    def rekey(self, key: str, new_key: str) -> Paper:
+        """Give the paper ``key`` the citation key ``new_key``: its file is renamed to match, its
+        state and history stay, and every curated list that names it follows. StoreError (nothing
+        changed) when ``new_key`` is not a valid key or another paper has it, also in another case."""
+        with self.transaction():
+            name, text, old = self._locate(key)
+            if new_key == old.key:
+                return old
+            return self._rekey(name, text, old, old.record, new_key)
 
-            lists.follow_rename(self, old.key, record.key)  # curated lists follow the new key
-            return saved
+    def _rekey(self, name: str, text: str, old: Paper, record: Record, new_key: str) -> Paper:
+        from ..convert.keys import fold_key, key_problem
+
+        problem = key_problem(new_key)
+        if problem:
+            raise StoreError(f"cannot give {old.key} the key {new_key!r}: {problem}")
+        index = self._load_index()
+        for other_key, other in index.by_key.items():
+            if fold_key(other_key) == fold_key(new_key) and other != name:
+                raise StoreError(f"cannot give {old.key} the key {new_key!r}: {self.papers_dir / other} has it" + (f" (as {other_key!r}: keys differ in case only)" if other_key != new_key else ""))
+        new = old.evolve(record=record.evolve(key=new_key, generated=record.generated - {"key"}))
+        new_name = paperrow.file_stem(new_key) + ".toml"
+        if new_name.casefold() == name.casefold():
+            new_name = name  # a change of case only: the file keeps its name (case-insensitive file systems)
+        if new_name != name:
+            new_name = self._new_file_name(new_key, {n.casefold() for n in index.papers})
+            self._stage(name, None)
+            index.put(name, None)
+        saved = self._save(new_name, text if new_name == name else None, old, new)
+        from . import lists
+
+        lists.follow_rename(self, old.key, new_key)  # curated lists follow the new key
+        return saved
 
     # ------------------------------------------------------------------ whole papers
 
@@ -1084,7 +1099,9 @@ class Store:
             return False
 
     def remove(self, keys: Iterable[str]) -> list[Paper]:
-        """Delete the papers with ``keys`` (all of them or, if one is unknown, none)."""
+        """Delete the papers with ``keys`` (all of them or, if one is unknown, none); the curated
+        lists that named them drop their entries (:func:`.lists.containing` says which, before)."""
+        keys = list(dict.fromkeys(keys))
         with self.transaction():
             located = []
             unknown = []
@@ -1100,6 +1117,9 @@ class Store:
                 self._stage(name, None)
                 if index is not None:
                     index.put(name, None)
+            from . import lists
+
+            lists.forget(self, [paper.key for _, _, paper in located])
             return [paper for _, _, paper in located]
 
     def paper_text(self, key: str) -> tuple[str, str]:

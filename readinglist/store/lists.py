@@ -492,3 +492,28 @@ def follow_rename(store: Store, old: str, new: str) -> list[str]:
         save(store, lst)
         changed.append(name)
     return changed
+
+
+def containing(store: Store, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """The lists that name any of ``keys``: list name -> the keys it names, in ``keys``' order.
+    A list that does not parse is left out (``lists`` reports it)."""
+    wanted = list(dict.fromkeys(keys))
+    found = {}
+    for name in names(store):
+        try:
+            named = set(load(store, name).keys)
+        except ListError:
+            continue
+        hits = tuple(k for k in wanted if k in named)
+        if hits:
+            found[name] = hits
+    return found
+
+
+def forget(store: Store, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Take ``keys`` out of every list that names them (their papers were removed), so no list
+    names a key no paper has; what :func:`containing` gave before."""
+    found = containing(store, keys)
+    for name, hits in found.items():
+        remove(store, name, hits)
+    return found
