@@ -6,6 +6,7 @@ import random
 import re
 import shutil
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 from readinglist.config import default_config
@@ -252,3 +253,42 @@ def cli(*args, ok: bool = True, input: str | None = None, env: dict | None = Non
 def cli_in(store, *args, **kwargs):
     """:func:`cli` on the store at ``store`` (``--store STORE ARGS``)."""
     return cli("--store", store, *args, **kwargs)
+
+
+# -- Markdown that must be inert ---------------------------------------------------------------
+
+
+class _Tags(HTMLParser):
+    """Every element and attribute the rendered HTML holds."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((tag, dict(attrs)))
+
+
+ALLOWED = {"p", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote", "details", "summary",
+           "h1", "h2", "h3", "h4", "h5", "h6", "a", "img", "br", "input", "span", "hr", "div", "section", "del", "sup", "sub"}
+
+
+def assert_inert(html: str) -> None:
+    parser = _Tags()
+    parser.feed(html)
+    for tag, attrs in parser.found:
+        assert tag in ALLOWED, (tag, attrs, html)
+        for name, value in attrs.items():
+            assert not name.startswith("on"), (tag, attrs)
+            if name in ("href", "src", "action"):
+                target = re.sub(r"[\s\x00-\x1f]", "", value or "").lower()
+                assert re.match(r"^(https?:|mailto:|#|$)", target), (tag, attrs)
+
+
+def render_markdown_it(text: str) -> str:
+    from markdown_it import MarkdownIt
+
+    # html enabled, link validation off: the export itself must be safe, not the renderer
+    md = MarkdownIt("commonmark", {"html": True})
+    md.validateLink = lambda url: True
+    return md.render(text)

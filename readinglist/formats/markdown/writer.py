@@ -174,8 +174,8 @@ def _entries(papers: list[Paper], options: ExportOptions, md) -> list[str]:
 
 
 def _curated(papers: list[Paper], options: ExportOptions, md) -> str:
-    """A curated list (``export --list``): its title, introduction (the curator's Markdown, as
-    written), sections in order with a table of contents, and each paper's comment in italics
+    """A curated list (``export --list``): its title, introduction (the curator's Markdown, made
+    inert like notes), sections in order with a table of contents, and each paper's comment in italics
     under it. Only ``papers`` (the selection) are shown, in the list's order."""
     resolved = options.reading_list
     lst = resolved.list  # type: ignore[attr-defined]
@@ -185,7 +185,10 @@ def _curated(papers: list[Paper], options: ExportOptions, md) -> str:
     github_anchor(title, seen)
     lines = [f"# {literal(title)}", ""]
     if lst.introduction.strip():
-        lines += [lst.introduction.strip(), ""]
+        from ...text import note_markdown
+
+        # the curator's Markdown, made inert as notes are: raw HTML as text, a fence left open closed
+        lines += [note_markdown(lst.introduction), ""]
     lines.append(_summary(papers))
     groups: list[tuple[str, list[tuple[Paper, str]]]] = []
     shown: set[str] = set()

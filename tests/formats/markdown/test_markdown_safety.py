@@ -3,10 +3,8 @@ abstracts, notes, titles, tags or keys hold; rendered with markdown-it-py and pa
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
-from html.parser import HTMLParser
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +14,8 @@ from readinglist.config import default_config
 from readinglist.formats.markdown.writer import exporter
 from readinglist.formats.registry import ExportOptions
 from readinglist.record import Paper, Record
+
+from helpers import assert_inert, render_markdown_it
 
 CONFIG = default_config()
 OPTIONS = ExportOptions(config=CONFIG, with_notes=True, with_status=True, group_by="tag")
@@ -31,42 +31,6 @@ PAYLOADS = [
     "<details><summary>x</summary></details> </details> <!-- comment --> &lt;script&gt;",
     "[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) [vb](vbscript:msgbox(1))",
 ]
-
-
-class _Tags(HTMLParser):
-    """Every element and attribute the rendered HTML holds."""
-
-    def __init__(self):
-        super().__init__()
-        self.found: list[tuple[str, dict]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.found.append((tag, dict(attrs)))
-
-
-ALLOWED = {"p", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote", "details", "summary",
-           "h1", "h2", "h3", "h4", "h5", "h6", "a", "img", "br", "input", "span", "hr", "div", "section", "del", "sup", "sub"}
-
-
-def assert_inert(html: str) -> None:
-    parser = _Tags()
-    parser.feed(html)
-    for tag, attrs in parser.found:
-        assert tag in ALLOWED, (tag, attrs, html)
-        for name, value in attrs.items():
-            assert not name.startswith("on"), (tag, attrs)
-            if name in ("href", "src", "action"):
-                target = re.sub(r"[\s\x00-\x1f]", "", value or "").lower()
-                assert re.match(r"^(https?:|mailto:|#|$)", target), (tag, attrs)
-
-
-def render_markdown_it(text: str) -> str:
-    from markdown_it import MarkdownIt
-
-    # html enabled, link validation off: the export itself must be safe, not the renderer
-    md = MarkdownIt("commonmark", {"html": True})
-    md.validateLink = lambda url: True
-    return md.render(text)
 
 
 def render_pandoc(text: str) -> str:
