@@ -170,7 +170,7 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 def _find(status, tag, venue, year, priority, rating, search, sort, **more):
     papers = state.store.find(
-        status=status, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort, **more
+        status=status or None, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort, **more
     )
     _warn_broken()
     return papers

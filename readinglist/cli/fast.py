@@ -25,8 +25,8 @@ _HIGHEST = {"rate": 5, "priority": 3}
 #: ``list``'s options -> (parameter, kind): "flag", "text", "texts" (repeatable) or the
 #: (lowest, highest) of a number (typer's IntRange; None: no bound)
 _LIST_OPTIONS: dict[str, tuple[str, Any]] = {
-    "--status": ("status", "text"),
-    "-s": ("status", "text"),
+    "--status": ("status", "texts"),
+    "-s": ("status", "texts"),
     "--tag": ("tag", "texts"),
     "-t": ("tag", "texts"),
     "--venue": ("venue", "text"),
@@ -58,7 +58,7 @@ def _small_int(arg: str, highest: int | None, lowest: int = 0) -> int | None:
 
 def _list_options(args: list[str]) -> dict | None:
     """``list``'s keyword arguments when ``args`` are only its options in plain forms (each once,
-    but --tag), else None."""
+    but --tag and --status), else None."""
     kwargs: dict[str, Any] = dict(_LIST_DEFAULTS)
     seen: set[str] = set()
     i = 0

@@ -31,7 +31,7 @@ commands = typer.Typer()
 
 @commands.command("list")
 def list_(
-    status: Optional[str] = _STATUS_OPT,
+    status: Optional[List[str]] = _STATUS_OPT,
     tag: Optional[List[str]] = _TAG_OPT,
     venue: Optional[str] = _VENUE_OPT,
     year: Optional[int] = _YEAR_OPT,

@@ -83,7 +83,7 @@ def lists_add(
     keys: Optional[List[str]] = typer.Argument(None, help="Citation keys to add (or use filters).", autocompletion=_complete_key),
     section: Optional[str] = typer.Option(None, "--section", help="Add under this heading (made when new; else the last section)."),
     comment: Optional[str] = typer.Option(None, "--comment", "-c", help="A line on why (\"read §3 only\")."),
-    status: Optional[str] = _STATUS_OPT,
+    status: Optional[List[str]] = _STATUS_OPT,
     tag: Optional[List[str]] = _TAG_OPT,
     venue: Optional[str] = _VENUE_OPT,
     year: Optional[int] = _YEAR_OPT,

@@ -26,7 +26,7 @@ def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
 _KEY = typer.Argument(..., help="The paper's citation key.", autocompletion=_complete_key)
 _STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in STATUSES if s.startswith(incomplete)])
 
-_STATUS_OPT = typer.Option(None, "--status", "-s", help=STATUS_HELP)
+_STATUS_OPT = typer.Option(None, "--status", "-s", help=STATUS_HELP + " (repeat: any of them).")
 _TAG_OPT = typer.Option(None, "--tag", "-t", help="Only papers with this tag (repeat: all must match).")
 _VENUE_OPT = typer.Option(None, "--venue", help="Only this venue (e.g. NeurIPS).")
 _YEAR_OPT = typer.Option(None, "--year", min=1000, max=2999, help="Only this year (1000-2999).")

@@ -190,7 +190,7 @@ def _print_import_report(report) -> None:
 def export(
     format: Optional[str] = typer.Option(None, "--format", "-f", help="An exporter's name (`readinglist formats` lists them; else from -o's suffix)."),
     output_name: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (else stdout).", metavar="PATH"),
-    status: Optional[str] = _STATUS_OPT,
+    status: Optional[List[str]] = _STATUS_OPT,
     tag: Optional[List[str]] = _TAG_OPT,
     venue: Optional[str] = _VENUE_OPT,
     year: Optional[int] = _YEAR_OPT,
@@ -233,7 +233,7 @@ def export(
         selected = {p.key for p in papers}
         papers = [p for p in resolved.papers if p.key in selected]
     # Zotero RDF: a curated list, a filtered export or one with a --title becomes a Zotero collection
-    chosen = [("status", status), ("tag", ", ".join(tag or ())), ("venue", venue), ("year", year),
+    chosen = [("status", " or ".join(status or ())), ("tag", ", ".join(tag or ())), ("venue", venue), ("year", year),
               ("priority", priority), ("rating", rating), ("search", search)]
     filters = "; ".join(f"{name} {value}" for name, value in chosen if value)
     if resolved is not None:

@@ -130,3 +130,18 @@ def test_open_says_plainly_when_there_is_no_url(store, tmp_path):
     browser.chmod(0o755)
     run(store, "open", "canvit2026", env={"BROWSER": str(browser)})
     assert log.read_text().strip() == "https://doi.org/10.1/xyz"
+
+
+def test_status_is_repeatable_and_any_of_them_matches(store):
+    run(store, "mark", "reading", "canvit2026")
+    run(store, "mark", "read", "captrack2026")
+    both = set(papers(store, "--status", "reading", "--status", "read"))
+    assert both == {"canvit2026", "captrack2026"}
+    assert set(papers(store, "-s", "read")) == {"captrack2026"}
+    assert len(papers(store, "-s", "unread", "-s", "read")) == len(papers(store)) - 1
+    # the other commands that take list's filters read it the same way
+    out = run(store, "mark", "skipped", "--status", "reading", "--status", "read", "--dry-run").output
+    assert "would mark 2 papers skipped" in out
+    exported = run(store, "export", "-f", "csljson", "-s", "reading", "-s", "read").output
+    assert sorted(item["id"] for item in json.loads(exported)) == ["canvit2026", "captrack2026"]
+    assert "bogus" in run(store, "list", "-s", "read", "-s", "bogus", ok=False).output
