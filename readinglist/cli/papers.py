@@ -223,6 +223,19 @@ def tag(words, keys, remove, status, tag, venue, year, priority, rating, search,
     echo(f"{'untagged' if remove else 'tagged'} {_count(len(done), 'paper')}" + (f" ({len(rows) - len(done)} unchanged)" if len(done) < len(rows) else ""))
 
 
+def rename_tag(old, new, dry_run) -> None:
+    """The body of ``readinglist tag --rename OLD NEW``."""
+    from ..store.paperrow import KEY, paper_tags
+
+    rows = state.store.rename_tag(old, new, dry_run=dry_run)
+    for row in rows:
+        echo(f"{row[KEY]}: {', '.join(paper_tags(row)) or '(no tags)'}" if not dry_run else f"{row[KEY]}: {old} -> {new}")
+    if dry_run:
+        echo(f"would rename {old!r} to {new!r} on {_count(len(rows), 'paper')} (dry run: nothing written)")
+    else:
+        echo(f"renamed {old!r} to {new!r} on {_count(len(rows), 'paper')}")
+
+
 def rate(key, n) -> None:
     """The body of ``readinglist rate`` (see :mod:`.reading` for its options)."""
     from ..store.paperrow import KEY, RATING

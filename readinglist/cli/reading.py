@@ -100,6 +100,7 @@ def tag(
     words: List[str] = typer.Argument(..., metavar="[KEY] TAG...", help="A key then tags; with --key or a filter, tags only."),
     keys: Optional[List[str]] = typer.Option(None, "--key", "-k", help="A paper to tag (repeat for several).", autocompletion=_complete_key),
     remove: bool = typer.Option(False, "--remove", "-r", help="Remove these tags."),
+    rename: bool = typer.Option(False, "--rename", help="Rename a tag on every paper that has it: TAG... is OLD NEW."),
     status: Optional[List[str]] = _STATUS_OPT,
     tag: Optional[List[str]] = typer.Option(None, "--tag", "-t", help="Only papers that have this tag (repeat: all must match)."),
     venue: Optional[str] = _VENUE_OPT,
@@ -112,8 +113,16 @@ def tag(
     """Add your own tags to papers (kept apart from generated topic tags), or remove tags: one
     paper (KEY TAG...), several (--key K1 --key K2 TAG...) or those the filters select.
 
-    Example: readinglist tag canvit2026 group-meeting ; readinglist tag --status unread to-triage
+    Example: readinglist tag canvit2026 group-meeting ; readinglist tag --status unread to-triage ;
+    readinglist tag --rename llm large-language-models
     """
+    if rename:
+        from ..errors import ValidationError
+
+        if keys or remove or len(words) != 2 or any(v not in (None, []) for v in (status, tag, venue, year, priority, rating, search)):
+            raise ValidationError("tag --rename takes OLD NEW and renames the tag on every paper that has it (no keys, filters or --remove)")
+        papers.rename_tag(words[0], words[1], dry_run)
+        return
     papers.tag(words, keys, remove, status, tag, venue, year, priority, rating, search, dry_run)
 
 

@@ -920,6 +920,33 @@ class Store:
 
         return self._modify(key, change)
 
+    def rename_tag(self, old: str, new: str, *, dry_run: bool = False) -> list[tuple]:
+        """Rename the tag ``old`` (any letter case) to ``new`` on every paper that has it, in
+        place among the user's tags and among the topic tags (which then count as edited by
+        hand, as with :meth:`remove_tags`, so a re-import does not bring ``old`` back). The rows
+        of the papers changed (with ``dry_run``: that would change), in key order."""
+        from .paperfile import paper_to_row
+
+        (old,), (new,) = _clean_tags([old]), _clean_tags([new])
+        folded = old.casefold()
+
+        def renamed(tags: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(new if t.casefold() == folded else t for t in tags))
+
+        def change(row: tuple) -> tuple:
+            changes: dict[int, object] = {USER_TAGS: renamed(row[USER_TAGS])}
+            if renamed(row[TAGS]) != row[TAGS]:
+                changes[TAGS] = renamed(row[TAGS])
+                changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
+            return paperrow.with_values(row, changes)
+
+        with self.transaction():
+            rows = [paper_to_row(p) for p in self.find(tags=(old,))]
+            todo = [r for r in rows if change(r) != r]
+            if dry_run:
+                return todo
+            return [self._modify(r[KEY], change) for r in todo]
+
     def rate(self, key: str, n: int | None) -> Paper:
         """Rate the paper 1-5, or clear the rating with None."""
         return self._paper(self.rate_row(key, n))

@@ -145,3 +145,18 @@ def test_status_is_repeatable_and_any_of_them_matches(store):
     exported = run(store, "export", "-f", "csljson", "-s", "reading", "-s", "read").output
     assert sorted(item["id"] for item in json.loads(exported)) == ["canvit2026", "captrack2026"]
     assert "bogus" in run(store, "list", "-s", "read", "-s", "bogus", ok=False).output
+
+
+def test_tag_rename_renames_a_tag_on_every_paper_and_a_reimport_does_not_bring_it_back(store, seed_paths):
+    run(store, "tag", "canvit2026", "LLM-adjacent", "to-read")
+    had = set(papers(store, "--tag", "llm"))
+    assert len(had) >= 2
+    dry = run(store, "tag", "--rename", "LLM", "large-language-models", "--dry-run").output
+    assert f"on {len(had)} papers" in dry and set(papers(store, "--tag", "llm")) == had
+    run(store, "tag", "--rename", "llm", "large-language-models")
+    assert not papers(store, "--tag", "llm") and set(papers(store, "--tag", "large-language-models")) == had
+    assert "LLM-adjacent" in json.loads(run(store, "show", "canvit2026", "--json").output)["user_tags"]
+    run(store, "import", *seed_paths)
+    assert not papers(store, "--tag", "llm"), "a re-import brought the old tag back"
+    assert "OLD NEW" in run(store, "tag", "--rename", "llm", ok=False).output
+    assert "OLD NEW" in run(store, "tag", "--rename", "a", "b", "--tag", "x", ok=False).output
