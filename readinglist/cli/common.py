@@ -56,7 +56,30 @@ class State:
                 cfg = self.config
                 path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
                 self._store = Store.open(path, config=cfg, create=create)
+            self._store.on_commit(self._refresh_auto_exports)
         return self._store
+
+    def _refresh_auto_exports(self) -> None:
+        """After a change to the store: rewrite the auto-exports whose text changed (one stat
+        when the store has none), saying so on stderr."""
+        import os
+
+        store = self._store
+        if not os.path.exists(os.path.join(store.root, "auto-export.toml")):  # type: ignore[attr-defined]
+            return
+        from ..autoexport import refresh
+        from ..errors import ReadinglistError
+
+        try:
+            done = refresh(store, self.config)  # type: ignore[arg-type]
+        except ReadinglistError as exc:  # the file itself is broken: the change is made all the same
+            sys.stderr.write(f"warning: auto-export: {exc}\n")
+            return
+        for r in done:
+            if r.error:
+                sys.stderr.write(f"warning: auto-export {r.path} not updated: {r.error}\n")
+            elif r.written:
+                sys.stderr.write(f"auto-export: updated {r.path} ({_count(r.papers, 'paper')})\n")
 
 
 state = State()

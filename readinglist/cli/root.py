@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "edit": ("reading", "Edit a paper's TOML file in $VISUAL / $EDITOR; it is checked before it is saved (a broken edit is reported with its line and column, kept aside, and nothing is written)."),
     "open": ("reading", "Open the paper's URL (or its DOI at doi.org) in the web browser ($BROWSER)."),
     "export": ("transfer", "Export a selection of the store, or a curated list, as BibTeX, CSL-JSON, Markdown or HTML."),
+    "auto-export": ("transfer", "List the auto-exports (files rewritten after each change to the store, made with export --keep-updated), stop one, or refresh them now."),
     "stats": ("library", "Reading progress per venue and per tag: counts, a bar, and a sparkline of papers read per week (rich on a terminal, plain text when piped)."),
     "build": ("transfer", "The main job: import every list in seeds/ and write exports/ (a .bib and a CSL-JSON per venue-year, and a Markdown reading list). Folders come from config.toml."),
     "reconcile": ("transfer", "Replace generated titles with the official metadata (title, authors, DOI, URL, pages), matching papers by their abstracts; keys, status, notes and tags are kept."),

@@ -12,7 +12,6 @@ import typer
 from .common import (
     _console,
     _count,
-    _find,
     state,
 )
 from .options import (
@@ -206,14 +205,17 @@ def export(
     list_name: Optional[str] = typer.Option(
         None, "--list", "-l", metavar="NAME", help="Export this curated list, in its order (filters narrow it)."
     ),
+    keep_updated: bool = typer.Option(
+        False, "--keep-updated", help="Rewrite -o's file after every change to the store that alters it (auto-export)."
+    ),
 ) -> None:
     """Export a selection of the store, or a curated list, as BibTeX, CSL-JSON, Markdown or HTML.
 
     Example: readinglist export -o to-read.md --status unread --group-by tag
     """
     from ..errors import ValidationError
+    from ..exportspec import ExportSpec, render
     from ..store.atomic import write_output
-    from ..jobs import export_chunks
 
     if output_name is not None and not output_name.strip():
         from ..errors import OutputError
@@ -222,37 +224,14 @@ def export(
     output = Path(output_name) if output_name is not None else None
     if format is None and output is None:
         raise ValidationError("say which format: -f NAME (readinglist formats lists them), or -o FILE with a known suffix")
-    papers = _find(status, tag, venue, year, priority, rating, search, sort)
-    resolved = None
-    if list_name is not None:
-        from ..store import lists
-
-        resolved = lists.resolve(state.store, lists.load(state.store, list_name))
-        for message in resolved.messages():
-            typer.echo(f"warning: {message}", err=True)
-        selected = {p.key for p in papers}
-        papers = [p for p in resolved.papers if p.key in selected]
-    # Zotero RDF: a curated list, a filtered export or one with a --title becomes a Zotero collection
-    chosen = [("status", " or ".join(status or ())), ("tag", ", ".join(tag or ())), ("venue", venue), ("year", year),
-              ("priority", priority), ("rating", rating), ("search", search)]
-    filters = "; ".join(f"{name} {value}" for name, value in chosen if value)
-    if resolved is not None:
-        collection: str | None = title or resolved.list.title or resolved.list.name
-    else:
-        collection = title or filters or None
-    chunks = export_chunks(
-        papers,
-        config=state.config,
-        format=format,
-        path=output,
-        with_status=with_status,
-        with_notes=with_notes,
-        group_by=group_by,
-        title=title,
-        reading_list=resolved,
-        collection=collection,
-        unicode=unicode,
-    )
+    if keep_updated and output is None:
+        raise ValidationError("--keep-updated needs -o FILE: the file to keep up to date")
+    spec = ExportSpec(
+        path=output_name, format=format, status=tuple(status or ()), tags=tuple(tag or ()), venue=venue, year=year,
+        priority=priority, rating=rating, search=search, sort=sort, list_name=list_name, group_by=group_by,
+        with_status=with_status, with_notes=with_notes, unicode=unicode, title=title,
+    )  # fmt: skip
+    count, chunks = render(state.store, state.config, spec, warn=lambda message: typer.echo(f"warning: {message}", err=True))
     if output is None:
         for chunk in chunks:  # written as they come: a large export never holds every string
             sys.stdout.write(chunk)
@@ -262,7 +241,41 @@ def export(
 
             raise OutputError(f"{output}: no folder {output.parent}; create it first")
         write_output(output, chunks)
-        typer.echo(f"{_count(len(papers), 'paper')} written to {output}", err=True)
+        typer.echo(f"{_count(count, 'paper')} written to {output}", err=True)
+        if keep_updated:
+            from ..autoexport import add, path_of
+
+            kept = add(state.store, spec)
+            typer.echo(f"kept updated after each change: {kept.path} (in {path_of(state.store)}; readinglist auto-export lists them)", err=True)
+
+
+@commands.command("auto-export")
+def auto_export(
+    remove: Optional[str] = typer.Option(None, "--remove", metavar="PATH", help="Stop keeping PATH updated (the file stays)."),
+    now: bool = typer.Option(False, "--now", help="Rewrite every auto-export whose text changed, now."),
+) -> None:
+    """List the auto-exports (files rewritten after each change to the store, made with export
+    --keep-updated), stop one, or refresh them now.
+
+    Example: readinglist auto-export ; readinglist auto-export --remove ../paper/refs.bib
+    """
+    from .. import autoexport
+
+    store = state.store
+    if remove is not None:
+        gone = autoexport.remove(store, remove)
+        typer.echo(f"no longer kept updated: {gone.path} (the file stays)")
+        return
+    if now:
+        for r in autoexport.refresh(store, state.config):
+            typer.echo(f"{r.path}: " + (f"not updated: {r.error}" if r.error else "updated" if r.written else "up to date"))
+        return
+    specs = autoexport.load(store)
+    if not specs:
+        typer.echo("no auto-exports (readinglist export -o FILE ... --keep-updated makes one)")
+    for spec in specs:
+        what = [f"list {spec.list_name}" if spec.list_name else "", spec.describe_filters(), spec.format or ""]
+        typer.echo(f"{spec.path}\t{'; '.join(w for w in what if w) or 'all papers'}")
 
 
 @commands.command()

@@ -292,6 +292,7 @@ class Store:
         self._index_locked = False  # the index was scanned while this transaction held the lock
         self._after_flush: list[Callable[[], None]] = []  # run once written, the lock still held
         self._at_end: list[Callable[[], None]] = []  # run when the transaction ends, written or not
+        self._on_commit: list[Callable[[], None]] = []  # run after each transaction that succeeded, unlocked
         self._broken: dict[str, str] = {}  # files that did not parse when last read
 
     # ------------------------------------------------------------------ opening
@@ -380,6 +381,23 @@ class Store:
                     self._run_at_end()
                 finally:
                     self._release()
+            for callback in self._on_commit:
+                callback()
+
+    def on_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after each outermost transaction that succeeded, once the store's
+        lock is released (the CLI refreshes the auto-exports so). A callback that opens a
+        transaction of its own is not called again for it."""
+        def once() -> None:
+            if getattr(once, "running", False):
+                return
+            once.running = True  # type: ignore[attr-defined]
+            try:
+                callback()
+            finally:
+                once.running = False  # type: ignore[attr-defined]
+
+        self._on_commit.append(once)
 
     def _run_at_end(self) -> None:
         hooks, self._at_end = self._at_end, []

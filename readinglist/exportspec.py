@@ -1,0 +1,124 @@
+"""What an export is asked for, as one value: the format, the filters of ``list``, the curated
+list, and the exporter's options. ``readinglist export`` and the store's auto-exports
+(:mod:`readinglist.autoexport`) both turn an :class:`ExportSpec` into text with :func:`render`,
+so an auto-exported file is byte for byte what the same ``export`` command writes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .store.library import Store
+
+
+@dataclass(frozen=True, slots=True)
+class ExportSpec:
+    """One export. ``path`` is where it goes (its suffix names the format when ``format`` is
+    None); the filters are those of ``list``; ``list_name`` exports a curated list in its order
+    (the filters narrow it)."""
+
+    path: str | None = None
+    format: str | None = None
+    status: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    priority: int | None = None
+    rating: int | None = None
+    search: str | None = None
+    sort: str = "key"
+    list_name: str | None = None
+    group_by: str | None = None
+    with_status: bool = False
+    with_notes: bool = False
+    unicode: bool = False
+    title: str | None = None
+
+    def describe_filters(self) -> str:
+        """The filters in words ("status read; tag llm"), "" when there are none."""
+        chosen = [
+            ("status", " or ".join(self.status)), ("tag", ", ".join(self.tags)), ("venue", self.venue), ("year", self.year),
+            ("priority", self.priority), ("rating", self.rating), ("search", self.search),
+        ]  # fmt: skip
+        return "; ".join(f"{name} {value}" for name, value in chosen if value)
+
+    def as_dict(self) -> dict:
+        """The fields that differ from the defaults (what an auto-export file stores)."""
+        default = ExportSpec()
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str) -> ExportSpec:
+        """The spec an auto-export file describes; ValidationError naming ``where`` when a field
+        is unknown or of the wrong type."""
+        from .errors import ValidationError
+
+        known = {f.name: f for f in fields(cls)}
+        values = {}
+        for name, value in data.items():
+            if name not in known:
+                raise ValidationError(f"{where}: unknown field {name!r} (known: {', '.join(known)})")
+            default = getattr(cls(), name)
+            if isinstance(default, tuple):
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    raise ValidationError(f"{where}: {name} must be a list of strings")
+                value = tuple(value)
+            elif isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise ValidationError(f"{where}: {name} must be true or false")
+            elif name in ("year", "priority", "rating"):
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise ValidationError(f"{where}: {name} must be a number")
+            elif not isinstance(value, str):
+                raise ValidationError(f"{where}: {name} must be a string")
+            values[name] = value
+        return cls(**values)
+
+
+def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tuple[int, Iterator[str]]:
+    """(how many papers, the export's text in pieces) for ``spec`` on ``store``. ``warn`` is
+    called with each message about the curated list (a key renamed or missing). The exporter's
+    checks run before this returns (see :func:`~readinglist.jobs.export_chunks`)."""
+    from .jobs import export_chunks
+
+    papers = store.find(
+        status=spec.status or None, tags=spec.tags, venue=spec.venue, year=spec.year, priority=spec.priority,
+        rating=spec.rating, search=spec.search, sort=spec.sort,
+    )  # fmt: skip
+    resolved = None
+    if spec.list_name is not None:
+        from .store import lists
+
+        resolved = lists.resolve(store, lists.load(store, spec.list_name))
+        for message in resolved.messages():
+            if warn is not None:
+                warn(message)
+        selected = {p.key for p in papers}
+        papers = [p for p in resolved.papers if p.key in selected]
+    # Zotero RDF: a curated list, a filtered export or one with a title becomes a Zotero collection
+    if resolved is not None:
+        collection: str | None = spec.title or resolved.list.title or resolved.list.name
+    else:
+        collection = spec.title or spec.describe_filters() or None
+    chunks = export_chunks(
+        papers, config=config, format=spec.format, path=Path(spec.path) if spec.path is not None else None,
+        with_status=spec.with_status, with_notes=spec.with_notes, group_by=spec.group_by, title=spec.title,
+        reading_list=resolved, collection=collection, unicode=spec.unicode,
+    )  # fmt: skip
+    return len(papers), chunks
+
+
+def relative_to_store(store: Store, path: str | os.PathLike) -> str:
+    """``path`` as an auto-export file keeps it: relative to the store's folder, with ``/``, so
+    a clone elsewhere (or on another machine) finds the same file and no machine path is shared."""
+    return Path(os.path.relpath(Path(path).resolve(), store.root.resolve())).as_posix()
