@@ -104,7 +104,8 @@ def table(columns: Sequence[Column], last: Column, *, total_width: int, color: b
 
     Columns whose every value is empty are left out. ``last`` (the title) takes the rest of the
     line and is cut with "…"; when it would get fewer than TITLE_MIN cells, the other columns
-    with a ``drop_order`` are dropped, highest first. Fixed columns (the key) are never cut.
+    with a ``drop_order`` are dropped: first one that has the same value on every row, then the
+    highest ``drop_order`` first. Fixed columns (the key) are never cut.
     """
     cols = [c for c in columns if any(c.values)]
     widths = {c.name: min(max(cells(c.name), *(cells(v) for v in c.values)), c.max or 10**6) for c in cols}
@@ -112,7 +113,8 @@ def table(columns: Sequence[Column], last: Column, *, total_width: int, color: b
     def rest() -> int:
         return total_width - sum(widths[c.name] for c in cols) - len(SEP) * len(cols)
 
-    droppable = sorted((c for c in cols if c.drop_order), key=lambda c: -c.drop_order)
+    # a column with the same value on every row (one venue) tells least: it goes first
+    droppable = sorted((c for c in cols if c.drop_order), key=lambda c: (len(c.values) < 2 or len(set(c.values)) > 1, -c.drop_order))
     natural = max([cells(last.name), *(cells(v) for v in last.values)])
     while rest() < min(TITLE_MIN, natural) and droppable:
         cols.remove(droppable.pop(0))

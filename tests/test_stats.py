@@ -29,6 +29,7 @@ def test_empty_store():
 from datetime import date  # noqa: E402
 
 from hypothesis import given, strategies as st  # noqa: E402
+import pytest  # noqa: E402
 
 from readinglist.record import Event  # noqa: E402
 from readinglist.stats import read_per_week, sparkline  # noqa: E402
@@ -78,3 +79,28 @@ def test_stats_table_on_a_terminal():
     assert "1/3" in lines["all"] and "33%" in lines["all"] and lines["all"].rstrip().endswith("▁▁▁▁▁█")
     assert "0/1" in lines["ICML"] and "▒" in lines["ICML"] and "█" not in lines["ICML"]
     assert "1/2" in lines["llm"] and lines["llm"].rstrip().endswith("▁▁▁▁▁█")
+
+
+@pytest.mark.parametrize("width", [40, 50, 60, 70, 75, 80, 100, 140])
+def test_stats_on_a_narrow_terminal_never_cuts_its_numbers(width):
+    """Below ~75 columns the numbers were cut ("1…", "10/…"): now the sparkline goes first, then
+    the bar narrows and goes, and only labels are cut."""
+    from rich.console import Console
+
+    from readinglist.cli.library import stats_table
+
+    today = date.today().isoformat()
+    papers = [finished(f"r{i}", today) for i in range(1234)] + [
+        paper(f"u{i}", "unread", venue="A very long venue name indeed", tags=("a-rather-long-topic-tag-name",)) for i in range(8765)
+    ]
+    console = Console(width=width, record=True, force_terminal=True, color_system=None)
+    console.print(stats_table(papers, weeks=12, width=width))
+    out = console.export_text()
+    assert max(len(line) for line in out.splitlines()) <= width
+    assert "1234/9999" in out and "12%" in out  # all papers, whole
+    assert "0/8765" in out and "1234/1234" in out
+    for line in out.splitlines():
+        cells = line.split()
+        assert not any(c.endswith("…") and "/" in c for c in cells), line
+    if width >= 100:
+        assert "per week (12)" in out and "█" in out

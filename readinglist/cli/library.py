@@ -82,7 +82,8 @@ def stats(
     papers = list(state.store)
     _warn_broken()
     if not _plain_output():
-        _console().print(stats_table(papers, weeks=weeks))
+        console = _console()
+        console.print(stats_table(papers, weeks=weeks, width=console.width))
         return
     for title, rows in progress_rows(papers):
         typer.echo(title)
@@ -95,40 +96,65 @@ def stats(
     typer.echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
 
 
-def stats_table(papers, *, weeks: int = 12):
+def stats_table(papers, *, weeks: int = 12, width: int = 100):
     """``stats`` on a terminal: one rich table, a row per venue and per tag, each with a bar
-    (read, reading, to read) and a sparkline of papers finished per week."""
+    (read, reading, to read) and a sparkline of papers finished per week, laid out for ``width``
+    columns: the counts are never cut; a narrow terminal first loses the sparkline, then bar width,
+    then the bar, and labels are cut with "…" last."""
     from rich.table import Table
     from rich.text import Text
 
     from ..stats import groups, read_per_week, sparkline
 
-    table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
-    table.add_column("", no_wrap=True, max_width=28, overflow="ellipsis")
-    table.add_column("read", justify="right", no_wrap=True)
-    table.add_column("progress", no_wrap=True)
-    table.add_column("%", justify="right", no_wrap=True)
-    table.add_column(f"per week ({weeks})", no_wrap=True)
+    rows: list[tuple[str, list, str]] = [("all papers", papers, "bold")]
+    for title, by in groups(papers):
+        rows.append((title, [], "heading"))
+        rows += [("  " + label, members, "") for label, members in by.items()]
+    counts = [f"{sum(p.status == 'read' for p in m)}/{len(m)}" for _, m, kind in rows if kind != "heading"]
+    count_w = max(map(len, counts + ["read"]))
+    label_w = min(28, max(len(label) for label, _, _ in rows))
+    gap = 1  # rich's padding on each side of a cell: two columns are two apart
+    avail = width - (count_w + 2 * gap) - (4 + 2 * gap) - 2 * gap  # what the label, bar and sparkline share
+    spark_w = max(weeks, len(f"per week ({weeks})"))
+    label_min = min(label_w, 10)
+    show_spark = avail - (spark_w + 2 * gap) >= label_min + 8 + 2 * gap
+    if show_spark:
+        avail -= spark_w + 2 * gap
+    bar_w = min(20, avail - label_w - 2 * gap)
+    if bar_w < 5:
+        bar_w = min(20, avail - label_min - 2 * gap)
+    show_bar = bar_w >= 5
+    label_max = max(label_min, min(label_w, avail - (bar_w + 2 * gap if show_bar else 0)))
 
-    def row(label, members, style=""):
+    table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
+    table.add_column("", no_wrap=True, max_width=label_max, overflow="ellipsis")
+    table.add_column("read", justify="right", no_wrap=True, min_width=count_w)
+    if show_bar:
+        table.add_column("progress", no_wrap=True, min_width=bar_w, max_width=bar_w)
+    table.add_column("%", justify="right", no_wrap=True, min_width=4)
+    if show_spark:
+        table.add_column(f"per week ({weeks})", no_wrap=True)
+
+    for label, members, kind in rows:
+        if kind == "heading":
+            table.add_row(Text(label, style="bold dim"), *[""] * (len(table.columns) - 1))
+            continue
         read = sum(p.status == "read" for p in members)
         reading = sum(p.status == "reading" for p in members)
         total = len(members)
-        width = 20
-        n_read = round(width * read / total) if total else 0
-        n_reading = min(width - n_read, round(width * reading / total)) if total else 0
-        bar = Text()
-        bar.append("█" * n_read, style="green")
-        bar.append("▒" * n_reading, style="yellow")
-        bar.append("░" * (width - n_read - n_reading), style="dim")
-        spark = Text(sparkline(read_per_week(members, weeks=weeks)), style="cyan")
-        table.add_row(Text(label, style=style), f"{read}/{total}", bar, f"{round(100 * read / max(total, 1))}%", spark)
-
-    row("all papers", papers, "bold")
-    for title, by in groups(papers):
-        table.add_row(Text(title, style="bold dim"), "", "", "", "")
-        for label, members in by.items():
-            row("  " + label, members)
+        cells: list = [Text(label, style=kind), f"{read}/{total}"]
+        if show_bar:
+            n_read = round(bar_w * read / total) if total else 0
+            n_reading = min(bar_w - n_read, round(bar_w * reading / total)) if total else 0
+            bar = Text()
+            bar.append("█" * n_read, style="green")
+            bar.append("▒" * n_reading, style="yellow")
+            bar.append("░" * (bar_w - n_read - n_reading), style="dim")
+            cells.append(bar)
+        cells.append(f"{round(100 * read / max(total, 1))}%")
+        if show_spark:
+            cells.append(Text(sparkline(read_per_week(members, weeks=weeks)), style="cyan"))
+        table.add_row(*cells)
     return table
 
 

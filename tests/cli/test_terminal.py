@@ -86,8 +86,26 @@ def test_list_is_one_line_per_paper_with_whole_keys(library, cols, color):
     assert [row.split()[0] for row in rows] == keys  # one line per paper, every key whole
     assert any(row.endswith("…") for row in rows)  # long titles are cut, and say so
     assert "PRI" not in header.split()  # no paper has a priority: the column is dropped
-    if cols >= 80:
+    if cols >= 120:
         assert "VENUE" in header and "NeurIPS 2026" in rows[0]
+    if cols == 80:  # every paper is NeurIPS 2026: that column gives way to the rating
+        assert "VENUE" not in header and "RATING" in header, header
+
+
+def test_a_column_with_one_value_on_every_row_is_dropped_first():
+    from readinglist.terminal import Column, table
+
+    rows = 4
+    columns = [
+        Column("key", [f"paper{i}2026" for i in range(rows)], fixed=True),
+        Column("venue", ["NeurIPS 2026"] * rows, max=16, drop_order=2),
+        Column("tags", [f"tag-{i}, other" for i in range(rows)], max=24, drop_order=5),
+    ]
+    title = Column("title", ["A title long enough to want the rest of the line"] * rows)
+    header = table(columns, title, total_width=60, color=False)[0].split()
+    assert header == ["KEY", "TAGS", "TITLE"]
+    varied = [columns[0], Column("venue", ["ICML 2026", "NeurIPS 2026", "ICLR 2026", "COLT 2026"], max=16, drop_order=2), columns[2]]
+    assert table(varied, title, total_width=60, color=False)[0].split() == ["KEY", "VENUE", "TITLE"]  # tags go first then
 
 
 def test_list_limit_reverse_sort_rating_and_color(library):
