@@ -217,39 +217,65 @@ def rekey(
 
 
 @commands.command()
-def edit(key: str = _KEY) -> None:
+def edit(
+    key: str = _KEY,
+    resume: bool = typer.Option(False, "--resume", help="Go on with the broken edit kept from last time."),
+    discard: bool = typer.Option(False, "--discard", help="Drop the broken edit kept from last time and start from the file."),
+) -> None:
     """Edit a paper's TOML file in $VISUAL / $EDITOR; it is checked before it is saved (a broken
-    edit is reported with its line and column, kept aside, and nothing is written).
+    edit is reported with its line and column and nothing is written; on a terminal you may edit
+    it again at once, and it is kept, so edit KEY --resume goes on with it later).
 
     Example: readinglist edit canvit2026
     """
-    import shutil
-    import tempfile
-
-    from ..errors import StoreError
+    from ..errors import StoreError, ValidationError
     from ..store import paperfile
+    from ..store.paperrow import file_stem
 
     store = state.store
     _, text = store.paper_text(key)
-    tmp = Path(tempfile.mkdtemp(prefix="readinglist-edit-"))
-    path = tmp / "paper.toml"  # a fixed name, never one made from a key
-    path.write_text(text, encoding="utf-8")
-    _run_editor(path)
-    try:
-        edited = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read the edited file ({exc}); nothing written, your edit is kept in {path}") from None
-    if edited == text:
-        shutil.rmtree(tmp, ignore_errors=True)
-        typer.echo(f"{key}: unchanged", err=True)
+    folder = store.cache_dir / "edits"
+    path, base_path = folder / f"{file_stem(key)}.toml", folder / f"{file_stem(key)}.base.toml"
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if resume and discard:
+        raise ValidationError("edit takes --resume or --discard, not both")
+    base, start = text, text
+    if path.exists() and not discard:
+        if resume or (interactive and typer.confirm(f"a broken edit of {key} is kept in {path}; go on with it?", default=True)):
+            start = path.read_text(encoding="utf-8")
+            base = base_path.read_text(encoding="utf-8") if base_path.exists() else text
+        elif not interactive:
+            raise ValidationError(f"a broken edit of {key} is kept in {path}: edit {key} --resume goes on with it, --discard starts from the file")
+    elif resume:
+        raise ValidationError(f"no broken edit of {key} is kept; readinglist edit {key} edits its file")
+
+    def forget() -> None:
+        for p in (path, base_path):
+            p.unlink(missing_ok=True)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(start, encoding="utf-8")
+    base_path.write_text(base, encoding="utf-8")
+    while True:
+        _run_editor(path)
+        try:
+            edited = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StoreError(f"cannot read the edited file ({exc}); nothing written, your edit is kept in {path}") from None
+        if edited == base:
+            forget()
+            typer.echo(f"{key}: unchanged", err=True)
+            return
+        try:
+            paperfile.parse(edited, path)  # errors name the edited copy, line and column
+            paper = store.replace_text(key, base, edited)
+        except StoreError as exc:
+            if interactive and typer.confirm(f"{exc}\nedit it again?", default=True):
+                continue
+            raise StoreError(f"{exc}; nothing written; readinglist edit {key} --resume goes on with your edit, kept in {path}") from None
+        forget()
+        typer.echo(f"{paper.key}: saved")
         return
-    try:
-        paperfile.parse(edited, path)  # errors name the edited copy, line and column
-        paper = store.replace_text(key, text, edited)
-    except StoreError as exc:
-        raise StoreError(f"{exc}; nothing written, your edit is kept in {path}") from None
-    shutil.rmtree(tmp, ignore_errors=True)
-    typer.echo(f"{paper.key}: saved")
 
 
 @commands.command("open")

@@ -37,7 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "next": ("reading", "What to read next: unread and started papers, priority 1 first (no priority last), then the ones waiting longest."),
     "rm": ("reading", "Remove papers from the store (their files are deleted; git keeps the history). Every key is checked first; on a terminal you are asked to confirm."),
     "rekey": ("reading", "Give a paper a new citation key: its file is renamed, its status, notes, tags and history stay, and the curated lists that name it follow. A re-import of its abstract still finds it."),
-    "edit": ("reading", "Edit a paper's TOML file in $VISUAL / $EDITOR; it is checked before it is saved (a broken edit is reported with its line and column, kept aside, and nothing is written)."),
+    "edit": ("reading", "Edit a paper's TOML file in $VISUAL / $EDITOR; it is checked before it is saved (a broken edit is reported with its line and column and nothing is written; on a terminal you may edit it again at once, and it is kept, so edit KEY --resume goes on with it later)."),
     "open": ("reading", "Open the paper's URL (or its DOI at doi.org) in the web browser ($BROWSER)."),
     "export": ("transfer", "Export a selection of the store, or a curated list, as BibTeX, CSL-JSON, Markdown or HTML."),
     "auto-export": ("transfer", "List the auto-exports (files rewritten after each change to the store, made with export --keep-updated), stop one, or refresh them now."),

@@ -160,3 +160,29 @@ def test_tag_rename_renames_a_tag_on_every_paper_and_a_reimport_does_not_bring_i
     assert not papers(store, "--tag", "llm"), "a re-import brought the old tag back"
     assert "OLD NEW" in run(store, "tag", "--rename", "llm", ok=False).output
     assert "OLD NEW" in run(store, "tag", "--rename", "a", "b", "--tag", "x", ok=False).output
+
+
+def test_a_broken_edit_is_kept_and_can_be_resumed_or_discarded(store, tmp_path):
+    bad = tmp_path / "bad.sh"
+    bad.write_text("#!/bin/sh\nsed -i 's/^title = .*/title = \"Half done/' \"$1\"\necho 'broken = [' >> \"$1\"\n")
+    fix = tmp_path / "fix.sh"
+    fix.write_text("#!/bin/sh\nsed -i -e '/^broken = \\[/d' -e 's/^title = \"Half done$/title = \"Half done, now whole\"/' \"$1\"\n")
+    touch = tmp_path / "touch.sh"
+    touch.write_text("#!/bin/sh\nsed -i 's/^title = .*/title = \"From the file\"/' \"$1\"\n")
+    for script in (bad, fix, touch):
+        script.chmod(0o755)
+    before = files(store)
+    failed = run(store, "edit", "canvit2026", env={"VISUAL": str(bad)}, ok=False).output
+    assert "--resume" in failed and files(store) == before
+    # off a terminal, a kept edit is neither lost nor silently resumed
+    waiting = run(store, "edit", "canvit2026", env={"VISUAL": str(touch)}, ok=False).output
+    assert "--resume" in waiting and "--discard" in waiting and files(store) == before
+    # --resume goes on with the broken text (the half-made title is still there) and saves it
+    assert "canvit2026: saved" in run(store, "edit", "canvit2026", "--resume", env={"VISUAL": str(fix)}).output
+    assert papers(store)["canvit2026"]["title"] == "Half done, now whole"
+    assert "no broken edit" in run(store, "edit", "canvit2026", "--resume", env={"VISUAL": str(fix)}, ok=False).output
+    # --discard starts from the file again
+    run(store, "edit", "canvit2026", env={"VISUAL": str(bad)}, ok=False)
+    run(store, "edit", "canvit2026", "--discard", env={"VISUAL": str(touch)})
+    assert papers(store)["canvit2026"]["title"] == "From the file"
+    assert "no broken edit" in run(store, "edit", "canvit2026", "--resume", ok=False).output

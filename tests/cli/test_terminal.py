@@ -175,3 +175,23 @@ def test_list_in_tmux_at_80_columns(library, tmp_path):
     lines = [line for line in screen.splitlines() if line.strip()]
     assert lines[0].startswith("KEY") and lines[21] == "20 papers"
     assert [line.split()[0] for line in lines[1:21]] == keys_of(library)[:20]
+
+
+def test_a_broken_edit_on_a_terminal_is_offered_again_in_the_editor(library, tmp_path):
+    import shutil as sh
+
+    store = tmp_path / "library"
+    sh.copytree(library, store)
+    calls = tmp_path / "calls"
+    editor = tmp_path / "editor.sh"
+    # first call: a broken file; second call: the person fixes it
+    editor.write_text(
+        f"#!/bin/sh\necho x >> {calls}\nif [ $(wc -l < {calls}) -eq 1 ]; then echo 'broken = [' >> \"$1\"; "
+        f"else sed -i -e '/^broken = \\[/d' -e 's/^title = .*/title = \"Fixed at once\"/' \"$1\"; fi\n"
+    )
+    editor.chmod(0o755)
+    code, screen = in_pty(["--store", store, "edit", "canvit2026"], cols=100, env={"VISUAL": str(editor)}, stdin_data=b"y\n")
+    assert code == 0, screen
+    assert "not valid TOML" in screen and "edit it again?" in screen and "canvit2026: saved" in screen
+    assert calls.read_text().count("x") == 2
+    assert 'title = "Fixed at once"' in (store / "papers" / "canvit2026.toml").read_text(encoding="utf-8")
