@@ -67,6 +67,10 @@ LINES = [
     ["list", "--status", "done"],
     ["list", "--status", "unread", "-s", "reading", "--json"],  # repeatable: any of them
     ["list", "--status", "unread", "--status", "done"],
+    ["next"],
+    ["next", "-n", "3", "--json"],
+    ["next", "--tag", "llm", "--limit=2"],
+    ["next", "--venue", "NeurIPS", "--year", "2026", "-n", "0"],
     ["search", "vision"],
     ["search", "vision", "-n", "2", "--json"],
     ["search", "--limit=1", "knowledge editing"],
@@ -100,6 +104,9 @@ def test_the_fast_path_does_what_typer_does(library, tmp_path, line):
         ["show", "canvit2026", "--jsn"],
         ["sho", "canvit2026"],
         ["list", "--year", "99"],
+        ["next", "--year", "99"],
+        ["next", "-n", "-1"],
+        ["next", "--status", "read"],  # not an option of next
         ["list", "-n", "-1"],
         ["list", "--limit", "x"],
         ["list", "extra"],

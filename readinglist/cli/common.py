@@ -191,6 +191,16 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 
+def next_papers(limit, tag, venue, year, as_json) -> None:
+    """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it). The query
+    sorts and cuts, as for list: only the papers shown are read, as cached rows for the table."""
+    papers = state.store.find(
+        status=("reading", "unread"), tags=tuple(tag or ()), venue=venue, year=year, sort="next", limit=limit, brief=not as_json
+    )
+    _warn_broken()
+    _print_papers(papers, as_json=as_json)
+
+
 def _find(status, tag, venue, year, priority, rating, search, sort, **more):
     papers = state.store.find(
         status=status or None, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort, **more

@@ -42,6 +42,11 @@ _LIST_OPTIONS: dict[str, tuple[str, Any]] = {
     "--json": ("as_json", "flag"),
 }
 _LIST_DEFAULTS: dict[str, Any] = dict(status=None, tag=None, venue=None, year=None, priority=None, rating=None, search=None, sort="key", reverse=False, limit=None, as_json=False)
+#: ``next``'s options, as for list
+_NEXT_OPTIONS: dict[str, tuple[str, Any]] = {
+    name: _LIST_OPTIONS[name] for name in ("--tag", "-t", "--venue", "--year", "--limit", "-n", "--json")
+}
+_NEXT_DEFAULTS: dict[str, Any] = dict(limit=10, tag=None, venue=None, year=None, as_json=False)
 
 
 def _word(arg: str) -> bool:
@@ -56,17 +61,17 @@ def _small_int(arg: str, highest: int | None, lowest: int = 0) -> int | None:
     return None
 
 
-def _list_options(args: list[str]) -> dict | None:
-    """``list``'s keyword arguments when ``args`` are only its options in plain forms (each once,
-    but --tag and --status), else None."""
-    kwargs: dict[str, Any] = dict(_LIST_DEFAULTS)
+def _list_options(args: list[str], options: dict[str, tuple[str, Any]] = _LIST_OPTIONS, defaults: dict[str, Any] = _LIST_DEFAULTS) -> dict | None:
+    """``list``'s (or ``next``'s, with its ``options`` and ``defaults``) keyword arguments when
+    ``args`` are only its options in plain forms (each once, but --tag and --status), else None."""
+    kwargs: dict[str, Any] = dict(defaults)
     seen: set[str] = set()
     i = 0
     while i < len(args):
         name, eq, value = args[i].partition("=")
-        if name not in _LIST_OPTIONS or (eq and not name.startswith("--")):
+        if name not in options or (eq and not name.startswith("--")):
             return None
-        param, kind = _LIST_OPTIONS[name]
+        param, kind = options[name]
         if kind == "flag":
             if eq:
                 return None
@@ -143,6 +148,8 @@ def _command(name: str, args: list[str]) -> dict | None:
                 return dict(key=args[0], n=n)
     elif name == "list":
         return _list_options(args)
+    elif name == "next":
+        return _list_options(args, _NEXT_OPTIONS, _NEXT_DEFAULTS)
     elif name == "search":
         text = None
         limit, as_json, limited = 20, False, False
@@ -236,6 +243,10 @@ def run(argv: list[str]) -> int | None:
             from .common import search_papers
 
             search_papers(**kwargs)
+        elif name == "next":
+            from .common import next_papers
+
+            next_papers(**kwargs)
         else:
             getattr(papers, name)(**kwargs)
     except (ReadinglistError, RecursionError) as exc:

@@ -157,9 +157,9 @@ def next_(
 
     Example: readinglist next --tag llm --limit 5
     """
-    papers = state.store.find(status=("reading", "unread"), tags=tuple(tag or ()), venue=venue, year=year, sort="next")
-    _warn_broken()
-    _print_papers(papers[:limit], as_json=as_json)
+    from .common import next_papers
+
+    next_papers(limit, tag, venue, year, as_json)
 
 
 @commands.command("rm")

@@ -186,3 +186,19 @@ def test_a_broken_edit_is_kept_and_can_be_resumed_or_discarded(store, tmp_path):
     run(store, "edit", "canvit2026", "--discard", env={"VISUAL": str(touch)})
     assert papers(store)["canvit2026"]["title"] == "From the file"
     assert "no broken edit" in run(store, "edit", "canvit2026", "--resume", ok=False).output
+
+
+def test_next_with_a_limit_is_the_head_of_the_whole_order(store):
+    """next sorts and cuts in the query: -n K must be the first K of the whole order, with ties
+    (same priority, same age) broken the same way."""
+    for i, key in enumerate(sorted(papers(store))[:12]):
+        run(store, "priority", key, str(1 + i % 3))
+        if i % 4 == 0:
+            run(store, "mark", "reading", key)
+    whole = [line.split("\t")[0] for line in run(store, "next", "--limit", "1000").output.splitlines()]
+    assert len(whole) == len(papers(store, "--status", "unread", "--status", "reading"))
+    for k in (0, 1, 5, 13, 30):
+        head = [line.split("\t")[0] for line in run(store, "next", "--limit", str(k)).output.splitlines()]
+        assert head == whole[:k]
+        as_json = [json.loads(line)["key"] for line in run(store, "next", "--limit", str(k), "--json").output.splitlines()]
+        assert as_json == whole[:k]
