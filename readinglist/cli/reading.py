@@ -13,8 +13,6 @@ import typer
 from . import papers
 from .common import (
     _count,
-    _print_papers,
-    _warn_broken,
     state,
 )
 from .options import (
