@@ -240,6 +240,17 @@ def export(
         collection: str | None = title or resolved.list.title or resolved.list.name
     else:
         collection = title or filters or None
+    # Zotero RDF of the whole library: every curated list comes along as a collection of its own
+    every_list: tuple = ()
+    if resolved is None and not filters:
+        from ..formats.registry import find_exporter
+        from ..store import lists
+
+        if find_exporter(format, output).name == "zotero":
+            every_list = tuple(lists.resolve(state.store, lists.load(state.store, name)) for name in lists.names(state.store))
+            for other in every_list:
+                for message in other.messages():
+                    typer.echo(f"warning: {message}", err=True)
     chunks = export_chunks(
         papers,
         config=state.config,
@@ -252,6 +263,7 @@ def export(
         reading_list=resolved,
         collection=collection,
         unicode=unicode,
+        reading_lists=every_list,
     )
     if output is None:
         for chunk in chunks:  # written as they come: a large export never holds every string
