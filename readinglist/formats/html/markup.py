@@ -94,8 +94,9 @@ def _block(node, shift: int) -> list:
     return [x for c in node.children for x in _block(c, shift)] if node.children else ([node.content] if node.content else [])
 
 
-def markdown_tree(text: str, shift: int = 0) -> list:
-    """``text`` (Markdown) as a list of nodes (see the module's docstring)."""
+def markdown_tree(text: str, shift: int = 1) -> list:
+    """``text`` (Markdown) as a list of nodes (see the module's docstring); a ``#`` heading
+    becomes ``h{1 + shift}`` (at most h6)."""
     from markdown_it.tree import SyntaxTreeNode
 
     if not text.strip():

@@ -2,10 +2,10 @@
 
 ``readinglist export -f html -o reading-list.html`` (or ``--list NAME``) writes one page with
 inline CSS and JavaScript: a search box, filters by tag, status, venue and year, abstracts
-folded, each paper's reading status as a checkbox (ticked when read, half-ticked while
-reading), its BibTeX one click away (copied to the clipboard), and a progress picture (papers
-read over time, from the status history, and progress per tag) drawn as inline SVG. Dark mode
-follows the system (``prefers-color-scheme``).
+folded, each paper's reading status as a mark (a tick when read, half-filled while reading),
+its BibTeX one click away (copied to the clipboard), and a progress picture with a legend
+(papers read over time, from the status history, as SVG; read/total per tag as bars), drawn by
+``charts.js``. Dark mode follows the system (``prefers-color-scheme``).
 
 The summary, the charts and the per-tag bars follow the filters (they describe the papers
 shown); the filters are kept in the URL's fragment (``#tag=llm&status=read``), so a reload, a

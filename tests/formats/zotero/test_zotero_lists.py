@@ -26,22 +26,12 @@ from readinglist.record import Paper, Record
 from readinglist.store.lists import Entry, Item, ReadingList, Resolved, Section
 
 rdflib = pytest.importorskip("rdflib")
-from rdflib import RDF, Namespace, URIRef  # noqa: E402
+from rdflib import RDF, URIRef  # noqa: E402
+from test_zotero_writer import BASE, BIB, DC, DCTERMS, Z, parse  # noqa: E402
 
-Z = Namespace("http://www.zotero.org/namespaces/export#")
-DC = Namespace("http://purl.org/dc/elements/1.1/")
-DCTERMS = Namespace("http://purl.org/dc/terms/")
-BIB = Namespace("http://purl.org/net/biblio#")
-BASE = "http://example.invalid/export.rdf"
 CONFIG = default_config()
 COLLECTION_TYPES = {Z.Collection, BIB.Collection}
 SEE_ALSO = {DCTERMS.hasPart, DCTERMS.relation, DC.relation, URIRef("http://purl.org/dc/elements/1.0/relation")}
-
-
-def parse(text: str):
-    graph = rdflib.Graph()
-    graph.parse(data=text, format="xml", publicID=BASE)
-    return graph
 
 
 def _type(g, node):
