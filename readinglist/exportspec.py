@@ -106,14 +106,28 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tupl
         selected = {p.key for p in papers}
         papers = [p for p in resolved.papers if p.key in selected]
     # Zotero RDF: a curated list, a filtered export or one with a title becomes a Zotero collection
+    filters = spec.describe_filters()
     if resolved is not None:
         collection: str | None = spec.title or resolved.list.title or resolved.list.name
     else:
-        collection = spec.title or spec.describe_filters() or None
+        collection = spec.title or filters or None
+    path = Path(spec.path) if spec.path is not None else None
+    # Zotero RDF of the whole library: every curated list comes along as a collection of its own
+    every_list: tuple = ()
+    if resolved is None and not filters:
+        from .formats.registry import find_exporter
+        from .store import lists
+
+        if find_exporter(spec.format, path).name == "zotero":
+            every_list = tuple(lists.resolve(store, lists.load(store, name)) for name in lists.names(store))
+            for other in every_list:
+                for message in other.messages():
+                    if warn is not None:
+                        warn(message)
     chunks = export_chunks(
-        papers, config=config, format=spec.format, path=Path(spec.path) if spec.path is not None else None,
+        papers, config=config, format=spec.format, path=path,
         with_status=spec.with_status, with_notes=spec.with_notes, group_by=spec.group_by, title=spec.title,
-        reading_list=resolved, collection=collection, unicode=spec.unicode,
+        reading_list=resolved, collection=collection, unicode=spec.unicode, reading_lists=every_list,
     )  # fmt: skip
     return len(papers), chunks
 

@@ -230,6 +230,7 @@ def export_papers(
     reading_list=None,
     collection: str | None = None,
     unicode: bool = False,
+    reading_lists: tuple = (),
 ) -> str:
     """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix).
 
@@ -239,6 +240,7 @@ def export_papers(
         export_chunks(
             papers, config=config, format=format, path=path, with_status=with_status, with_notes=with_notes,
             group_by=group_by, title=title, reading_list=reading_list, collection=collection, unicode=unicode,
+            reading_lists=reading_lists,
         )
     )  # fmt: skip
 
@@ -256,6 +258,7 @@ def export_chunks(
     reading_list=None,
     collection: str | None = None,
     unicode: bool = False,
+    reading_lists: tuple = (),
 ) -> Iterator[str]:
     """:func:`export_papers`' text in pieces, for writing as they come: an exporter may offer
     ``export_chunks(papers, options)`` (an iterator of strings, the built-in ones do); one
@@ -266,7 +269,7 @@ def export_chunks(
     exporter = find_exporter(format, path)
     options = ExportOptions(
         config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title,
-        reading_list=reading_list, collection=collection, unicode=unicode,
+        reading_list=reading_list, collection=collection, unicode=unicode, reading_lists=tuple(reading_lists),
     )
     chunks = getattr(exporter, "export_chunks", None)
     if chunks is None:

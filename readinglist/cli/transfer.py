@@ -12,6 +12,7 @@ import typer
 from .common import (
     _console,
     _count,
+    _warn_broken,
     state,
 )
 from .options import (
@@ -232,6 +233,7 @@ def export(
         with_status=with_status, with_notes=with_notes, unicode=unicode, title=title,
     )  # fmt: skip
     count, chunks = render(state.store, state.config, spec, warn=lambda message: typer.echo(f"warning: {message}", err=True))
+    _warn_broken()  # a paper file that does not parse is left out, and said so
     if output is None:
         for chunk in chunks:  # written as they come: a large export never holds every string
             sys.stdout.write(chunk)

@@ -43,6 +43,9 @@ class ExportOptions:
     reading_list: object | None = None
     unicode: bool = False  # BibTeX: UTF-8 Unicode text instead of ASCII LaTeX
     collection: str | None = None  # Zotero RDF: put the items into a collection of this name
+    #: Every curated list of the store (``Resolved`` each) when the whole library is exported:
+    #: Zotero RDF writes each as a collection (with sections, introduction and comments).
+    reading_lists: tuple = ()
 
 
 @dataclass(frozen=True)

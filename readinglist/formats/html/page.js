@@ -1,6 +1,7 @@
 "use strict";
 (function () {
-  // Every string from the data goes into the page through textContent, never as markup.
+  // Every string from the data goes into the page through textContent, never as markup; the
+  // notes' Markdown arrives as a tree of allowed elements (markup.py) built one by one.
   var data = JSON.parse(document.getElementById("rl-data").textContent);
   var papers = data.papers;
   var main = document.getElementById("papers");
@@ -9,6 +10,7 @@
   var fVenue = document.getElementById("f-venue");
   var fYear = document.getElementById("f-year");
   var tagBox = document.getElementById("tags");
+  var tagStrip = document.getElementById("tagstrip");
   var countEl = document.getElementById("count");
   var activeTags = new Set();
   var STATUS = { unread: "to read", reading: "reading", read: "read", skipped: "skipped" };
@@ -30,6 +32,23 @@
     return Array.from(new Set(list));
   }
 
+  // The reader's Markdown: [tag, attrs, ...children] or a string; no other element is made.
+  var MARKUP = new Set(["p", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code", "strong", "em", "a", "br", "hr"]);
+  var SAFE_LINK = /^(?:https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>:/]+@[^\s"'<>]+)$/i;
+  function build(node, into) {
+    if (typeof node === "string") { into.appendChild(document.createTextNode(node)); return; }
+    if (!Array.isArray(node)) return;
+    var tag = node[0], attrs = node[1] || {}, e = into;
+    if (tag === "a" && !SAFE_LINK.test(String(attrs.href || ""))) tag = null; // its text only
+    if (tag && MARKUP.has(tag)) {
+      e = document.createElement(tag);
+      if (tag === "a") { e.href = attrs.href; e.rel = "noopener noreferrer nofollow"; }
+      if (tag === "ol" && Number.isInteger(attrs.start)) e.start = attrs.start;
+      into.appendChild(e);
+    }
+    for (var i = 2; i < node.length; i++) build(node[i], e);
+  }
+
   // filter choices
   options(fStatus, Object.keys(STATUS).filter(function (s) {
     return papers.some(function (p) { return p.status === s; });
@@ -48,6 +67,20 @@
     tagButtons.set(t, b);
     tagBox.appendChild(b);
   });
+
+  // a scroll cue: the strip fades out on the side where more tags are hidden
+  function cue() {
+    var horizontal = tagBox.scrollWidth > tagBox.clientWidth + 1;
+    var before = horizontal ? tagBox.scrollLeft > 1 : tagBox.scrollTop > 1;
+    var after = horizontal
+      ? tagBox.scrollLeft + tagBox.clientWidth < tagBox.scrollWidth - 1
+      : tagBox.scrollTop + tagBox.clientHeight < tagBox.scrollHeight - 1;
+    tagStrip.classList.toggle("more-before", before);
+    tagStrip.classList.toggle("more-after", after);
+    tagStrip.classList.toggle("sideways", horizontal);
+  }
+  tagBox.addEventListener("scroll", cue, { passive: true });
+  window.addEventListener("resize", cue);
 
   function toggleTag(t) {
     if (activeTags.has(t)) activeTags.delete(t); else activeTags.add(t);
@@ -101,15 +134,15 @@
     var c = el("article", "paper");
     c.dataset.key = p.key;
     var head = el("div", "head");
-    var box = el("input");
-    box.type = "checkbox";
-    box.checked = p.status === "read";
-    box.indeterminate = p.status === "reading";
-    box.disabled = true;
-    box.title = STATUS[p.status] || p.status;
-    box.setAttribute("aria-label", "status: " + (STATUS[p.status] || p.status));
-    head.appendChild(box);
-    var body = el("div");
+    // the reading status, as a mark (the page cannot change it: `readinglist mark` does)
+    var label = STATUS[p.status] || p.status;
+    var mark = el("span", "state");
+    mark.dataset.status = p.status;
+    mark.setAttribute("role", "img");
+    mark.setAttribute("aria-label", "status: " + label);
+    mark.title = label;
+    head.appendChild(mark);
+    var body = el("div", "body");
     var title = el("div", "ptitle");
     if (p.url) {
       var a = el("a", null, p.title);
@@ -119,14 +152,14 @@
     } else {
       title.textContent = p.title;
     }
+    if (p.generated && data.generated === "some") title.appendChild(el("span", "badge", "generated title"));
     body.appendChild(title);
     if (p.authors) body.appendChild(el("div", "meta", p.authors));
     var meta = el("div", "meta");
     meta.appendChild(el("code", null, p.key));
-    var bits = [[p.venue, p.year].filter(Boolean).join(" "), STATUS[p.status] || p.status];
+    var bits = [[p.venue, p.year].filter(Boolean).join(" "), label];
     if (p.priority) bits.push("priority " + p.priority);
     if (p.rating) bits.push("rating " + p.rating + "/5");
-    if (p.generated) bits.push("generated title");
     meta.appendChild(document.createTextNode(" · " + bits.filter(Boolean).join(" · ") + " "));
     var chips = el("span", "chips");
     p.tags.forEach(function (t) {
@@ -142,7 +175,11 @@
     meta.appendChild(copyBtn);
     body.appendChild(meta);
     if (p.comment) body.appendChild(el("p", "comment", p.comment));
-    if (p.notes) body.appendChild(el("div", "notes", p.notes));
+    if (p.notes && p.notes.length) {
+      var notes = el("div", "notes");
+      p.notes.forEach(function (n) { build(n, notes); });
+      body.appendChild(notes);
+    }
     if (p.abstract) body.appendChild(lazyDetails("Abstract", "abstract", function () { return el("p", null, p.abstract); }));
     body.appendChild(lazyDetails("BibTeX", "bib", function () { return el("pre", null, p.bibtex); }));
     head.appendChild(body);
@@ -183,9 +220,50 @@
     }, { rootMargin: "600px" }).observe(more);
   }
 
+  // ------------------------------------------------------------------ filters, kept in the URL fragment
+
+  function treeText(node) {
+    if (typeof node === "string") return node;
+    return Array.isArray(node) ? node.slice(2).map(treeText).join(" ") : "";
+  }
   var haystacks = papers.map(function (p) {
-    return [p.key, p.title, p.abstract, p.tags.join(" "), p.venue, p.year, p.notes || "", p.comment || "", p.authors || ""].join("\n").toLowerCase();
+    var notes = (p.notes || []).map(treeText).join("\n");
+    return [p.key, p.title, p.abstract, p.tags.join(" "), p.venue, p.year, notes, p.comment || "", p.authors || ""].join("\n").toLowerCase();
   });
+
+  function fragment() {
+    var f = new URLSearchParams();
+    if (q.value) f.set("q", q.value);
+    Array.from(activeTags).forEach(function (t) { f.append("tag", t); });
+    if (fStatus.value) f.set("status", fStatus.value);
+    if (fVenue.value) f.set("venue", fVenue.value);
+    if (fYear.value) f.set("year", fYear.value);
+    return f.toString();
+  }
+
+  function remember() {
+    var f = fragment();
+    if (f === location.hash.replace(/^#/, "")) return;
+    try {
+      history.replaceState(null, "", f ? "#" + f : location.pathname + location.search);
+    } catch (e) { /* a browser that refuses: the filters still work, unsaved */ }
+  }
+
+  function choose(select, value) {
+    var ok = Array.from(select.options).some(function (o) { return o.value === value; });
+    select.value = ok ? value : "";
+  }
+
+  function restore() {
+    var f = new URLSearchParams(location.hash.replace(/^#/, ""));
+    q.value = f.get("q") || "";
+    choose(fStatus, f.get("status") || "");
+    choose(fVenue, f.get("venue") || "");
+    choose(fYear, f.get("year") || "");
+    activeTags.clear();
+    f.getAll("tag").forEach(function (t) { if (tagButtons.has(t)) activeTags.add(t); });
+    tagButtons.forEach(function (b, t) { b.setAttribute("aria-pressed", activeTags.has(t) ? "true" : "false"); });
+  }
 
   function apply() {
     var t0 = performance.now();
@@ -206,8 +284,10 @@
     }
     limit = PAGE;
     render();
+    readinglistCharts(papers, matches); // charts.js: the summary and charts follow the filters
     var shown = matches.length;
     countEl.textContent = shown === papers.length ? papers.length + " papers" : shown + " of " + papers.length + " papers";
+    remember();
     window.readinglistLastFilterMs = performance.now() - t0;
     return shown;
   }
@@ -220,8 +300,11 @@
     tagButtons.forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
     apply();
   });
+  window.addEventListener("hashchange", function () { restore(); apply(); });
   window.readinglistFilter = apply; // for tests and benchmarks: returns how many papers match
   window.readinglistMatches = function () { return matches.map(function (i) { return papers[i].key; }); };
+  restore();
   apply();
+  cue();
   window.readinglistReadyMs = performance.now(); // page usable: data parsed, first cards shown
 })();

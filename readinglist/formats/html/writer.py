@@ -2,17 +2,23 @@
 
 ``readinglist export -f html -o reading-list.html`` (or ``--list NAME``) writes one page with
 inline CSS and JavaScript: a search box, filters by tag, status, venue and year, abstracts
-folded, each paper's reading status as a checkbox (ticked when read, half-ticked while
-reading), its BibTeX one click away (copied to the clipboard), and a progress picture (papers
-read over time, from the status history, and progress per tag) drawn as inline SVG. Dark mode
-follows the system (``prefers-color-scheme``).
+folded, each paper's reading status as a mark (a tick when read, half-filled while reading),
+its BibTeX one click away (copied to the clipboard), and a progress picture with a legend
+(papers read over time, from the status history, as SVG; read/total per tag as bars), drawn by
+``charts.js``. Dark mode follows the system (``prefers-color-scheme``).
+
+The summary, the charts and the per-tag bars follow the filters (they describe the papers
+shown); the filters are kept in the URL's fragment (``#tag=llm&status=read``), so a reload, a
+bookmark or a shared link shows the same selection.
 
 Safety: every user-supplied string (titles, keys, tags, notes, comments, the list's title and
-introduction) reaches the page either escaped by :func:`html.escape` (the static parts and the
-SVG) or as data: the papers are embedded as JSON in ``<script type="application/json">`` with
-``<``, ``>`` and ``&`` written as ``\\u003c``-style escapes, and the page's script puts them in
-the DOM with ``textContent`` only, never as markup. Links are made only from ``http(s)`` URLs
-and DOIs. A Content-Security-Policy allows only the page's own script and style (by hash) and
+introduction) reaches the page either escaped by :func:`html.escape` (the static parts) or as
+data: the papers are embedded as JSON in ``<script type="application/json">`` with ``<``,
+``>`` and ``&`` written as ``\\u003c``-style escapes, and the page's script puts them in the DOM
+with ``textContent`` only, never as markup. Notes and the introduction are the reader's
+Markdown: :mod:`.markup` turns them into a tree of a few allowed elements (raw HTML stays
+text), which the script builds element by element. Links are made only from ``http(s)`` URLs,
+DOIs and (in Markdown) ``mailto:``. A Content-Security-Policy allows only the page's own script and style (by hash) and
 no network at all, so even a mistake in escaping could neither run a script nor fetch anything.
 """
 
@@ -32,6 +38,7 @@ from ...record import Paper
 from ...gc_pause import gc_paused
 from ..exporting import status_date, unique
 from ..registry import ExportOptions
+from .markup import markdown_tree, tree_html
 
 _SAFE_URL = re.compile(r"^https?://[^\s\"'<>]+$", re.I)
 STATUS_LABELS = {"unread": "to read", "reading": "reading", "read": "read", "skipped": "skipped"}
@@ -110,7 +117,7 @@ def _paper_data(paper: Paper, bib: str, options: ExportOptions, section: str | N
     if url:
         d["url"] = url
     if options.with_notes and paper.notes.strip():
-        d["notes"] = paper.notes.strip()
+        d["notes"] = markdown_tree(paper.notes, shift=2)  # under the page's h1 and sections' h2
     if section is not None:
         d["section"] = section
     if comment:
@@ -118,91 +125,12 @@ def _paper_data(paper: Paper, bib: str, options: ExportOptions, section: str | N
     return d
 
 
-# --------------------------------------------------------------------------- progress picture (SVG)
-
-
-def _read_over_time(papers: Sequence[Paper]) -> str:
-    """A step line of the number of papers read, by the date each was finished."""
-    dates = sorted(d[:10] for p in papers if p.status == "read" for d in [status_date(p)] if d)
-    undated = sum(p.status == "read" for p in papers) - len(dates)
-    w, h, pad_l, pad_b, pad_t, pad_r = 320, 120, 30, 22, 10, 10
-    parts = [f'<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-labelledby="ch-time">',
-             f'<title id="ch-time">Papers read over time: {len(dates) + undated} of {len(papers)}</title>']
-    if not dates:
-        parts.append(f'<text x="{w / 2}" y="{h / 2}" text-anchor="middle" class="muted">no paper read yet</text></svg>')
-        return "".join(parts)
-    from datetime import date
-
-    days = [date.fromisoformat(d) for d in dates]
-    first, last = days[0], days[-1]
-    span = max((last - first).days, 1)
-    top = len(dates) + undated
-    x = lambda day: pad_l + (w - pad_l - pad_r) * ((day - first).days / span)  # noqa: E731
-    y = lambda n: h - pad_b - (h - pad_b - pad_t) * (n / max(top, 1))  # noqa: E731
-    points = [(x(first), y(undated))]
-    count = undated
-    for day in days:
-        count += 1
-        points.append((x(day), points[-1][1]))
-        points.append((x(day), y(count)))
-    points.append((w - pad_r, y(count)))
-    path = "M" + " L".join(f"{px:.1f},{py:.1f}" for px, py in points)
-    parts += [
-        f'<line x1="{pad_l}" y1="{h - pad_b}" x2="{w - pad_r}" y2="{h - pad_b}" class="axis"/>',
-        f'<line x1="{pad_l}" y1="{pad_t}" x2="{pad_l}" y2="{h - pad_b}" class="axis"/>',
-        f'<path d="{path}" class="line"/>',
-        f'<text x="{pad_l - 4}" y="{pad_t + 8}" text-anchor="end" class="muted">{top}</text>',
-        f'<text x="{pad_l - 4}" y="{h - pad_b}" text-anchor="end" class="muted">0</text>',
-        f'<text x="{pad_l}" y="{h - 6}" class="muted">{escape(first.isoformat())}</text>',
-        f'<text x="{w - pad_r}" y="{h - 6}" text-anchor="end" class="muted">{escape(last.isoformat())}</text>',
-        "</svg>",
-    ]
-    return "".join(parts)
-
-
-def _per_tag(papers: Sequence[Paper], limit: int = 10) -> str:
-    """Horizontal bars: read / reading / total for the most common tags."""
-    totals: Counter = Counter()
-    read: Counter = Counter()
-    reading: Counter = Counter()
-    for p in papers:
-        for t in p.tags:
-            totals[t] += 1
-            read[t] += p.status == "read"
-            reading[t] += p.status == "reading"
-    tags = sorted(totals, key=lambda t: (-totals[t], t))[:limit]
-    row, label_w, w = 16, 110, 320
-    h = max(row * len(tags), row)
-    parts = [f'<svg class="chart" viewBox="0 0 {w} {h + 4}" role="img" aria-labelledby="ch-tags">',
-             '<title id="ch-tags">Progress per tag (read, reading, to read)</title>']
-    if not tags:
-        parts.append(f'<text x="{w / 2}" y="{row}" text-anchor="middle" class="muted">no tags</text>')
-    biggest = max((totals[t] for t in tags), default=1)
-    bar_w = w - label_w - 40
-    for i, t in enumerate(tags):
-        y = i * row + 2
-        full = bar_w * totals[t] / biggest
-        r_w = full * read[t] / totals[t]
-        g_w = full * reading[t] / totals[t]
-        label = t if len(t) <= 16 else t[:15] + "…"
-        parts += [
-            f'<text x="{label_w - 6}" y="{y + 11}" text-anchor="end" class="label">{escape(label)}</text>',
-            f'<rect x="{label_w}" y="{y + 2}" width="{full:.1f}" height="11" class="todo"/>',
-            f'<rect x="{label_w}" y="{y + 2}" width="{r_w:.1f}" height="11" class="done"/>',
-            f'<rect x="{label_w + r_w:.1f}" y="{y + 2}" width="{g_w:.1f}" height="11" class="doing"/>',
-            f'<text x="{label_w + full + 4:.1f}" y="{y + 11}" class="muted">{read[t]}/{totals[t]}</text>',
-        ]
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-# --------------------------------------------------------------------------- the page
-
-
-def _intro_html(text: str) -> str:
-    """The list's introduction as escaped paragraphs (its Markdown is shown as written)."""
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
-    return "".join(f"<p>{escape(p)}</p>" for p in paragraphs)
+def _summary(counts: Counter, total: int) -> str:
+    """What the page's script writes when no filter is set (the same words)."""
+    parts = [f"{counts['read']} read", f"{counts['reading']} reading", f"{counts['unread']} to read"]
+    if counts["skipped"]:
+        parts.append(f"{counts['skipped']} skipped")
+    return f"{total} papers: " + ", ".join(parts) + "."
 
 
 def render(papers: Sequence[Paper], options: ExportOptions) -> str:
@@ -218,9 +146,12 @@ def render(papers: Sequence[Paper], options: ExportOptions) -> str:
         for item in resolved.items:  # type: ignore[attr-defined]
             sections.setdefault(item.paper.key, (item.section, item.entry.comment))
     bib = _bibtex(papers, options)
+    generated = sum(p.record.is_generated for p in papers)
     data = {
         "title": title,
         "curated": resolved is not None,
+        # "all": said once in the header; "some": said on each card whose title is generated
+        "generated": "all" if papers and generated == len(papers) else "some" if generated else "",
         "papers": [
             _paper_data(p, bib[p.key], options, *(sections.get(p.key, (None, "")) if resolved is not None else (None, "")))
             for p in papers
@@ -228,15 +159,17 @@ def render(papers: Sequence[Paper], options: ExportOptions) -> str:
     }
     counts = Counter(p.status for p in papers)
     css = _asset("page.css")
-    js = _asset("page.js")
+    js = _asset("charts.js") + _asset("page.js")  # one inline script (one CSP hash)
     csp = (
         "default-src 'none'; img-src data:; "
         f"style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
         "connect-src 'none'; form-action 'none'; base-uri 'none'"
     )
-    summary = f"{len(papers)} papers: {counts['read']} read, {counts['reading']} reading, {counts['unread']} to read"
-    if counts["skipped"]:
-        summary += f", {counts['skipped']} skipped"
+    all_generated = (
+        '<p class="muted" id="generated">Every title here was generated from its abstract by readinglist '
+        "(<code>readinglist reconcile</code> replaces them with the official ones).</p>"
+        if data["generated"] == "all" else ""
+    )
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -246,20 +179,24 @@ def render(papers: Sequence[Paper], options: ExportOptions) -> str:
         '<meta name="generator" content="readinglist">\n'
         f"<title>{escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
         f'<header><h1 id="title">{escape(title)}</h1>'
-        f'<p class="summary" id="summary">{escape(summary)}.</p>'
-        + (f'<div class="intro">{_intro_html(intro)}</div>' if intro.strip() else "")
+        f'<p class="summary" id="summary" aria-live="polite">{escape(_summary(counts, len(papers)))}</p>'
+        + all_generated
+        + (f'<div class="intro" id="intro">{tree_html(markdown_tree(intro, shift=1))}</div>' if intro.strip() else "")
         + "</header>\n"
         '<section class="progress" aria-label="Reading progress">'
-        f'<figure><figcaption>Papers read over time</figcaption>{_read_over_time(papers)}</figure>'
-        f'<figure><figcaption>Per tag</figcaption>{_per_tag(papers)}</figure>'
-        "</section>\n"
+        '<figure><figcaption id="cap-time">Papers read over time</figcaption><div id="chart-time"></div></figure>'
+        '<figure><figcaption id="cap-tags">Progress per tag</figcaption><div id="chart-tags" class="tagbars"></div></figure>'
+        '<p class="legend" id="legend"><span class="swatch done"></span>read '
+        '<span class="swatch doing"></span>reading <span class="swatch todo"></span>to read'
+        + (" or skipped" if counts["skipped"] else "")
+        + "</p></section>\n"
         '<nav class="filters" aria-label="Filters">'
         '<input type="search" id="q" placeholder="Search titles, abstracts, keys, tags…" aria-label="Search" autocomplete="off">'
         '<select id="f-status" aria-label="Status"><option value="">any status</option></select>'
         '<select id="f-venue" aria-label="Venue"><option value="">any venue</option></select>'
         '<select id="f-year" aria-label="Year"><option value="">any year</option></select>'
         '<button type="button" id="clear">clear</button>'
-        '<div id="tags" class="tags" aria-label="Tags"></div>'
+        '<div class="tagstrip" id="tagstrip"><div id="tags" class="tags" aria-label="Tags"></div></div>'
         '<p id="count" class="muted" aria-live="polite"></p>'
         "</nav>\n"
         '<main id="papers"></main>\n'

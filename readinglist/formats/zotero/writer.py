@@ -29,6 +29,10 @@ and prefixes, same shapes), so that Zotero's RDF import reads each piece back::
   ``javascript:`` and other unsafe link targets dropped.
 * A **collection** (``options.collection``, set by the CLI for a filtered export or ``--title``)
   becomes a ``z:Collection`` holding every exported item by ``dcterms:hasPart``.
+* A **curated list** (``options.reading_list``, ``export --list``; and every list of the store,
+  ``options.reading_lists``, when the whole library is exported) becomes a collection with a
+  subcollection per section, a standalone note with its introduction and reading order, and a
+  child note per commented paper (:mod:`.lists`).
 * Characters XML 1.0 forbids (C0 controls other than tab and newline) are dropped.
 """
 
@@ -44,6 +48,7 @@ from ..vocabulary import ZOTERO_TYPES, reading_state_lines
 from ...gc_pause import gc_paused
 from ..exporting import event_title, unique
 from ..registry import ExportOptions
+from .lists import Curated, ListNote, collections, comment_notes
 
 NAMESPACES = (
     ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
@@ -109,7 +114,7 @@ def _creator(person: Person, ind: str) -> list[str]:
     return out
 
 
-def _item(paper: Paper, options: ExportOptions) -> list[str]:
+def _item(paper: Paper, options: ExportOptions, comments: Sequence[ListNote] = ()) -> list[str]:
     from ...text import to_plain
 
     record = paper.record
@@ -134,6 +139,7 @@ def _item(paper: Paper, options: ExportOptions) -> list[str]:
         out += ["            </rdf:Seq>", "        </bib:authors>"]
     if options.with_notes and paper.notes.strip():
         out.append(f"        <dcterms:isReferencedBy rdf:resource={quoteattr(_resource(paper.key, '-note'))}/>")
+    out += [f"        <dcterms:isReferencedBy rdf:resource={quoteattr(n.about)}/>" for n in comments]
     for tag in paper.tags:
         out.append(f"        <dc:subject>{_text(tag)}</dc:subject>")
     event = event_title(record)
@@ -170,7 +176,17 @@ def _item(paper: Paper, options: ExportOptions) -> list[str]:
             f"        <rdf:value>{_text(note_html(paper.notes))}</rdf:value>",
             "    </bib:Memo>",
         ]
+    for n in comments:
+        out += [f"    <bib:Memo rdf:about={quoteattr(n.about)}>", f"        <rdf:value>{_text(n.html)}</rdf:value>", "    </bib:Memo>"]
     return out
+
+
+def _curated(options: ExportOptions) -> list[Curated]:
+    """The curated lists to write as collections, each with its collection's name (None: the
+    list's own title): the exported list (named by ``--title`` when given), or every list."""
+    if options.reading_list is not None:
+        return [(options.reading_list, options.collection)]  # type: ignore[list-item]
+    return [(resolved, None) for resolved in options.reading_lists]
 
 
 class ZoteroRdfExporter:
@@ -184,10 +200,14 @@ class ZoteroRdfExporter:
             out = ["<rdf:RDF"]
             out += [f" xmlns:{prefix}={quoteattr(uri)}" for prefix, uri in NAMESPACES]
             out[-1] += ">"
+            keys = {p.key for p in papers}
+            curated = _curated(options)
+            comments = comment_notes(curated, keys)
             for paper in papers:
-                out += _item(paper, options)
+                out += _item(paper, options, comments.get(paper.key, ()))
+            out += collections(curated, keys, _text, _resource, note_html)
             name = getattr(options, "collection", None)
-            if name:
+            if name and options.reading_list is None:  # a list's collection is written above
                 out += ['    <z:Collection rdf:about="#collection_1">', f"        <dc:title>{_text(name)}</dc:title>"]
                 out += [f"        <dcterms:hasPart rdf:resource={quoteattr(_resource(p.key))}/>" for p in papers]
                 out.append("    </z:Collection>")

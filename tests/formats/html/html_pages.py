@@ -3,6 +3,7 @@ hostile papers, and a headless Chromium (None when chromium or chromedriver is m
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -84,3 +85,25 @@ def chromium():
 
 
 SCREENSHOTS = Path(os.environ.get("READINGLIST_SCREENSHOTS") or ROOT / "screenshots")
+
+
+def load(browser, path):
+    browser.get_log("browser")  # forget earlier pages' messages
+    browser.get_log("performance")
+    browser.get(path.as_uri())
+    return browser
+
+
+def requests(browser) -> list[str]:
+    urls = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def visible_keys(browser) -> list[str]:
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('article.paper')).filter(a => !a.hidden && a.offsetParent !== null).map(a => a.dataset.key)"
+    )

@@ -7,19 +7,17 @@ for a person to look at.
 
 from __future__ import annotations
 
-import json
-
-import pytest
 from html_pages import (
     HOSTILE_KEY,
     HOSTILE_NOTE,
     HOSTILE_TAG,
     HOSTILE_TITLE,
     SCREENSHOTS,
-    chromium,
     export_html,
     hostile_papers,
-    seeded_store,
+    load,
+    requests,
+    visible_keys,
 )
 
 from readinglist.store import lists
@@ -30,45 +28,6 @@ except ImportError:  # the browser fixture skips
     WebDriverWait = None
 
 
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        driver = chromium()
-    except Exception as exc:  # chromium present but cannot start here
-        pytest.skip(f"headless chromium does not start: {exc}")
-    if driver is None:
-        pytest.skip("needs chromium, chromedriver and selenium")
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    return seeded_store(tmp_path_factory.mktemp("html"))
-
-
-def load(browser, path):
-    browser.get_log("browser")  # forget earlier pages' messages
-    browser.get_log("performance")
-    browser.get(path.as_uri())
-    return browser
-
-
-def requests(browser) -> list[str]:
-    urls = []
-    for entry in browser.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message["method"] == "Network.requestWillBeSent":
-            urls.append(message["params"]["request"]["url"])
-    return urls
-
-
-def visible_keys(browser) -> list[str]:
-    return browser.execute_script(
-        "return Array.from(document.querySelectorAll('article.paper')).filter(a => !a.hidden && a.offsetParent !== null).map(a => a.dataset.key)"
-    )
-
-
 def test_loads_from_file_with_no_errors_and_no_network(browser, store, tmp_path):
     page = tmp_path / "reading-list.html"
     page.write_text(export_html(list(store), with_notes=True), encoding="utf-8")
@@ -76,13 +35,19 @@ def test_loads_from_file_with_no_errors_and_no_network(browser, store, tmp_path)
     assert browser.execute_script("return document.querySelectorAll('article.paper').length") == len(store)
     assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
     assert set(requests(browser)) <= {page.as_uri()}
-    # the reading status is the checkbox state
+    # the reading status is a mark, not a control: nothing on a card looks like a checkbox
     states = browser.execute_script(
-        "return Array.from(document.querySelectorAll('article.paper')).map(a => {const b = a.querySelector('input'); return [a.dataset.key, b.checked, b.indeterminate]})"
+        "return Array.from(document.querySelectorAll('article.paper')).map(a => {const m = a.querySelector('.state'); return [a.dataset.key, m.dataset.status, m.getAttribute('aria-label'), getComputedStyle(m).cursor]})"
     )
     by_key = {p.key: p.status for p in store}
-    assert all(checked == (by_key[k] == "read") and ind == (by_key[k] == "reading") for k, checked, ind in states)
-    assert sum(c for _, c, _ in states) == 6
+    assert all(status == by_key[k] and label.startswith("status: ") and cursor == "default" for k, status, label, cursor in states)
+    assert sum(s == "read" for _, s, _, _ in states) == 6
+    assert browser.execute_script("return document.querySelectorAll('main input').length") == 0
+    # every title is generated: said once in the header, not on each card
+    assert "generated from its abstract" in browser.find_element("id", "generated").text
+    assert browser.execute_script("return document.querySelectorAll('article .badge').length") == 0
+    # the legend names the bars' colours
+    assert browser.find_element("id", "legend").text.split() == ["read", "reading", "to", "read"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.set_window_size(1280, 900)
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
@@ -139,7 +104,10 @@ def test_hostile_strings_render_as_text(browser, tmp_path):
     card = browser.find_element("css selector", "article.paper")
     assert card.get_attribute("data-key") == HOSTILE_KEY
     text = card.text
-    assert HOSTILE_TITLE in text and HOSTILE_NOTE in text and HOSTILE_TAG in text
+    assert HOSTILE_TITLE in text and HOSTILE_TAG in text
+    # the note is Markdown: a javascript: target makes no link (it stays as written), raw HTML is text
+    notes = card.find_element("css selector", ".notes")
+    assert notes.text == HOSTILE_NOTE and not notes.find_elements("css selector", "a")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 

@@ -59,12 +59,13 @@ def test_hostile_strings_are_escaped_or_json():
     assert not any(t == "img" for t, _ in elements.tags)
     data = json.loads(elements.data["rl-data"])
     bad = data["papers"][0]
-    assert (bad["key"], bad["title"], bad["notes"]) == (HOSTILE_KEY, HOSTILE_TITLE, HOSTILE_NOTE)
+    assert (bad["key"], bad["title"]) == (HOSTILE_KEY, HOSTILE_TITLE)
+    assert bad["notes"] == [["p", {}, HOSTILE_NOTE]]  # Markdown: no link to javascript:, HTML as text
     assert HOSTILE_TAG in bad["tags"]
     assert "url" not in bad  # a javascript: URL is never made a link
     assert data["papers"][1]["url"] == "https://example.org/good"
-    # the SVG labels (tags) are escaped text
-    assert "&quot;&gt;&lt;img" in page
+    # the hostile tag is nowhere in the page as markup (only inside the JSON, escaped)
+    assert HOSTILE_TAG not in page.replace(elements.data["rl-data"], "")
 
 
 @given(st.text())
@@ -94,3 +95,63 @@ def test_curated_list_sections_and_comments(tmp_path):
         ("good2026", "Start <here>", "read §3 only"),
         (bad.key, "Then", None),
     ]
+
+
+# -- the reader's Markdown as a tree of allowed elements ----------------------------------------------
+
+from readinglist.formats.html.markup import ELEMENTS, SAFE_LINK, markdown_tree, tree_html  # noqa: E402
+
+
+def walk(nodes):
+    for n in nodes:
+        yield n
+        if isinstance(n, list):
+            yield from walk(n[2:])
+
+
+def text_of(nodes) -> str:
+    return "".join(n for n in walk(nodes) if isinstance(n, str))
+
+
+def test_markdown_tree_renders_what_the_reader_wrote():
+    tree = markdown_tree("**week 12**, see [the repo](https://x.org/a)\n\n- one\n- *two*\n\n# Head", shift=2)
+    assert tree == [
+        ["p", {}, ["strong", {}, "week 12"], ", see ", ["a", {"href": "https://x.org/a"}, "the repo"]],
+        ["ul", {}, ["li", {}, "one"], ["li", {}, ["em", {}, "two"]]],
+        ["h3", {}, "Head"],
+    ]
+    assert markdown_tree("3. c\n4. d") == [["ol", {"start": 3}, ["li", {}, "c"], ["li", {}, "d"]]]
+    # a picture is a link to it, an unsafe target leaves the text only
+    assert markdown_tree("![alt](https://e.org/p.png) [x](../rel) <mailto:a@b.org>") == [
+        ["p", {}, ["a", {"href": "https://e.org/p.png"}, "alt"], " x ", ["a", {"href": "mailto:a@b.org"}, "mailto:a@b.org"]]]
+    assert tree_html(markdown_tree("a <b>b</b> & [c](https://e.org/?a=1&b=\"2\")", shift=1)) == (
+        '<p>a &lt;b&gt;b&lt;/b&gt; &amp; <a href="https://e.org/?a=1&amp;b=%222%22" rel="noopener noreferrer">c</a></p>')
+    assert markdown_tree("  \n ") == []
+
+
+MARKDOWNISH = st.lists(st.sampled_from(list("ab <>&\"'`*_[]()!#-1.:/\n") + ["javascript:", "https://e.org", "mailto:x@y.z",
+                                                                         "<script>", "&#106;", "data:", "](", "![", "> ", "```"]))
+
+
+@given(MARKDOWNISH.map("".join) | st.text())
+def test_markdown_tree_has_only_allowed_elements_and_links(text):
+    tree = markdown_tree(text, shift=1)
+    for node in walk(tree):
+        if isinstance(node, list):
+            tag, attrs = node[0], node[1]
+            assert tag in ELEMENTS, node
+            assert set(attrs) <= ({"href"} if tag == "a" else {"start"} if tag == "ol" else set()), node
+            if tag == "a":
+                assert SAFE_LINK.match(attrs["href"]) and attrs["href"].lower().startswith(("https://", "http://", "mailto:")), node
+        else:
+            assert isinstance(node, str)
+    # the HTML of it holds no element outside the tree's and no attribute but href/rel/start
+    parsed = parse(tree_html(tree))
+    for tag, attrs in parsed.tags:
+        assert tag in ELEMENTS and set(attrs) <= {"href", "rel", "start"}, (tag, attrs)
+    json.dumps(tree)  # plain data
+
+
+@given(st.text(alphabet=st.characters(categories=("L", "N", "Zs"))))
+def test_plain_words_come_through_unchanged(text):
+    assert " ".join(text_of(markdown_tree(text)).split()) == " ".join(text.split())

@@ -42,8 +42,15 @@ function htmlSpecialChars(str) {
 }
 
 function plain(value) {
-  // a translator's item as JSON: its own fields, without functions
-  return JSON.parse(JSON.stringify(value, (k, v) => (typeof v === "function" ? undefined : v)));
+  // a translator's item as JSON: its own fields, without functions. RDF.js makes a subcollection
+  // as an Array with name, type and children set on it (processCollection), which JSON would
+  // write as []: it is written as the object Zotero's collection saver reads.
+  const replacer = (k, v) => {
+    if (typeof v === "function") return undefined;
+    if (Array.isArray(v) && v.type === "collection") return { type: v.type, name: v.name, children: v.children };
+    return v;
+  };
+  return JSON.parse(JSON.stringify(value, replacer));
 }
 
 // The item types of Zotero's schema that have a DOI field (those our exports produce and their
