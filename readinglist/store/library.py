@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
 from ..constants import SORTS, STATUS_EVENTS, STATUSES
+from ..tagform import tag_form, tag_key, unique_tags
 from . import paperrow
 from .paperrow import GENERATED, HISTORY, KEY, MAX_HISTORY, NOTES, PRIORITIES, PRIORITY, RATING, RATINGS, STATUS, TAGS, USER_TAGS
 
@@ -150,8 +151,8 @@ def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
     for tag in tags:
         if not isinstance(tag, str) or not tag.strip() or not tag.isprintable():
             raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
-        out.append(tag.strip())
-    return tuple(dict.fromkeys(out))
+        out.append(tag_form(tag.strip()))
+    return unique_tags(out)  # one tag per normal form (tagform.py), the first spelling kept
 
 
 def _check_status(status) -> str:
@@ -680,7 +681,7 @@ class Store:
             statuses = {status} if isinstance(status, str) else set(status)
             for s in statuses:
                 _check_status(s)
-        wanted = {t.casefold() for t in _clean_tags(tags)} if tags else set()
+        wanted = {tag_key(t) for t in _clean_tags(tags)} if tags else set()
         venue_cf = venue.casefold() if venue else None
         if self._depth > 0:  # inside a transaction: its own changes are not written yet
             out = self._find_in_memory(statuses, wanted, venue_cf, year, priority, rating, search, order, reverse)
@@ -727,7 +728,7 @@ class Store:
         def folded(tags: tuple[str, ...]) -> frozenset[str]:
             f = folds.get(tags)
             if f is None:
-                f = folds[tags] = frozenset(t.casefold() for t in tags)
+                f = folds[tags] = frozenset(tag_key(t) for t in tags)
             return f
 
         papers = self._papers()
@@ -895,7 +896,7 @@ class Store:
     def add_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
         """:meth:`add_tags`, giving the paper's row."""
         tags = _clean_tags(tags)
-        return self._modify(key, lambda row: paperrow.with_values(row, {USER_TAGS: tuple(dict.fromkeys(row[USER_TAGS] + tags))}))
+        return self._modify(key, lambda row: paperrow.with_values(row, {USER_TAGS: unique_tags(row[USER_TAGS] + tags)}))
 
     def remove_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Remove tags: from the user's tags, and from the topic tags (then the topic tags count
@@ -909,12 +910,14 @@ class Store:
 
         def change(row: tuple) -> tuple:
             has = paperrow.paper_tags(row)
-            missing = [t for t in tags if t not in has]
+            present = {tag_key(t) for t in has}
+            missing = [t for t in tags if tag_key(t) not in present]
             if missing:
                 raise ValidationError(f"{row[KEY]} has no tag {', '.join(map(repr, missing))}; its tags: {', '.join(has) or 'none'}")
-            changes: dict[int, object] = {USER_TAGS: tuple(t for t in row[USER_TAGS] if t not in tags)}
-            if any(t in row[TAGS] for t in tags):
-                changes[TAGS] = tuple(t for t in row[TAGS] if t not in tags)
+            gone = {tag_key(t) for t in tags}
+            changes: dict[int, object] = {USER_TAGS: tuple(t for t in row[USER_TAGS] if tag_key(t) not in gone)}
+            if any(tag_key(t) in gone for t in row[TAGS]):
+                changes[TAGS] = tuple(t for t in row[TAGS] if tag_key(t) not in gone)
                 changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
             return paperrow.with_values(row, changes)
 

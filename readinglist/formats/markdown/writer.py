@@ -189,13 +189,15 @@ def _curated(papers: list[Paper], options: ExportOptions, md) -> str:
     lines.append(_summary(papers))
     groups: list[tuple[str, list[tuple[Paper, str]]]] = []
     shown: set[str] = set()
+    last = None
     for item in resolved.items:  # type: ignore[attr-defined]
         paper = wanted.get(item.paper.key)
         if paper is None or paper.key in shown:
             continue
         shown.add(paper.key)
-        if not groups or groups[-1][0] != item.section:
+        if not groups or last != item.index:  # sections by position: two may share a title
             groups.append((item.section, []))
+            last = item.index
         groups[-1][1].append((paper, item.entry.comment))
     headed = [g for g in groups if g[0]]
     if len(headed) > 1:
