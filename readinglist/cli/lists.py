@@ -54,15 +54,17 @@ def lists_overview(ctx: typer.Context) -> None:
         typer.echo("no lists yet; make one with: readinglist lists new NAME", err=True)
         return
     width = max((len(lst.name) for lst in found), default=0)
+    unreadable: dict[str, None] = {}
     for lst in found:
         resolved = lists.resolve(store, lst)
         read, total = resolved.progress
         missing = f"  ({len(resolved.missing)} missing)" if resolved.missing else ""
         if resolved.unreadable:
-            missing += f"  ({len(resolved.unreadable)} unreadable: readinglist lists show {lst.name})"
+            missing += f"  ({len(resolved.unreadable)} unreadable)"
+            unreadable.update(dict.fromkeys(why for _, why in resolved.unreadable))
         typer.echo(f"{lst.name:<{width}}  {read:>3}/{total:<3} read  {resolved.list.heading}{missing}")
-    for exc in broken:
-        typer.echo(f"readinglist: warning: {exc}; skipped", err=True)
+    for message in [*map(str, broken), *unreadable]:
+        typer.echo(f"readinglist: warning: {message}; skipped", err=True)
 
 
 @lists_app.command("new")
