@@ -99,7 +99,8 @@ def _stamp(value) -> str:
 
 def _strip_record(rec: Record) -> tuple[Record, int]:
     """``rec`` without control characters (other than newline and tab) in any text, and how
-    many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal."""
+    many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal. Its
+    tags are put in their normal form (NFC, one per :func:`~readinglist.tagform.tag_key`)."""
     if _printable(rec):  # nearly every record: nothing to look at twice, nothing rebuilt
         return rec, 0
     from ..record import Person
@@ -121,9 +122,9 @@ def _strip_record(rec: Record) -> tuple[Record, int]:
         new = s(value)
         if new is not value:
             changes[name] = new
-    tags = tuple(s(t) for t in rec.tags)
+    tags = unique_tags(tag_form(t) for t in (s(t) for t in rec.tags) if t.strip())
     if tags != rec.tags:
-        changes["tags"] = tuple(t for t in tags if t.strip())
+        changes["tags"] = tags
     authors = tuple(Person(s(a.family), s(a.given), s(a.literal)) for a in rec.authors)
     if authors != rec.authors:
         changes["authors"] = authors
@@ -138,7 +139,7 @@ def _printable(rec: Record) -> bool:
     has no control character to remove)."""
     return (
         all(v is None or v.isprintable() for v in (rec.title, rec.abstract, rec.entry_type, rec.venue, rec.shorttitle, rec.doi, rec.url, rec.pages))
-        and all(t.isprintable() for t in rec.tags)
+        and all(t.isprintable() and (t.isascii() or tag_form(t) == t) for t in rec.tags)  # and tags in NFC
         and all(v is None or v.isprintable() for a in rec.authors for v in (a.family, a.given, a.literal))
         and all(v is None or v.isprintable() for _, v in rec.fields)
     )
@@ -966,8 +967,9 @@ class Store:
         history: tuple[Event, ...] = (Event("added", now),)
         if status != "unread":
             history += (Event(STATUS_EVENTS[status], now),)
+        tags = unique_tags(tag_form(t) for t in record.tags)
         return Paper(
-            record=record,
+            record=record if tags == record.tags else record.evolve(tags=tags),  # tags in their normal form
             status=status,
             history=history,
             notes=_clean_note(state.get("notes") or ""),

@@ -103,11 +103,13 @@ def merge_text(base: str, ours: str, theirs: str) -> tuple[str, str] | str:
     merged text, or (ours' resolution, theirs' resolution) when lines conflict. A text that did
     not end in a newline still does not."""
     chunks = merge3(_lines(base), _lines(ours), _lines(theirs), inserts="both")
-    end = "\n" if any(t.endswith("\n") for t in (ours, theirs) if t) else ""
+    # whether the result ends in a newline merges as a value of its own
+    ends = [t.endswith("\n") if t else None for t in (base, ours, theirs)]
+    end = ends[2] if ends[1] == ends[0] else ends[1]
 
     def joined(side: str) -> str:
         text = "".join(resolve(chunks, side))
-        return text if end or not text.endswith("\n") else text[:-1]
+        return text[:-1] if end is False and text.endswith("\n") else text
 
     if has_conflicts(chunks):
         return joined("ours"), joined("theirs")

@@ -137,3 +137,9 @@ def test_tag_key_ignores_normalisation_and_case(tag):
     assert tag_key(tag.casefold()) == tag_key(tag)
     assert tag_key(tag_key(tag)) == tag_key(tag)
     assert unique_tags([tag, unicodedata.normalize("NFD", tag).upper(), tag]) in ((tag,), (tag, unicodedata.normalize("NFD", tag).upper()))
+
+
+def test_imported_tags_are_stored_in_their_normal_form(tmp_path):
+    s = Store.open(tmp_path / "library")
+    s.import_records([Record(key="x2026", title="X", abstract="An abstract " * 5, tags=(NFD, NFC.upper(), "llm"))])
+    assert s.get("x2026").record.tags == (NFC, "llm")
