@@ -111,6 +111,19 @@ def test_without_the_driver_rate_and_tag_on_one_paper_conflict(tmp_path):
     ann, bob = branches(tmp_path, rate, tag, setup=False)
     assert merge(bob, "main").returncode != 0
     assert "library/papers/paper1.toml" in git(bob, "diff", "--name-only", "--diff-filter=U").stdout
+    # git's own markers (labels HEAD and origin/main) are named too, not "not valid TOML"
+    shown = cli(bob / "library", "show", "paper1")
+    assert "unresolved git merge conflict in paper paper1: [state] tags, [state] rating (none or 5)" in shown.stderr, shown.stderr
+
+
+def test_git_own_diff3_markers_are_named(tmp_path):
+    ann, bob = branches(tmp_path, rate, tag, setup=False)
+    git(bob, "config", "merge.conflictStyle", "diff3")
+    assert merge(bob, "main").returncode != 0
+    text = (bob / "library" / "papers" / "paper1.toml").read_text(encoding="utf-8")
+    assert "|||||||" in text
+    shown = cli(bob / "library", "show", "paper1")
+    assert "merge conflict in paper paper1: [state] tags, [state] rating (none or 5)" in shown.stderr, shown.stderr
 
 
 @pytest.mark.parametrize("order", ["bob merges ann", "ann merges bob"])
