@@ -143,3 +143,21 @@ def test_imported_tags_are_stored_in_their_normal_form(tmp_path):
     s = Store.open(tmp_path / "library")
     s.import_records([Record(key="x2026", title="X", abstract="An abstract " * 5, tags=(NFD, NFC.upper(), "llm"))])
     assert s.get("x2026").record.tags == (NFC, "llm")
+
+
+def test_stats_and_markdown_groups_count_one_tag_once(tmp_path):
+    from readinglist.formats.markdown.writer import _groups
+    from readinglist.stats import groups
+
+    s = Store.open(tmp_path / "library")
+    s.import_records(_records(3))
+    (s.papers_dir / "paper0.toml").write_text(  # a file written by hand (or an older readinglist) in NFD
+        (s.papers_dir / "paper0.toml").read_text(encoding="utf-8").replace("[state]\n", f'[state]\ntags = ["{NFD}"]\n'),
+        encoding="utf-8",
+    )
+    s.add_tags("paper1", [NFC])
+    s.add_tags("paper2", ["CAFÉ"])
+    by_tag = dict(groups(s.find()))["by tag"]
+    assert len(by_tag) == 1 and sorted(p.key for p in next(iter(by_tag.values()))) == ["paper0", "paper1", "paper2"]
+    assert [(h, len(ps)) for h, ps in _groups(s.find(), "tag")] == [(NFD, 3)]
+    assert [p.key for p in s.find(tags=["café"])] == ["paper0", "paper1", "paper2"]

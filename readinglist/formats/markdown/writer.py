@@ -86,8 +86,13 @@ def _groups(papers: list[Paper], group_by: str) -> list[tuple[str, list[Paper]]]
     """(heading, papers) pairs in display order."""
     by: dict = {}
     if group_by in ("tag", "first-tag"):
+        from ...tagform import tag_key, unique_tags
+
+        spelled: dict[str, str] = {}  # one heading per tag whatever its case or Unicode form
         for p in papers:
-            for tag in (p.tags if group_by == "tag" else p.tags[:1]) or (None,):
+            for tag in (unique_tags(p.tags) if group_by == "tag" else p.tags[:1]) or (None,):
+                if tag is not None:
+                    tag = spelled.setdefault(tag_key(tag), tag)
                 by.setdefault(tag, []).append(p)
         order = sorted((k for k in by if k is not None), key=str.lower)
         pairs = [(k, by[k]) for k in order]
