@@ -41,20 +41,10 @@ def merge_file(
 
     Example: readinglist merge-file BASE OURS THEIRS papers/canvit2026.toml
     """
-    from ..store.gitmerge import merge_file as merge, merge_lines
+    from ..store.gitmerge import run_driver
 
-    def read(p: Path) -> str:
-        try:
-            return p.read_bytes().decode("utf-8", "surrogateescape")
-        except FileNotFoundError:
-            return ""
-
-    texts = [read(p) for p in (base, ours, theirs)]
-    try:
-        merged = merge(texts[0], texts[1], texts[2], path or str(ours), marker_size=marker_size)
-    except Exception:  # noqa: BLE001 - git must get a merge: never leave ours alone as if it won
-        merged = merge_lines(*texts, marker_size=marker_size)
-    ours.write_bytes(merged.text.encode("utf-8", "surrogateescape"))
-    if merged.conflicts:
-        print(f"readinglist: {path or ours}: conflict in {', '.join(merged.conflicts)}; both versions are in the file", file=sys.stderr)
-        raise typer.Exit(1)
+    code, message = run_driver(str(base), str(ours), str(theirs), path, marker_size=marker_size)
+    if message:
+        print(message, file=sys.stderr)
+    if code:
+        raise typer.Exit(code)

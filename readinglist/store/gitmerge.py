@@ -314,3 +314,27 @@ def merge_file(base: str | None, ours: str, theirs: str, path: str, *, marker_si
     except ReadinglistError:
         pass
     return merge_lines(base or "", ours, theirs, marker_size=marker_size)
+
+
+def run_driver(base: str, ours: str, theirs: str, path: str = "", *, marker_size: int = 7) -> tuple[int, str]:
+    """What git's merge driver command does: merge the files ``base``, ``ours`` and ``theirs``
+    (git's %O %A %B) for the store file ``path`` (%P), write the result into ``ours``, and give
+    (exit status, message): 0 and "" when merged cleanly, 1 and a line naming the conflicts."""
+
+    def read(p: str) -> str:
+        try:
+            with open(p, "rb") as fh:
+                return fh.read().decode("utf-8", "surrogateescape")
+        except FileNotFoundError:
+            return ""
+
+    texts = [read(p) for p in (base, ours, theirs)]
+    try:
+        merged = merge_file(texts[0], texts[1], texts[2], path or ours, marker_size=marker_size)
+    except Exception:  # noqa: BLE001 - git must get a merge: never leave ours alone as if it won
+        merged = merge_lines(*texts, marker_size=marker_size)
+    with open(ours, "wb") as fh:
+        fh.write(merged.text.encode("utf-8", "surrogateescape"))
+    if merged.conflicts:
+        return 1, f"readinglist: {path or ours}: conflict in {', '.join(merged.conflicts)}; both versions are in the file"
+    return 0, ""
