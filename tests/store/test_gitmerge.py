@@ -107,3 +107,13 @@ def test_a_change_on_one_side_only_is_the_merge(change):
         a, b, conflicts = merge_papers(BASE, ours, theirs)
         assert not conflicts and a == b
         assert a == changed
+
+
+def test_a_paper_added_on_both_sides_merges_two_way():
+    """git gives an empty base when both branches added the file (the same import on two clones)."""
+    ours = BASE.evolve(user_tags=("a",))
+    theirs = BASE.evolve(user_tags=("b",), rating=3)
+    out = merge_file("", render(ours), render(theirs), PATH)
+    assert out.conflicts == ("[state] rating",)  # no base: a rating on one side only is not a change
+    out = merge_file("", render(ours), render(theirs.evolve(rating=None)), PATH)
+    assert not out.conflicts and parse(out.text, PATH).user_tags == ("a", "b")
