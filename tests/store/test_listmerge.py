@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from readinglist.errors import ListError
 from readinglist.store.gitmerge import merge_file
@@ -62,3 +63,43 @@ def test_the_introduction_merges_as_text_and_the_title_three_way():
     assert out.conflicts == ("the title",)
     with pytest.raises(ListError, match="conflict in list week: title"):
         parse(out.text, "week", PATH)
+
+
+@st.composite
+def edited(draw, base: ReadingList) -> ReadingList:
+    """``base`` after a few of the edits lists add / remove / move / comment make."""
+    sections = [[(e.key, e.comment) for e in s.entries] for s in base.sections]
+    titles = [s.title for s in base.sections]
+    for _ in range(draw(st.integers(0, 4))):
+        op = draw(st.sampled_from(["add", "remove", "move", "comment", "section"]))
+        present = [k for es in sections for k, _ in es]
+        if op == "add":
+            key = draw(st.sampled_from("pqrstu"))
+            if key not in present:
+                sections[draw(st.integers(0, len(sections) - 1))].append((key, ""))
+        elif op == "section":
+            titles.append(draw(st.sampled_from(["Later", "Extra"])))
+            sections.append([])
+        elif present:
+            key = draw(st.sampled_from(present))
+            i = next(i for i, es in enumerate(sections) if any(k == key for k, _ in es))
+            j = next(j for j, (k, _) in enumerate(sections[i]) if k == key)
+            entry = sections[i].pop(j)
+            if op == "move":
+                target = draw(st.integers(0, len(sections) - 1))
+                sections[target].insert(draw(st.integers(0, len(sections[target]))), entry)
+            elif op == "comment":
+                sections[i].insert(j, (key, draw(st.sampled_from(["why", "§3", ""]))))
+    return L(*zip(titles, sections))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_a_change_on_one_side_only_is_the_merge(data):
+    changed = data.draw(edited(BASE))
+    for ours, theirs in ((changed, BASE), (BASE, changed)):
+        out, lst = merge(BASE, ours, theirs)
+        assert not out.conflicts
+        assert [(s.title, [(e.key, e.comment) for e in s.entries]) for s in lst.sections] == [
+            (s.title, [(e.key, e.comment) for e in s.entries]) for s in changed.sections
+        ]
