@@ -119,7 +119,11 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tupl
         from .store import lists
 
         if find_exporter(spec.format, path).name == "zotero":
-            every_list = tuple(lists.resolve(store, lists.load(store, name)) for name in lists.names(store))
+            readable, broken = lists.load_all(store)  # a broken list is said, and the others come
+            for error in broken:
+                if warn is not None:
+                    warn(f"{error}; left out")
+            every_list = tuple(lists.resolve(store, lst) for lst in readable)
             for other in every_list:
                 for message in other.messages():
                     if warn is not None:

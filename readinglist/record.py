@@ -101,7 +101,11 @@ class Paper:
     @property
     def tags(self) -> tuple[str, ...]:
         """Topic tags followed by the user's own tags, without repeats."""
-        return tuple(dict.fromkeys(self.record.tags + self.user_tags))
+        if not self.user_tags:
+            return self.record.tags
+        from .tagform import unique_tags
+
+        return unique_tags(self.record.tags + self.user_tags)
 
     def evolve(self, **changes) -> Paper:
         return replace(self, **changes)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime
 
 from .record import Paper
+from .tagform import tag_key, unique_tags
 
 Row = tuple[str, int, int, int]  # label, read, reading, total
 
@@ -72,11 +73,12 @@ def groups(papers: Iterable[Paper]) -> list[tuple[str, dict[str, list[Paper]]]]:
     """The papers by venue-year (sorted by name) and by tag (most common first)."""
     by_venue: dict[str, list[Paper]] = {}
     by_tag: dict[str, list[Paper]] = {}
+    spelled: dict[str, str] = {}  # tag_key -> the first spelling seen (tagform.py: one tag, any form)
     for p in papers:
         venue = " ".join(str(x) for x in (p.record.venue, p.record.year) if x) or "(no venue)"
         by_venue.setdefault(venue, []).append(p)
-        for t in p.tags:
-            by_tag.setdefault(t, []).append(p)
+        for t in unique_tags(p.tags):
+            by_tag.setdefault(spelled.setdefault(tag_key(t), t), []).append(p)
     return [
         ("by venue", dict(sorted(by_venue.items()))),
         ("by tag", dict(sorted(by_tag.items(), key=lambda kv: (-len(kv[1]), kv[0])))),

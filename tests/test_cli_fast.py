@@ -202,3 +202,25 @@ def test_a_list_from_a_current_cache_builds_no_records(library):
         proc = subprocess.run([sys.executable, "-c", LEAN, "--store", str(library), *line], capture_output=True, text=True)
         assert proc.returncode == 0, (line, proc.stderr)
         assert proc.stdout.count("\n") >= 1
+
+
+@pytest.mark.parametrize("rating", [4, 1], ids=["merges", "conflicts"])
+def test_the_merge_driver_runs_without_typer_as_typer_runs_it(tmp_path, rating):
+    """git runs `merge-file` once per file both sides changed: the fast path, same result."""
+    from readinglist.record import Paper, Record
+    from readinglist.store.paperfile import render
+
+    base = Paper(Record(key="x2026", title="T"), rating=2)
+    texts = {"base": render(base), "ours": render(base.evolve(rating=rating, user_tags=("a",))), "theirs": render(base.evolve(rating=4 if rating == 1 else 2, notes="n"))}
+    results = []
+    for name, code in (("fast", FAST), ("typer", TYPER)):
+        d = tmp_path / name
+        d.mkdir()
+        for part, text in texts.items():
+            (d / part).write_text(text, encoding="utf-8")
+        line = ["merge-file", str(d / "base"), str(d / "ours"), str(d / "theirs"), "library/papers/x2026.toml", "--marker-size", "7"]
+        proc = subprocess.run([sys.executable, "-c", code, *line], capture_output=True)
+        results.append((proc.returncode, proc.stdout, proc.stderr, (d / "ours").read_bytes()))
+    assert results[0] == results[1]
+    assert results[0][0] == (0 if rating == 4 else 1)
+    assert plan(["merge-file", "b", "o", "t", "p", "--marker-size", "x"]) is None

@@ -1,7 +1,8 @@
 """The everyday commands without typer.
 
 ``show KEY [--json]``, ``mark STATUS KEY...``, ``note KEY -m TEXT [-a]``, ``tag KEY TAG...``,
-``rate KEY N``, ``priority KEY N``, ``search TEXT [-n N] [--json]`` and ``list`` with its own options (after any of ``--store``,
+``rate KEY N``, ``priority KEY N``, ``search TEXT [-n N] [--json]``, ``merge-file BASE OURS THEIRS [PATH] [--marker-size N]``
+(the git merge driver) and ``list`` with its own options (after any of ``--store``,
 ``--config``, ``--color``, ``--no-pager``) are parsed here and run by the same functions the
 typer commands call (:mod:`.papers`, :func:`.common.list_papers`), so such a process never
 imports typer and click (~25 ms, more than a command that changes one paper needs for the rest). Every other command line, anything this parser is
@@ -196,6 +197,15 @@ def _command(name: str, args: list[str]) -> dict | None:
             i += 1
         if key is not None and message is not None:  # without -m, $EDITOR opens: typer's
             return dict(key=key, message=message, append=append)
+    elif name == "merge-file":  # what git runs for every file both sides changed: no typer
+        size = 7
+        if len(args) >= 2 and args[-2] == "--marker-size":
+            n = _small_int(args[-1], None, 1)
+            if n is None:
+                return None
+            size, args = n, args[:-2]
+        if len(args) in (3, 4) and all(map(_word, args)):
+            return dict(base=args[0], ours=args[1], theirs=args[2], path=args[3] if len(args) == 4 else "", marker_size=size)
     return None
 
 
@@ -247,6 +257,13 @@ def run(argv: list[str]) -> int | None:
             from .common import next_papers
 
             next_papers(**kwargs)
+        elif name == "merge-file":  # needs no store nor configuration
+            from ..store.gitmerge import run_driver
+
+            code, message = run_driver(**kwargs)
+            if message:
+                echo(message, err=True)
+            return code
         else:
             getattr(papers, name)(**kwargs)
     except (ReadinglistError, RecursionError) as exc:

@@ -49,16 +49,22 @@ def lists_overview(ctx: typer.Context) -> None:
     from ..store import lists
 
     store = state.store
-    found = lists.names(store)
-    if not found:
+    found, broken = lists.load_all(store)  # a broken list is reported; the others are shown
+    if not found and not broken:
         typer.echo("no lists yet; make one with: readinglist lists new NAME", err=True)
         return
-    width = max(len(n) for n in found)
-    for name in found:
-        resolved = lists.resolve(store, lists.load(store, name))
+    width = max((len(lst.name) for lst in found), default=0)
+    unreadable: dict[str, None] = {}
+    for lst in found:
+        resolved = lists.resolve(store, lst)
         read, total = resolved.progress
         missing = f"  ({len(resolved.missing)} missing)" if resolved.missing else ""
-        typer.echo(f"{name:<{width}}  {read:>3}/{total:<3} read  {resolved.list.heading}{missing}")
+        if resolved.unreadable:
+            missing += f"  ({len(resolved.unreadable)} unreadable)"
+            unreadable.update(dict.fromkeys(why for _, why in resolved.unreadable))
+        typer.echo(f"{lst.name:<{width}}  {read:>3}/{total:<3} read  {resolved.list.heading}{missing}")
+    for message in [*map(str, broken), *unreadable]:
+        typer.echo(f"readinglist: warning: {message}; skipped", err=True)
 
 
 @lists_app.command("new")
@@ -170,13 +176,13 @@ def lists_show(
                     "title": s.title,
                     "papers": [
                         {"key": i.paper.key, "comment": i.entry.comment, "status": i.paper.status, "title": i.paper.record.title}
-                        for i in resolved.items
-                        if i.section == s.title
+                        for i in items
                     ],
                 }
-                for s in lst.sections
+                for s, items in resolved.by_section()
             ],
             "missing": [k for k, _ in resolved.missing],
+            "unreadable": dict(resolved.unreadable),
             "renamed": dict(resolved.renamed),
         }
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -186,15 +192,11 @@ def lists_show(
     if lst.introduction.strip():
         out += ["", lst.introduction.strip()]
     marks = {"read": "[x]", "reading": "[~]", "skipped": "[-]"}
-    shown = set()
-    for s in lst.sections:
+    for s, items in resolved.by_section():
         out.append("")
         if s.title:
             out.append(f"## {s.title}")
-        for item in resolved.items:
-            if item.section != s.title or id(item) in shown:
-                continue
-            shown.add(id(item))
+        for item in items:
             p = item.paper
             out.append(f"  {marks.get(p.status, '[ ]')} {p.key}  {p.record.title}")
             if item.entry.comment:

@@ -36,6 +36,7 @@ from collections import namedtuple
 from pathlib import Path
 
 from ..errors import StoreError
+from ..tagform import tag_key, unique_tags
 from ..forking import collect, discard, fork, fork_writer
 from ..gc_pause import gc_paused
 from ..constants import STATUSES
@@ -584,7 +585,7 @@ def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> No
 # --------------------------------------------------------------------------- the SQLite file
 
 #: Bump when the tables change (the schema of the rows is part of the file's identity too).
-DB_VERSION = 5
+DB_VERSION = 6  # 6: the tags index holds tagform.tag_key (NFC, case-folded)
 #: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
 #: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
 #: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``tags`` each paper's tags,
@@ -864,11 +865,11 @@ def bundle_row(name: str, row: tuple) -> tuple:
             (venue or "\uffff").casefold(), year, priority, rating, title, title.casefold(),
             history[0][1] if history else "", history[-1][1] if history else "",
             TAG_SEP.join(tags), TAG_SEP.join(utags),
-            plain_line(key, status, venue, year, tuple(dict.fromkeys(tags + utags)) if utags else tags, title),
+            plain_line(key, status, venue, year, unique_tags(tags + utags) if utags else tags, title),
         ),
         (name, title.lower(), notes.lower(), abstract.lower()),
         marshal.dumps(row),
-        list(dict.fromkeys([t.casefold() for t in tags + utags])),
+        list(dict.fromkeys([tag_key(t) for t in tags + utags])),
     )  # fmt: skip
 
 
@@ -1219,7 +1220,7 @@ class Listed(namedtuple("Listed", "record status priority rating user_tags")):
     @property
     def tags(self) -> tuple[str, ...]:
         """Topic tags followed by the user's own tags, without repeats (as ``Paper.tags``)."""
-        return tuple(dict.fromkeys(self.record.tags + self.user_tags)) if self.user_tags else self.record.tags
+        return unique_tags(self.record.tags + self.user_tags) if self.user_tags else self.record.tags
 
     @classmethod
     def of(cls, p: Paper) -> Listed:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
 from ..constants import SORTS, STATUS_EVENTS, STATUSES
+from ..tagform import tag_form, tag_key, unique_tags
 from . import paperrow
 from .paperrow import GENERATED, HISTORY, KEY, MAX_HISTORY, NOTES, PRIORITIES, PRIORITY, RATING, RATINGS, STATUS, TAGS, USER_TAGS
 
@@ -98,7 +99,8 @@ def _stamp(value) -> str:
 
 def _strip_record(rec: Record) -> tuple[Record, int]:
     """``rec`` without control characters (other than newline and tab) in any text, and how
-    many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal."""
+    many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal. Its
+    tags are put in their normal form (NFC, one per :func:`~readinglist.tagform.tag_key`)."""
     if _printable(rec):  # nearly every record: nothing to look at twice, nothing rebuilt
         return rec, 0
     from ..record import Person
@@ -120,9 +122,9 @@ def _strip_record(rec: Record) -> tuple[Record, int]:
         new = s(value)
         if new is not value:
             changes[name] = new
-    tags = tuple(s(t) for t in rec.tags)
+    tags = unique_tags(tag_form(t) for t in (s(t) for t in rec.tags) if t.strip())
     if tags != rec.tags:
-        changes["tags"] = tuple(t for t in tags if t.strip())
+        changes["tags"] = tags
     authors = tuple(Person(s(a.family), s(a.given), s(a.literal)) for a in rec.authors)
     if authors != rec.authors:
         changes["authors"] = authors
@@ -137,7 +139,7 @@ def _printable(rec: Record) -> bool:
     has no control character to remove)."""
     return (
         all(v is None or v.isprintable() for v in (rec.title, rec.abstract, rec.entry_type, rec.venue, rec.shorttitle, rec.doi, rec.url, rec.pages))
-        and all(t.isprintable() for t in rec.tags)
+        and all(t.isprintable() and (t.isascii() or tag_form(t) == t) for t in rec.tags)  # and tags in NFC
         and all(v is None or v.isprintable() for a in rec.authors for v in (a.family, a.given, a.literal))
         and all(v is None or v.isprintable() for _, v in rec.fields)
     )
@@ -150,8 +152,8 @@ def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
     for tag in tags:
         if not isinstance(tag, str) or not tag.strip() or not tag.isprintable():
             raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
-        out.append(tag.strip())
-    return tuple(dict.fromkeys(out))
+        out.append(tag_form(tag.strip()))
+    return unique_tags(out)  # one tag per normal form (tagform.py), the first spelling kept
 
 
 def _check_status(status) -> str:
@@ -698,7 +700,7 @@ class Store:
             statuses = {status} if isinstance(status, str) else set(status)
             for s in statuses:
                 _check_status(s)
-        wanted = {t.casefold() for t in _clean_tags(tags)} if tags else set()
+        wanted = {tag_key(t) for t in _clean_tags(tags)} if tags else set()
         venue_cf = venue.casefold() if venue else None
         if self._depth > 0:  # inside a transaction: its own changes are not written yet
             out = self._find_in_memory(statuses, wanted, venue_cf, year, priority, rating, search, order, reverse)
@@ -745,7 +747,7 @@ class Store:
         def folded(tags: tuple[str, ...]) -> frozenset[str]:
             f = folds.get(tags)
             if f is None:
-                f = folds[tags] = frozenset(t.casefold() for t in tags)
+                f = folds[tags] = frozenset(tag_key(t) for t in tags)
             return f
 
         papers = self._papers()
@@ -913,7 +915,7 @@ class Store:
     def add_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
         """:meth:`add_tags`, giving the paper's row."""
         tags = _clean_tags(tags)
-        return self._modify(key, lambda row: paperrow.with_values(row, {USER_TAGS: tuple(dict.fromkeys(row[USER_TAGS] + tags))}))
+        return self._modify(key, lambda row: paperrow.with_values(row, {USER_TAGS: unique_tags(row[USER_TAGS] + tags)}))
 
     def remove_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Remove tags: from the user's tags, and from the topic tags (then the topic tags count
@@ -927,12 +929,14 @@ class Store:
 
         def change(row: tuple) -> tuple:
             has = paperrow.paper_tags(row)
-            missing = [t for t in tags if t not in has]
+            present = {tag_key(t) for t in has}
+            missing = [t for t in tags if tag_key(t) not in present]
             if missing:
                 raise ValidationError(f"{row[KEY]} has no tag {', '.join(map(repr, missing))}; its tags: {', '.join(has) or 'none'}")
-            changes: dict[int, object] = {USER_TAGS: tuple(t for t in row[USER_TAGS] if t not in tags)}
-            if any(t in row[TAGS] for t in tags):
-                changes[TAGS] = tuple(t for t in row[TAGS] if t not in tags)
+            gone = {tag_key(t) for t in tags}
+            changes: dict[int, object] = {USER_TAGS: tuple(t for t in row[USER_TAGS] if tag_key(t) not in gone)}
+            if any(tag_key(t) in gone for t in row[TAGS]):
+                changes[TAGS] = tuple(t for t in row[TAGS] if tag_key(t) not in gone)
                 changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
             return paperrow.with_values(row, changes)
 
@@ -1008,8 +1012,9 @@ class Store:
         history: tuple[Event, ...] = (Event("added", now),)
         if status != "unread":
             history += (Event(STATUS_EVENTS[status], now),)
+        tags = unique_tags(tag_form(t) for t in record.tags)
         return Paper(
-            record=record,
+            record=record if tags == record.tags else record.evolve(tags=tags),  # tags in their normal form
             status=status,
             history=history,
             notes=_clean_note(state.get("notes") or ""),

@@ -86,9 +86,10 @@ class ReadingList:
 class Item:
     """A list entry with its paper (after following renames)."""
 
-    section: str
+    section: str  # its section's title (titles may repeat: ``index`` tells sections apart)
     entry: Entry
     paper: Paper
+    index: int = 0  # the position of its section in ``ReadingList.sections``
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,7 @@ class Resolved:
     items: tuple[Item, ...] = ()
     missing: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (key, did-you-mean suggestions)
     renamed: tuple[tuple[str, str], ...] = ()  # (key in the list, the paper's key now)
+    unreadable: tuple[tuple[str, str], ...] = ()  # (key, why its file cannot be read: a conflict, ...)
 
     @property
     def papers(self) -> _list[Paper]:  # the field ``list`` shadows the builtin in this class
@@ -110,6 +112,14 @@ class Resolved:
                 seen.add(item.paper.key)
                 out.append(item.paper)
         return out
+
+    def by_section(self) -> _list[tuple[Section, _list[Item]]]:
+        """Each section of the list with its items (found papers), in order: sections are told
+        apart by position, so two sections with one title keep their own papers."""
+        groups: _list[_list[Item]] = [[] for _ in self.list.sections]
+        for item in self.items:
+            groups[item.index].append(item)
+        return list(zip(self.list.sections, groups))
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -125,6 +135,7 @@ class Resolved:
             if suggestions:
                 msg += "; did you mean " + " or ".join(suggestions) + "?"
             out.append(msg)
+        out += [f"list {self.list.name}: {key} left out: {why}" for key, why in self.unreadable]
         return out
 
 
@@ -161,6 +172,11 @@ def parse(text: str, name: str, path: str | Path = "") -> ReadingList:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        from .conflicts import describe
+
+        conflict = describe(text, where, kind="list")
+        if conflict:
+            raise ListError(conflict) from None
         raise ListError(f"{where}: {exc}; fix it by hand") from None
     except RecursionError:
         raise ListError(f"{where}: arrays or tables nested too deeply; fix it by hand") from None
@@ -216,11 +232,17 @@ def _multiline(s: str) -> str:
 
 def render(lst: ReadingList) -> str:
     """The file text of ``lst``: same list, same bytes; one paper per line."""
+    return "".join(render_units(lst))
+
+
+def render_units(lst: ReadingList) -> list[str]:
+    """:func:`render` as its statements, one string each (a line, or the whole multi-line
+    introduction): what a merge puts between conflict markers."""
     out = [HEADER, f"title = {_str(lst.title)}\n"]
     if lst.introduction.strip():
         out.append(f"introduction = {_multiline(lst.introduction)}\n")
     for s in lst.sections:
-        out.append(f"\n[[sections]]\ntitle = {_str(s.title)}\n")
+        out += ["\n", "[[sections]]\n", f"title = {_str(s.title)}\n"]
         if s.entries:
             out.append("papers = [\n")
             for e in s.entries:
@@ -229,7 +251,7 @@ def render(lst: ReadingList) -> str:
             out.append("]\n")
         else:
             out.append("papers = []\n")
-    return "".join(out)
+    return out
 
 
 def load(store: Store, name: str) -> ReadingList:
@@ -237,6 +259,9 @@ def load(store: Store, name: str) -> ReadingList:
     from .atomic import describe, read_bounded
 
     path = path_of(store, name)
+    pending = _pending(store)
+    if name in pending:  # saved earlier in this transaction, written with its papers
+        return pending[name]
     try:
         text = read_bounded(path, limit=16 << 20).decode("utf-8")
     except FileNotFoundError:
@@ -254,8 +279,27 @@ def _suggest(word: str, candidates: Sequence[str]) -> tuple[str, ...]:
     return tuple(difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.5))
 
 
-def save(store: Store, lst: ReadingList) -> Path:
-    """Write ``lst`` atomically (the caller holds the store's lock)."""
+def load_all(store: Store) -> tuple[list[ReadingList], list[ListError]]:
+    """Every list that can be read, and one error (naming its file) per list that cannot: a
+    broken or conflicted list never keeps the others from being shown."""
+    found, broken = [], []
+    for name in names(store):
+        try:
+            found.append(load(store, name))
+        except ListError as exc:
+            broken.append(exc)
+    return found, broken
+
+
+def _pending(store: Store) -> dict[str, ReadingList]:
+    """The lists saved in the store's current transaction and not written yet."""
+    pending = store.__dict__.get("_lists_pending")
+    if pending is None or store._depth == 0:
+        pending = store.__dict__["_lists_pending"] = {}
+    return pending
+
+
+def _write(store: Store, lst: ReadingList) -> Path:
     from .atomic import write_atomic
 
     path = path_of(store, lst.name)
@@ -263,6 +307,26 @@ def save(store: Store, lst: ReadingList) -> Path:
         write_atomic(path, render(lst), inside=store.root)  # never through a link out of the store
     except OSError as exc:
         raise ListError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return path
+
+
+def save(store: Store, lst: ReadingList) -> Path:
+    """Write ``lst`` atomically when the store's transaction (which the caller holds) writes
+    its papers: a transaction that fails later (a ``reconcile --rekey`` refused on its tenth
+    paper) leaves the lists as they were, never naming keys that no paper got."""
+    path = path_of(store, lst.name)
+    if store._depth == 0:
+        return _write(store, lst)
+    pending = _pending(store)
+    if not pending:
+
+        def flush() -> None:
+            for item in list(pending.values()):
+                _write(store, item)
+
+        store._after_flush.append(flush)
+        store._at_end.append(pending.clear)
+    pending[lst.name] = lst
     return path
 
 
@@ -282,13 +346,15 @@ def _renamed_by_file(store: Store) -> dict[str, Paper]:
 
 def resolve(store: Store, lst: ReadingList) -> Resolved:
     """The list's papers in order, following renamed keys; missing keys with suggestions."""
+    from ..errors import StoreError
     from .paperfile import file_stem
 
     items: list[Item] = []
+    unreadable: list[tuple[str, str]] = []
     missing: list[tuple[str, tuple[str, ...]]] = []
     renamed: list[tuple[str, str]] = []
     by_file: dict[str, Paper] | None = None
-    for section in lst.sections:
+    for index, section in enumerate(lst.sections):
         for entry in section.entries:
             try:
                 paper = store.get(entry.key)
@@ -301,8 +367,11 @@ def resolve(store: Store, lst: ReadingList) -> Resolved:
                     continue
                 paper = found
                 renamed.append((entry.key, paper.key))
-            items.append(Item(section.title, entry, paper))
-    return Resolved(lst, tuple(items), tuple(missing), tuple(renamed))
+            except StoreError as exc:  # its file does not parse (a git conflict): the rest is shown
+                unreadable.append((entry.key, str(exc)))
+                continue
+            items.append(Item(section.title, entry, paper, index))
+    return Resolved(lst, tuple(items), tuple(missing), tuple(renamed), tuple(unreadable))
 
 
 def _current_keys(lst: ReadingList, resolved: Resolved) -> ReadingList:
@@ -473,12 +542,22 @@ def set_comment(store: Store, name: str, key: str, comment: str) -> ReadingList:
 
 def follow_rename(store: Store, old: str, new: str) -> list[str]:
     """Rewrite every list that names ``old`` to name ``new`` (called when a paper is rekeyed);
-    the names of the lists changed. A list that does not parse is left alone."""
+    the names of the lists changed. A list that does not parse (or holds a git conflict) and
+    may name ``old`` refuses the rename (ListError naming it: nothing is written), for it
+    could not follow; one that cannot name it is left alone."""
+    from .atomic import read_bounded
+
     changed = []
     for name in names(store):
         try:
             lst = load(store, name)
-        except ListError:
+        except ListError as exc:
+            try:
+                text = read_bounded(path_of(store, name), limit=16 << 20).decode("utf-8", "replace")
+            except OSError:
+                text = old
+            if old in text:
+                raise ListError(f"{exc}; it may name {old}, which is being renamed {new}: fix the list first (nothing was changed)") from None
             continue
         if old not in lst.keys:
             continue

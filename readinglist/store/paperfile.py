@@ -147,6 +147,11 @@ def _load(text: str, path, loads) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        from .conflicts import describe
+
+        conflict = describe(text, path)  # git's conflict markers: name the fields, not the TOML
+        if conflict:
+            raise StoreError(conflict) from None
         msg = str(exc)
         m = _TOML_POSITION.match(msg)
         if m:

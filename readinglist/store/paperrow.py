@@ -532,4 +532,6 @@ def with_values(row: tuple, changes: dict[int, object]) -> tuple:
 
 def paper_tags(row: tuple) -> tuple[str, ...]:
     """A paper's tags (:attr:`~readinglist.record.Paper.tags`): topic tags, then the user's."""
-    return tuple(dict.fromkeys(row[TAGS] + row[USER_TAGS]))
+    from ..tagform import unique_tags
+
+    return unique_tags(row[TAGS] + row[USER_TAGS])

@@ -194,13 +194,13 @@
 
   function render() {
     var frag = document.createDocumentFragment();
-    var section = null;
+    var part = null;
     var n = Math.min(limit, matches.length);
     for (var m = 0; m < n; m++) {
       var i = matches[m], p = papers[i];
-      if (data.curated && p.section !== section) {
-        section = p.section;
-        if (section) frag.appendChild(el("h2", "section", section));
+      if (data.curated && p.part !== part) {
+        part = p.part;
+        if (p.section) frag.appendChild(el("h2", "section", p.section));
       }
       frag.appendChild(card(i));
     }

@@ -88,7 +88,7 @@ def _bibtex(papers: list[Paper], options: ExportOptions) -> dict[str, str]:
     return {p.key: bibtex.export([p], plain).strip() + "\n" for p in short}
 
 
-def _paper_data(paper: Paper, bib: str, options: ExportOptions, section: str | None, comment: str) -> dict:
+def _paper_data(paper: Paper, bib: str, options: ExportOptions, section: str | None, comment: str, part: int = 0) -> dict:
     from ...text import to_plain
 
     r = paper.record
@@ -120,6 +120,7 @@ def _paper_data(paper: Paper, bib: str, options: ExportOptions, section: str | N
         d["notes"] = markdown_tree(paper.notes, shift=2)  # under the page's h1 and sections' h2
     if section is not None:
         d["section"] = section
+        d["part"] = part  # the section's position: two sections may share a title
     if comment:
         d["comment"] = comment
     return d
@@ -136,7 +137,7 @@ def _summary(counts: Counter, total: int) -> str:
 def render(papers: Sequence[Paper], options: ExportOptions) -> str:
     papers = unique(papers)
     resolved = options.reading_list
-    sections: dict[str, tuple[str, str]] = {}
+    sections: dict[str, tuple[str, str, int]] = {}
     intro = ""
     title = options.title or "Reading list"
     if resolved is not None:
@@ -144,7 +145,7 @@ def render(papers: Sequence[Paper], options: ExportOptions) -> str:
         title = options.title or lst.heading
         intro = lst.introduction
         for item in resolved.items:  # type: ignore[attr-defined]
-            sections.setdefault(item.paper.key, (item.section, item.entry.comment))
+            sections.setdefault(item.paper.key, (item.section, item.entry.comment, item.index))
     bib = _bibtex(papers, options)
     generated = sum(p.record.is_generated for p in papers)
     data = {
@@ -153,7 +154,7 @@ def render(papers: Sequence[Paper], options: ExportOptions) -> str:
         # "all": said once in the header; "some": said on each card whose title is generated
         "generated": "all" if papers and generated == len(papers) else "some" if generated else "",
         "papers": [
-            _paper_data(p, bib[p.key], options, *(sections.get(p.key, (None, "")) if resolved is not None else (None, "")))
+            _paper_data(p, bib[p.key], options, *(sections.get(p.key, (None, "", 0)) if resolved is not None else (None, "", 0)))
             for p in papers
         ],
     }

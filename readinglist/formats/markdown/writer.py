@@ -86,8 +86,13 @@ def _groups(papers: list[Paper], group_by: str) -> list[tuple[str, list[Paper]]]
     """(heading, papers) pairs in display order."""
     by: dict = {}
     if group_by in ("tag", "first-tag"):
+        from ...tagform import tag_key, unique_tags
+
+        spelled: dict[str, str] = {}  # one heading per tag whatever its case or Unicode form
         for p in papers:
-            for tag in (p.tags if group_by == "tag" else p.tags[:1]) or (None,):
+            for tag in (unique_tags(p.tags) if group_by == "tag" else p.tags[:1]) or (None,):
+                if tag is not None:
+                    tag = spelled.setdefault(tag_key(tag), tag)
                 by.setdefault(tag, []).append(p)
         order = sorted((k for k in by if k is not None), key=str.lower)
         pairs = [(k, by[k]) for k in order]
@@ -192,13 +197,15 @@ def _curated(papers: list[Paper], options: ExportOptions, md) -> str:
     lines.append(_summary(papers))
     groups: list[tuple[str, list[tuple[Paper, str]]]] = []
     shown: set[str] = set()
+    last = None
     for item in resolved.items:  # type: ignore[attr-defined]
         paper = wanted.get(item.paper.key)
         if paper is None or paper.key in shown:
             continue
         shown.add(paper.key)
-        if not groups or groups[-1][0] != item.section:
+        if not groups or last != item.index:  # sections by position: two may share a title
             groups.append((item.section, []))
+            last = item.index
         groups[-1][1].append((paper, item.entry.comment))
     headed = [g for g in groups if g[0]]
     if len(headed) > 1:

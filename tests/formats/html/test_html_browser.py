@@ -182,3 +182,18 @@ def test_bibtex_is_one_click_away(browser, store, tmp_path):
     # the clipboard answers asynchronously; headless may refuse it ("select and copy")
     WebDriverWait(browser, 10, poll_frequency=0.1).until(lambda _: button.text in ("copied", "select and copy"))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_two_sections_with_one_title_are_two_sections(browser, store, tmp_path):
+    """Sections are told apart by position (issue 29 item 8): two adjacent sections titled
+    alike are two headings, each over its own papers."""
+    from readinglist.store.lists import Entry, ReadingList, Section
+
+    keys = store.keys()
+    lst = ReadingList("twice", "Twice", "", (Section("Read", (Entry(keys[1]),)), Section("Read", (Entry(keys[2]), Entry(keys[3])))))
+    resolved = lists.resolve(store, lst)
+    page = tmp_path / "twice.html"
+    page.write_text(export_html(resolved.papers, reading_list=resolved), encoding="utf-8")
+    load(browser, page)
+    assert [h.text for h in browser.find_elements("css selector", "main h2")] == ["Read", "Read"]
+    assert visible_keys(browser) == [keys[1], keys[2], keys[3]]
