@@ -163,15 +163,19 @@ def record_fields(record: Record, options: ExportOptions, placeholder=_UNSET) ->
     if record.authors:
         fields.append(("author", " and ".join(_name(p, uni) for p in record.authors)))
     else:
-        # No authors (abstract lists have none). @inproceedings requires one (plainnat warns,
-        # biblatex's data model too), so the configured placeholder stands in, braced as one
-        # corporate name and declared as generated in the comment above the entry; BibTeX's
-        # ``key`` field (the name, else the title) is what styles sort by when it is off.
+        # No authors (abstract lists have none): no author field, but what the styles label and
+        # sort an anonymous work by. ``key`` (natbib's plainnat/abbrvnat label and sort it by
+        # this; biber maps it to ``sortkey``): the paper's name, else its title; biblatex's
+        # ``label`` (authoryear heads the entry with it, \textcite prints it) only for a name:
+        # without one, biblatex heads the entry with the title itself and prints it once.
+        # ``[export] anonymous_author`` asks for a placeholder author instead.
         if placeholder is _UNSET:
             placeholder = _placeholder_author(record, options)
         if placeholder:
             fields.append(("author", placeholder))
         fields.append(("key", short or title))
+        if short and not placeholder:
+            fields.append(("label", short))
     sentence_case = "title" in record.generated
     fields.append(("title", protect_case(title, sentence_case=sentence_case)))
     if short:
@@ -179,10 +183,8 @@ def record_fields(record: Record, options: ExportOptions, placeholder=_UNSET) ->
     venue = options.config.venue_name(record.venue)
     if venue:
         fields.append(("journal" if record.entry_type in JOURNAL_TYPES else "booktitle", _text(venue, uni)))
-    if record.entry_type not in JOURNAL_TYPES and record.venue and venue != record.venue:
-        # the event's name only: biblatex prints the year after it anyway ("NeurIPS. 2026.",
-        # not "NeurIPS 2026. 2026.")
-        fields.append(("eventtitle", _text(record.venue, uni)))
+    # no ``eventtitle``: biblatex prints it after the book title, and the event's short name
+    # repeats the venue ("Advances in Neural Information Processing Systems. NeurIPS.")
     if record.year:
         fields.append(("year", str(record.year)))
     if record.pages:
@@ -195,9 +197,10 @@ def record_fields(record: Record, options: ExportOptions, placeholder=_UNSET) ->
         fields.append(("abstract", to_bibtex_unicode(record.abstract) if uni else to_bibtex_text(record.abstract)))
     if record.tags:
         fields.append(("keywords", _text(join_tags(record.tags), uni)))
+    labelled = not record.authors and short and not placeholder
     for name, value in record.fields:
         name = name.lower()
-        if name not in OWN_FIELDS and value:
+        if name not in OWN_FIELDS and value and not (labelled and name == "label"):
             fields.append((name, value if name in VERBATIM_FIELDS else _short(value)))
     return fields
 
