@@ -92,9 +92,9 @@ def _tex_text(text: str) -> str:
 
 #: TeX's tie in running text: a ``~`` right after a letter, a period or a closing bracket and
 #: right before the next word ("Adapters~(LoRA)", "available at~<https://…>", "Fig.~3",
-#: "RTX~5090"), which a reader sees as a space. A ``~`` after a space, a digit or an opening
+#: "RTX~5090"), or between a number and a word ("69~manuscripts"), which a reader sees as a space. A ``~`` after a space, a digit or an opening
 #: bracket ("~3 GPUs", "(~60 users)", "2.8%~4.5%") means "about" or "to" and stays.
-_TIE = re.compile(r"(?<=[^\W\d_]|[.)\]}])~(?=\S)")
+_TIE = re.compile(r"(?<=[^\W\d_]|[.)\]}])~(?=\S)|(?<=\d)~(?=[^\W\d_])")
 
 
 def _ties(text: str) -> str:
@@ -102,14 +102,17 @@ def _ties(text: str) -> str:
 
 
 def _render_plain(tokens, parts: list, tex: bool = False, scripts: bool = False) -> None:
-    for t in tokens:
+    for i, t in enumerate(tokens):
         kind = t[0]
         if kind is TEXT:
             if tex:
                 parts.append(_tex_text(t[1]))
-            else:  # a tie may follow the previous piece ("\\emph{x}~y"): judge it with that piece's end
+            elif "~" in t[1]:  # a tie may sit between this piece and the next ("\\emph{x}~y", "see~\\cite{a}")
                 before = parts[-1][-1:] if parts and parts[-1] else ""
-                parts.append(_ties(before + t[1])[len(before):])
+                after = "x" if t[1].endswith("~") and i + 1 < len(tokens) else ""
+                parts.append(_ties(before + t[1] + after)[len(before) : len(before) + len(t[1])])
+            else:
+                parts.append(t[1])
         elif kind is MATH:
             parts.append(_math_plain(t[1], scripts))
         elif kind is FMT or kind is EMPH:
