@@ -182,3 +182,21 @@ def test_a_configured_placeholder_author_silences_plainnat(tmp_path):
     bibtex, text = _typeset(tmp_path, "bibtex")
     assert "Warning" not in bibtex, bibtex
     assert re.match(r"CanViT [(\[]2026[)\]] and Doe [(\[]2026[)\]] and [(\[]Zeta, 2026[)\]]\.", text), text[:200]
+
+
+def test_pandoc_reads_authorless_entries_without_an_author(tmp_path):
+    """pandoc's BibTeX reader and citeproc: no author, each title printed once, cited by title."""
+    import json
+
+    _need("pandoc")
+    (tmp_path / "refs.bib").write_text(exporter.export(PAPERS, ExportOptions(config=CONFIG)), encoding="ascii")
+    out = subprocess.run(["pandoc", "-f", "bibtex", "-t", "csljson", "refs.bib"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    items = {i["id"]: i for i in json.loads(out.stdout)}
+    assert [k for k, i in items.items() if "author" in i] == ["doe2026editing"]
+    assert items["canvit2026"]["title-short"] == "CanViT"
+    (tmp_path / "doc.md").write_text("---\nbibliography: refs.bib\n---\n@canvit2026 says.\n\n# References\n", encoding="utf-8")
+    out = subprocess.run(["pandoc", "--citeproc", "-t", "plain", "--wrap=none", "doc.md"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    refs = out.stdout[out.stdout.index("References") :]
+    assert _in_print("CanViT: a task- and policy-agnostic active-vision foundation model", refs) == 1, refs
