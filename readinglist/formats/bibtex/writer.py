@@ -20,11 +20,15 @@ Choices (see tests/formats/bibtex/test_bibtex_writer.py for the real programs th
   Unicode text instead (``--unicode``: for biber and Zotero's BibTeX import).
 * ``keywords`` holds the paper's tags (topic tags then the user's), comma-separated: Zotero
   turns them into tags, biblatex into keywords.
-* Records without authors get BibTeX's ``key`` field (the system name, else the title), which
-  plainnat-like styles use to sort and label, and a placeholder author (``[export]
-  anonymous_author``, by default ``{<name>}``, the short title or the first title words) so that
-  plainnat and biber's data model accept the entry; the placeholder is declared as generated
-  in the comment line, and readinglist's importers drop it again.
+* Records without authors get no author (none is invented) but BibTeX's ``key`` field (the
+  system name, else the title), which plainnat-like styles label and sort by and biber reads as
+  ``sortkey``, and, when they have a name, biblatex's ``label`` (authoryear heads the entry and
+  cites it by it: "CanViT (2026)"). plainnat warns "empty author" for each of them; a
+  placeholder author (``[export] anonymous_author``, e.g. ``{name}``: the short title or the
+  first title words) can be asked for instead, declared as generated in the comment line and
+  dropped again by readinglist's importers.
+* No ``eventtitle``: biblatex prints it after the venue ("Advances in Neural Information
+  Processing Systems. NeurIPS."), a repetition.
 * Generated fields are declared in a ``%`` comment line right before the entry, not in a
   field: a ``note`` would be printed in every bibliography, and a made-up field such as
   ``x-generated`` fails ``biber --validate-datamodel``. BibTeX, biber, bibtexparser and
