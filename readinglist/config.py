@@ -35,6 +35,7 @@ class Config:
     taxonomy: dict[str, tuple[str, ...]]
     max_tags: int
     min_score: float  # points a topic tag needs (see [tags] in data/config.toml)
+    fallback_tag: str  # the tag of an abstract that no topic fits ("" for none)
     duplicate_threshold: float
     ambiguity_margin: float
     anonymous_author: str  # BibTeX placeholder author for papers without authors ("" for none)
@@ -180,6 +181,7 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None, s
         taxonomy=taxonomy,
         max_tags=get("tags", "max_tags", int),
         min_score=float(get("tags", "min_score", (int, float))),
+        fallback_tag=get("tags", "fallback_tag", str).strip(),
         duplicate_threshold=float(get("matching", "duplicate_threshold", (int, float))),
         ambiguity_margin=float(get("matching", "ambiguity_margin", (int, float))),
         anonymous_author=get("export", "anonymous_author", str),

@@ -204,17 +204,17 @@ def _check_venue_year(path, text: str, venue, year) -> None:
         raise InputError(f"no {what} in {path}: pass {' '.join(f for _, f in missing)}")
 
 
-def _display_path(path: str | os.PathLike, config: Config) -> str:
+def _display_path(path: str | os.PathLike, config: Config, *, outside: str = "absolute") -> str:
     """A source path as records remember it, the same from any folder: relative to the folder
     that holds the store (the project) when inside it, else to the config's folder, else
-    absolute."""
+    absolute (``outside="name"``: the file name only)."""
     p = Path(path).resolve()
     for base in (Path(config.store).resolve().parent, config.root.resolve()):
         try:
             return p.relative_to(base).as_posix()
         except ValueError:
             continue
-    return p.as_posix()
+    return p.name if outside == "name" else p.as_posix()
 
 
 def export_papers(

@@ -78,7 +78,19 @@ def load_official(path: str | os.PathLike, *, config: Config, format: str | None
 
     importer = find_importer(format, path if format is None else None)
     text = read_text(path)  # the one reader: binary files, encodings, BOMs, one-line errors
-    return importer.parse(text, source=str(path), options=ImportOptions(config))
+    result = importer.parse(text, source=str(path), options=ImportOptions(config))  # errors name the path given
+    # the official file as the store's sources will name it: relative to the project, else by its
+    # name (a paper file, which may be shared, never says where the user downloaded it)
+    from dataclasses import replace
+
+    from .jobs import _display_path
+
+    named = _display_path(path, config, outside="name")
+    records = tuple(
+        r.evolve(sources=tuple(replace(s, file=named) if s.file == str(path) else s for s in r.sources))
+        for r in result.records
+    )
+    return replace(result, records=records)
 
 
 def _show(name: str, value) -> object:

@@ -143,7 +143,7 @@ class Workers:
         from .tagging import compile_taxonomy
 
         self.config = config
-        self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score)
+        self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score, fallback=config.fallback_tag)
         _ready_to_fork(self.tagger, config.max_tags)
         self.pool = multiprocessing.get_context("fork").Pool(processes)
 
@@ -248,7 +248,7 @@ class Converter:
         if self.workers is not None:
             self._tagger = self.workers.tagger
         else:
-            self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score)
+            self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score, fallback=self.config.fallback_tag)
         self._near = NearIndex()
         self._by_fingerprint: dict[str, int] = {}
         self._records: list[Record] = []

@@ -80,6 +80,7 @@ class Tagger:
 
     names: tuple[str, ...]
     min_score: float = MIN_SCORE
+    fallback: str = ""  # the one tag of a text that mentions no topic ("" for none)
     _by_stem: dict = field(default_factory=dict, repr=False, compare=False)
     _by_exact: dict = field(default_factory=dict, repr=False, compare=False)
     _by_prefix: dict = field(default_factory=dict, repr=False, compare=False)
@@ -203,13 +204,16 @@ class Tagger:
     ) -> tuple[str, ...]:
         """The tags that reach ``min_score``, strongest first (ties: taxonomy order); when fewer
         than ``min_tags`` reach it, the strongest of the others that the abstract mentions at all
-        fill up to ``min_tags`` (a record is promised 2-4 tags)."""
+        fill up to ``min_tags`` (2-4 tags when the abstract touches two topics or more); an
+        abstract that mentions no topic at all gets the ``fallback`` tag alone, if any."""
         scores = self.scores(plain or "", name=name, title=title)
         order = {n: i for i, n in enumerate(self.names)}
         ranked = sorted(scores, key=lambda t: (-scores[t], order[t]))
         strong = [t for t in ranked if scores[t] >= self.min_score]
         if len(strong) < min_tags:
             strong += [t for t in ranked if scores[t] < self.min_score][: min_tags - len(strong)]
+        if not strong and self.fallback and max_tags > 0:
+            return (self.fallback,)
         return tuple(strong[: max(0, max_tags)])
 
 
@@ -232,9 +236,9 @@ def _parse(entry: str) -> tuple[tuple[str, ...], bool, bool] | None:
 
 
 @lru_cache(maxsize=32)
-def _compile(items: tuple[tuple[str, tuple[str, ...]], ...], min_score: float) -> Tagger:
+def _compile(items: tuple[tuple[str, tuple[str, ...]], ...], min_score: float, fallback: str = "") -> Tagger:
     names = tuple(tag for tag, _ in items)
-    tagger = Tagger(names=names, min_score=min_score)
+    tagger = Tagger(names=names, min_score=min_score, fallback=fallback)
     by_ident = tagger._by_ident
     seen: dict[tuple, int] = {}
     for t, (_tag, entries) in enumerate(items):
@@ -259,7 +263,8 @@ def _compile(items: tuple[tuple[str, tuple[str, ...]], ...], min_score: float) -
     return tagger
 
 
-def compile_taxonomy(taxonomy: Mapping[str, Sequence[str]], *, min_score: float = MIN_SCORE) -> Tagger:
-    """Compile a taxonomy ({tag: [phrases]}) once; the result is cached per taxonomy."""
+def compile_taxonomy(taxonomy: Mapping[str, Sequence[str]], *, min_score: float = MIN_SCORE, fallback: str = "") -> Tagger:
+    """Compile a taxonomy ({tag: [phrases]}) once; the result is cached per taxonomy.
+    ``fallback``: the tag of a text that mentions none of its topics."""
     items = tuple((str(tag), tuple(str(p) for p in ([phrases] if isinstance(phrases, str) else phrases))) for tag, phrases in taxonomy.items())
-    return _compile(items, float(min_score))
+    return _compile(items, float(min_score), fallback)

@@ -6,10 +6,13 @@ Kept free of heavy imports: the exporters themselves pull in bibtexparser or pyl
 from __future__ import annotations
 
 import os
+import re
+from pathlib import PureWindowsPath
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..errors import ValidationError
-from ..record import STATUS_EVENTS, Paper, Record
+from ..constants import source_text
+from ..record import STATUS_EVENTS, Paper, Record, Source
 
 #: Below this many papers a second process costs more than the half of the rendering it saves.
 FORK_MIN_PAPERS = 2000
@@ -105,6 +108,25 @@ def status_date(paper: Paper) -> str | None:
         if event.event in STATUS_EVENTS.values():
             return event.date
     return None
+
+
+def shared_source(source: Source) -> str:
+    """Where a record came from, as a shared file may say it: ``000_list.txt:29 (paragraph 14)``.
+
+    The one place every export names a source (the BibTeX comment line, and so the HTML page's
+    BibTeX snippets; CSL-JSON's ``custom.sources``): a path relative to the project (what the
+    store records for a list inside it) as it is, any other (absolute, ``~/``, ``..``, a Windows
+    drive) by its file name only, so that no export tells where the user keeps their files."""
+    file = source.file
+    if file and _outside(file):
+        file = re.split(r"[\\/]", file)[-1]  # a POSIX or Windows path
+        file = file[2:] if re.match(r"[A-Za-z]:", file) else file  # C:list.txt
+    return source_text(file, source.paragraph, source.line)
+
+
+def _outside(file: str) -> bool:
+    windows = PureWindowsPath(file)
+    return file.startswith(("/", "~", "\\")) or bool(windows.drive) or ".." in windows.parts
 
 
 def event_title(record: Record) -> str | None:

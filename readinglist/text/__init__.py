@@ -26,7 +26,8 @@ Recognition rules (the same for every rendering):
   and the closer preceded, by a non-space; ``_`` never opens or closes inside a word, so
   ``snake_case`` is text). ```code``` is a code span; `````` `` `````` and ``''`` are LaTeX quotes.
 * A backslash followed by ASCII punctuation (``\\%``, ``\\_``, ``\\*``) is that character.
-* ``~`` and ``--`` outside math are left as written (in these sources ``~`` means "about").
+* ``--`` outside math is left as written, and so is ``~`` (in these sources it means "about"),
+  but for TeX's tie between two words (``Adapters~(LoRA)``, ``Fig.~3``), a space.
 """
 
 

@@ -548,21 +548,26 @@ def to_bibtex(s: str) -> str:
 # Plain text as BibTeX (titles, names, tags, notes): every character the user wrote, read back
 # identically by readinglist's importer and by pylatexenc (bibtexparser's LaTeX decoding)
 
+#: A dollar sign: ``\\$`` then an empty formula ``${}$``. Zotero's BibTeX import removes the
+#: dollars of every ``$...$`` pair it finds, before it unescapes ``\\$``, so two ``\\$`` of one field
+#: ("\\$5 ... \\$6") arrived as "\\5 ... \\6"; the empty formula right after each ``\\$`` is the
+#: pair it removes instead (a ``$`` followed by a ``$`` starts none), and typesets as nothing.
+_DOLLAR = "\\$${}$"
 #: Characters of plain text that BibTeX or LaTeX would read as markup, in the spelling that
 #: pdflatex (OT1), BibTeX, biber and the decoders agree on. ``"``, ``*`` and a backquote are
 #: braced so that neither TeX (quotes) nor readinglist's reader (Markdown emphasis, code) takes
 #: them for markup.
 _LITERAL_ASCII = {
-    "\\": "$\\backslash$", "{": "$\\lbrace$", "}": "$\\rbrace$", "$": "\\$", "%": "\\%", "&": "\\&",
+    "\\": "$\\backslash$", "{": "$\\lbrace$", "}": "$\\rbrace$", "$": _DOLLAR, "%": "\\%", "&": "\\&",
     "#": "\\#", "_": "\\_", "^": "{\\textasciicircum}", "~": "{\\textasciitilde}", "<": "$<$",
     ">": "$>$", "|": "$|$", '"': '{"}', "*": "{*}", "`": "{\\textasciigrave}",
 }
 #: The UTF-8 form's spellings: text commands rather than math (Zotero's BibTeX import leaves
 #: ``$\\backslash$`` as raw text), braces as commands (a ``\\{`` breaks BibTeX's name parsing);
-#: ``\\$`` stays, the translator reads it as ``$`` (``{\\textdollar}`` it leaves raw).
+#: the dollar as in the ASCII form (``{\\textdollar}`` the translator leaves raw).
 _LITERAL_UNICODE = {
     **_LITERAL_ASCII,
-    "\\": "{\\textbackslash}", "{": "{\\textbraceleft}", "}": "{\\textbraceright}", "$": "\\$", "<": "<", ">": ">", "|": "|",
+    "\\": "{\\textbackslash}", "{": "{\\textbraceleft}", "}": "{\\textbraceright}", "<": "<", ">": ">", "|": "|",
 }
 #: Typographic characters written as text commands, so they read back as themselves (not as
 #: the ASCII ligatures ``--`` / ``''`` that a reader cannot tell from the user's own).

@@ -90,11 +90,29 @@ def _tex_text(text: str) -> str:
     return text
 
 
+#: TeX's tie in running text: a ``~`` right after a letter, a period or a closing bracket and
+#: right before the next word ("Adapters~(LoRA)", "available at~<https://…>", "Fig.~3",
+#: "RTX~5090"), or between a number and a word ("69~manuscripts"), which a reader sees as a space. A ``~`` after a space, a digit or an opening
+#: bracket ("~3 GPUs", "(~60 users)", "2.8%~4.5%") means "about" or "to" and stays.
+_TIE = re.compile(r"(?<=[^\W\d_]|[.)\]}])~(?=\S)|(?<=\d)~(?=[^\W\d_])")
+
+
+def _ties(text: str) -> str:
+    return _TIE.sub(" ", text) if "~" in text else text
+
+
 def _render_plain(tokens, parts: list, tex: bool = False, scripts: bool = False) -> None:
-    for t in tokens:
+    for i, t in enumerate(tokens):
         kind = t[0]
         if kind is TEXT:
-            parts.append(_tex_text(t[1]) if tex else t[1])
+            if tex:
+                parts.append(_tex_text(t[1]))
+            elif "~" in t[1]:  # a tie may sit between this piece and the next ("\\emph{x}~y", "see~\\cite{a}")
+                before = parts[-1][-1:] if parts and parts[-1] else ""
+                after = "x" if t[1].endswith("~") and i + 1 < len(tokens) else ""
+                parts.append(_ties(before + t[1] + after)[len(before) : len(before) + len(t[1])])
+            else:
+                parts.append(t[1])
         elif kind is MATH:
             parts.append(_math_plain(t[1], scripts))
         elif kind is FMT or kind is EMPH:
@@ -114,14 +132,15 @@ def to_plain(s: str, *, tex: bool = False, scripts: bool = False) -> str:
     ``\\emph{x}`` -> ``x``, ```` ``x'' ```` -> ``“x”``, ``\\%`` -> ``%``, Markdown emphasis and
     code markers removed (``**L**anguage`` -> ``Language``), whitespace normalised.
 
-    For titles, CSL-JSON, matching and tagging. Plain runs are not touched (``~``, ``--`` and
-    straight quotes stay as written), unless ``tex``: then ``s`` is read as TeX reads a BibTeX
+    For titles, CSL-JSON, matching and tagging. Plain runs are not touched (``--`` and straight
+    quotes stay as written; a ``~`` too, but for TeX's tie between two words, ``Adapters~(LoRA)``,
+    which reads as a space), unless ``tex``: then ``s`` is read as TeX reads a BibTeX
     field value (``--`` -> ``–``, ``---`` -> ``—``, ``~`` -> space), as the BibTeX importer
     wants for titles and names (``D{\\'\\i}az`` -> ``Díaz``). With ``scripts``, sub- and
     superscripts that Unicode has characters for become those (``M$^2$LE`` -> ``M²LE``,
     ``$\\ell_1$`` -> ``ℓ₁``), as exports and importers want for display. Never raises."""
     if not _SPECIAL.search(s):
-        return normalize_space(_tex_text(s) if tex else s)
+        return normalize_space(_tex_text(s) if tex else _ties(s))
     parts: list = []
     _render_plain(tokenize(s), parts, tex, scripts)
     return normalize_space("".join(parts))

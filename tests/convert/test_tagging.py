@@ -254,6 +254,36 @@ def test_records_are_filled_up_to_two_tags_from_weaker_evidence():
     assert tagger.tags(text, max_tags=4) == ("quantum", "speech")
 
 
+def test_an_abstract_with_no_topic_gets_the_fallback_tag_and_only_then():
+    """The config's fallback tag ("unclassified") says that no topic fits; it never joins a topic."""
+    config = default_config()
+    assert config.fallback_tag == "unclassified"
+    tagger = compile_taxonomy({"quantum": ["quantum", "qubit"], "speech": ["speech", "audio"]}, fallback=config.fallback_tag)
+    assert tagger.tags("We study sorting networks in depth. It is fast.") == ("unclassified",)
+    assert tagger.tags("Unlike quantum sorting, ours is classical.") == ("quantum",)  # weak evidence beats the fallback
+    assert tagger.tags("Quantum speech coding with qubits. Quantum audio is odd.") == ("quantum", "speech")
+    assert tagger.tags("We study sorting networks.", max_tags=0) == ()
+    assert compile_taxonomy({"quantum": ["quantum"]}).tags("We study sorting networks.") == ()  # no fallback asked
+
+
+def test_the_importer_tags_an_off_taxonomy_abstract_with_the_fallback():
+    from readinglist.convert import convert
+
+    config = default_config()
+    text = "NeurIPS 2026\n\nWe design sealed-bid auctions whose revenue approaches the optimum for many bidders.\n"
+    (record,) = convert(text, source="x.txt", config=config).records
+    assert record.tags == ("unclassified",) and "tags" in record.generated
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=300))
+def test_every_text_gets_at_least_one_tag_with_a_fallback(text):
+    tagger = compile_taxonomy(TAXONOMY, fallback="unclassified")
+    tags = tagger.tags(text)
+    assert 1 <= len(tags) <= 4
+    assert tags == ("unclassified",) or "unclassified" not in tags
+
+
 def test_nested_phrase_of_another_tag_does_not_count():
     tagger = compile_taxonomy({"efficiency": ["sparse"], "interpretability": ["sparse autoencoder"]}, min_score=1)
     assert tagger.tags("We train a sparse autoencoder.") == ("interpretability",)

@@ -448,3 +448,50 @@ def test_the_special_character_classes_match_what_their_written_out_form_matches
         points = [*range(0x80), *range(0x80, 0x110000, 97), 0x7F, 0x80, 0xD7FF, 0xD800, 0xDFFF, 0xFFFF, 0x10000, 0x10FFFF]
         for c in map(chr, points):
             assert bool(pattern.fullmatch(c)) == bool(reference.fullmatch(c)), hex(ord(c))
+
+
+# -- TeX ties in plain text ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, plain",
+    [
+        ("Low-Rank Adapters~(LoRA) adapt", "Low-Rank Adapters (LoRA) adapt"),
+        ("code is available at~<https://example.org/x>.", "code is available at <https://example.org/x>."),
+        (r"see Fig.~3 and \emph{Table}~2 on an RTX~5090", "see Fig. 3 and Table 2 on an RTX 5090"),
+        ("tested on 69~manuscripts", "tested on 69 manuscripts"),
+        (r"as in KITTI Odometry~\cite{geiger} and \emph{ours}~(new)", "as in KITTI Odometry <cit.> and ours (new)"),
+        ("saving ~8% of tokens with ~3 GPUs", "saving ~8% of tokens with ~3 GPUs"),  # "about": kept
+        ("a human study (~60 users), gains of 2.8%~4.5%", "a human study (~60 users), gains of 2.8%~4.5%"),
+    ],
+)
+def test_a_tex_tie_reads_as_a_space_and_an_about_tilde_stays(raw, plain):
+    assert to_plain(raw) == plain
+
+
+@given(st.text("ab1 .(~%", max_size=30))
+def test_ties_only_ever_turn_a_tilde_into_a_space(text):
+    out = to_plain(text)
+    assert out.replace("~", " ").split() == text.replace("~", " ").split()  # nothing else changes
+    for i, ch in enumerate(text):
+        if ch == "~" and (i == 0 or text[i - 1] in " (%~" or (text[i - 1] == "1" and text[i + 1 : i + 2] in ("", " ", "1", ".", "(", "%", "~"))):
+            break
+    else:
+        return
+    assert "~" in out  # a tilde after a space, a digit or "(" is kept
+
+
+def test_zotero_rdf_and_csl_json_abstracts_have_no_tex_ties():
+    import json
+
+    from readinglist.config import default_config
+    from readinglist.formats.csljson.writer import exporter as csl
+    from readinglist.formats.registry import ExportOptions
+    from readinglist.formats.zotero.writer import exporter as rdf
+    from readinglist.record import Paper, Record
+
+    record = Record(key="k2026", title="T", abstract="Adapters~(LoRA) help; code at~<https://x.org/y>; ~3 GPUs.")
+    options = ExportOptions(config=default_config())
+    (item,) = json.loads(csl.export([Paper(record)], options))
+    assert item["abstract"] == "Adapters (LoRA) help; code at <https://x.org/y>; ~3 GPUs."
+    assert "Adapters (LoRA) help; code at &lt;https://x.org/y&gt;; ~3 GPUs." in rdf.export([Paper(record)], options)

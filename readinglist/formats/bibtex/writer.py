@@ -20,11 +20,15 @@ Choices (see tests/formats/bibtex/test_bibtex_writer.py for the real programs th
   Unicode text instead (``--unicode``: for biber and Zotero's BibTeX import).
 * ``keywords`` holds the paper's tags (topic tags then the user's), comma-separated: Zotero
   turns them into tags, biblatex into keywords.
-* Records without authors get BibTeX's ``key`` field (the system name, else the title), which
-  plainnat-like styles use to sort and label, and a placeholder author (``[export]
-  anonymous_author``, by default ``{<name>}``, the short title or the first title words) so that
-  plainnat and biber's data model accept the entry; the placeholder is declared as generated
-  in the comment line, and readinglist's importers drop it again.
+* Records without authors get no author (none is invented) but BibTeX's ``key`` field (the
+  system name, else the title), which plainnat-like styles label and sort by and biber reads as
+  ``sortkey``, and, when they have a name, biblatex's ``label`` (authoryear heads the entry and
+  cites it by it: "CanViT (2026)"). plainnat warns "empty author" for each of them; a
+  placeholder author (``[export] anonymous_author``, e.g. ``{name}``: the short title or the
+  first title words) can be asked for instead, declared as generated in the comment line and
+  dropped again by readinglist's importers.
+* No ``eventtitle``: biblatex prints it after the venue ("Advances in Neural Information
+  Processing Systems. NeurIPS."), a repetition.
 * Generated fields are declared in a ``%`` comment line right before the entry, not in a
   field: a ``note`` would be printed in every bibliography, and a made-up field such as
   ``x-generated`` fails ``biber --validate-datamodel``. BibTeX, biber, bibtexparser and
@@ -163,15 +167,19 @@ def record_fields(record: Record, options: ExportOptions, placeholder=_UNSET) ->
     if record.authors:
         fields.append(("author", " and ".join(_name(p, uni) for p in record.authors)))
     else:
-        # No authors (abstract lists have none). @inproceedings requires one (plainnat warns,
-        # biblatex's data model too), so the configured placeholder stands in, braced as one
-        # corporate name and declared as generated in the comment above the entry; BibTeX's
-        # ``key`` field (the name, else the title) is what styles sort by when it is off.
+        # No authors (abstract lists have none): no author field, but what the styles label and
+        # sort an anonymous work by. ``key`` (natbib's plainnat/abbrvnat label and sort it by
+        # this; biber maps it to ``sortkey``): the paper's name, else its title; biblatex's
+        # ``label`` (authoryear heads the entry with it, \textcite prints it) only for a name:
+        # without one, biblatex heads the entry with the title itself and prints it once.
+        # ``[export] anonymous_author`` asks for a placeholder author instead.
         if placeholder is _UNSET:
             placeholder = _placeholder_author(record, options)
         if placeholder:
             fields.append(("author", placeholder))
         fields.append(("key", short or title))
+        if short and not placeholder:
+            fields.append(("label", short))
     sentence_case = "title" in record.generated
     fields.append(("title", protect_case(title, sentence_case=sentence_case)))
     if short:
@@ -179,10 +187,8 @@ def record_fields(record: Record, options: ExportOptions, placeholder=_UNSET) ->
     venue = options.config.venue_name(record.venue)
     if venue:
         fields.append(("journal" if record.entry_type in JOURNAL_TYPES else "booktitle", _text(venue, uni)))
-    if record.entry_type not in JOURNAL_TYPES and record.venue and venue != record.venue:
-        # the event's name only: biblatex prints the year after it anyway ("NeurIPS. 2026.",
-        # not "NeurIPS 2026. 2026.")
-        fields.append(("eventtitle", _text(record.venue, uni)))
+    # no ``eventtitle``: biblatex prints it after the book title, and the event's short name
+    # repeats the venue ("Advances in Neural Information Processing Systems. NeurIPS.")
     if record.year:
         fields.append(("year", str(record.year)))
     if record.pages:
@@ -195,9 +201,10 @@ def record_fields(record: Record, options: ExportOptions, placeholder=_UNSET) ->
         fields.append(("abstract", to_bibtex_unicode(record.abstract) if uni else to_bibtex_text(record.abstract)))
     if record.tags:
         fields.append(("keywords", _text(join_tags(record.tags), uni)))
+    labelled = not record.authors and short and not placeholder
     for name, value in record.fields:
         name = name.lower()
-        if name not in OWN_FIELDS and value:
+        if name not in OWN_FIELDS and value and not (labelled and name == "label"):
             fields.append((name, value if name in VERBATIM_FIELDS else _short(value)))
     return fields
 

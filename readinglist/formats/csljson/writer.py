@@ -33,7 +33,7 @@ from ..registry import ExportOptions
 from ...record import GENERATED_FIELDS, Paper, Person, Record
 from ..vocabulary import CSL_TYPES, reading_state_lines
 from ...gc_pause import gc_paused
-from ..exporting import event_title, join_tags, rendered, unique
+from ..exporting import event_title, join_tags, rendered, shared_source, unique
 from ...text.plain import to_plain
 
 
@@ -83,7 +83,7 @@ def record_item(record: Record, options: ExportOptions) -> dict:
         if generated:
             custom["generated"] = generated
         if record.sources:
-            custom["sources"] = [str(s) for s in record.sources]
+            custom["sources"] = [shared_source(s) for s in record.sources]
         item["custom"] = custom
     return item
 

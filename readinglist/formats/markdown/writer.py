@@ -31,7 +31,8 @@ Choices:
   ``data:`` links point nowhere. Titles, venues and headings are plain
   text and are shown literally (:func:`literal`).
 * Table-of-contents links follow GitHub's heading anchors (lowercase, punctuation dropped,
-  spaces to hyphens, ``-1``, ``-2`` for repeats).
+  spaces to hyphens, ``-1``, ``-2`` for repeats): pandoc reads them right with ``-f gfm``, not
+  with its default Markdown reader (tests/formats/markdown/test_markdown_pandoc.py).
 """
 
 from __future__ import annotations
