@@ -116,26 +116,40 @@ def _expand_folders(paths: list[Path]) -> list[Path]:
 
 
 def _progress_bar(total: int):
-    """A rich progress display on stderr when stderr is a terminal, else None: the abstracts of
-    each file as they are generated (count, rate, time left), and a spinner with the elapsed time
-    while a file is read or the store is saved."""
+    """A rich progress display on stderr when stderr is a terminal, else None: one bar over the
+    whole import, counting the abstracts it really generates (not those an earlier import
+    generated), with their rate and the time left measured since generation began (steady from
+    the first results: no per-file restart, no burst of results read as a rate); a spinner with
+    what is being done while the lists are read and matched or the store is saved."""
     if not sys.stderr.isatty():
         return None
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
+
+    began: list[float] = []  # when the first abstract to generate was counted
+
+    def rate(task) -> float | None:
+        if not began or not task.completed:
+            return None
+        spent = time.monotonic() - began[0]
+        return task.completed / spent if spent > 0.2 else None
 
     class Rate(ProgressColumn):
         def render(self, task) -> Text:
-            return Text(f"{task.speed:,.0f} abstracts/s" if task.speed and task.total else "", style="dim")
+            r = rate(task)
+            return Text(f"{r:,.1f} abstracts/s" if r else "", style="dim")
+
+    class TimeLeft(ProgressColumn):
+        def render(self, task) -> Text:
+            r = rate(task)
+            if not task.total or task.finished:
+                return Text("")
+            if not r:
+                return Text("-:--:-- left", style="cyan")
+            left = int((task.total - task.completed) / r)
+            return Text(f"{left // 3600}:{left // 60 % 60:02d}:{left % 60:02d} left", style="cyan")
 
     bar = Progress(
         SpinnerColumn(),
@@ -144,26 +158,27 @@ def _progress_bar(total: int):
         MofNCompleteColumn(),
         Rate(),
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        TimeLeft(),
         console=_console(stderr=True),
         transient=True,
     )
-    tasks = [bar.add_task("importing", total=None)]
+    task = bar.add_task("reading", total=None)
     bar.start()
-    current = [""]
 
     def update(done: int, total: int, label: str) -> None:
-        if label != current[0]:  # a new file (or saving): its own count, rate and time left
-            current[0] = label
-            bar.remove_task(tasks[0])
-            tasks[0] = bar.add_task(label[-40:], total=total or None, completed=done)
-        else:
-            bar.update(tasks[0], completed=done, total=total or None)
+        if total and not began:
+            began.append(time.monotonic())
+        bar.update(task, description=_short(label), completed=done, total=total or None)
 
     update.close = bar.stop  # type: ignore[attr-defined]
     update.pause = bar.stop  # type: ignore[attr-defined]
     update.resume = bar.start  # type: ignore[attr-defined]
     return update
+
+
+def _short(label: str, width: int = 40) -> str:
+    """A file's label cut to ``width`` characters from the left (the file name is at the end)."""
+    return label if len(label) <= width else "…" + label[-(width - 1) :]
 
 
 def _print_import_report(report) -> None:
