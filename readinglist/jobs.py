@@ -128,44 +128,54 @@ def import_files(
         return (begin or importer.iter_parse)(read_text(path), source=_display_path(path, config), options=file_options)
 
     started: dict[int, Iterator[ImportResult]] = {}
-    with contextlib.ExitStack() as stack:
-        memo = _generation_memo(store, config) if generator is not None else None
-        if memo is not None:  # (closed last: it keeps what was generated, however the import ends)
-            stack.callback(memo.close)
-            plan = [(path, label, imp, replace(opts, memo=memo), whole) for path, label, imp, opts, whole in plan]
-        # what each list is expected to generate: its abstracts the memo does not know (a file's
-        # count is made exact once the file is matched: duplicates within it are not generated)
-        expected = [0 if hashes is None else memo.unknown(hashes) if memo is not None else len(hashes) for hashes in abstracts]
-        counter.expect(expected)
-        del abstracts
-        from .convert.pipeline import PARALLEL_MIN
+    memo = None
+    saved = False
+    from .interrupts import interrupted, uninterrupted
 
-        if processes > 1 and any(n >= PARALLEL_MIN and size >= _LARGE_LIST for n, size in zip(expected, sizes)):
-            # one pool for every list, forked now, while this process is small
-            from .convert.pipeline import Workers
+    try:
+        with contextlib.ExitStack() as stack:
+            memo = _generation_memo(store, config) if generator is not None else None
+            if memo is not None:  # (closed last: it keeps what was generated, however the import ends)
+                stack.callback(memo.close)
+                plan = [(path, label, imp, replace(opts, memo=memo), whole) for path, label, imp, opts, whole in plan]
+            # what each list is expected to generate: its abstracts the memo does not know (a file's
+            # count is made exact once the file is matched: duplicates within it are not generated)
+            expected = [0 if hashes is None else memo.unknown(hashes) if memo is not None else len(hashes) for hashes in abstracts]
+            counter.expect(expected)
+            del abstracts
+            from .convert.pipeline import PARALLEL_MIN
 
-            counter.reading("starting the workers")
-            workers = stack.enter_context(Workers(config, processes))
-            plan = [(path, label, imp, replace(opts, workers=workers), whole) for path, label, imp, opts, whole in plan]
-        importing = stack.enter_context(store.importing())
-        for i, (_, label, _, _, whole) in enumerate(plan):
-            if whole is not None:
-                importing.add(whole.records, whole.states)
-                results.append(replace(whole, records=()))
-                continue
-            counter.file(i, label)
-            parts = started.pop(i, None) or start(i)
-            for part in parts:
-                if part.records:
-                    importing.add(part.records, part.states)
-                if part.skipped or part.duplicates or part.warnings:
-                    results.append(replace(part, records=()))
-                if i + 1 < len(plan) and i + 1 not in started and plan[i + 1][4] is None:
-                    # the next list read and matched here while the workers generate this one's
-                    # abstracts (they would wait for it between the lists otherwise)
-                    started[i + 1] = start(i + 1)
-            counter.file_done(i)
-        counter.reading("saving")
+            if processes > 1 and any(n >= PARALLEL_MIN and size >= _LARGE_LIST for n, size in zip(expected, sizes)):
+                # one pool for every list, forked now, while this process is small
+                from .convert.pipeline import Workers
+
+                counter.reading("starting the workers")
+                workers = stack.enter_context(Workers(config, processes))
+                plan = [(path, label, imp, replace(opts, workers=workers), whole) for path, label, imp, opts, whole in plan]
+            importing = stack.enter_context(store.importing())
+            for i, (_, label, _, _, whole) in enumerate(plan):
+                if whole is not None:
+                    importing.add(whole.records, whole.states)
+                    results.append(replace(whole, records=()))
+                    continue
+                counter.file(i, label)
+                parts = started.pop(i, None) or start(i)
+                for part in parts:
+                    if part.records:
+                        importing.add(part.records, part.states)
+                    if part.skipped or part.duplicates or part.warnings:
+                        results.append(replace(part, records=()))
+                    if i + 1 < len(plan) and i + 1 not in started and plan[i + 1][4] is None:
+                        # the next list read and matched here while the workers generate this one's
+                        # abstracts (they would wait for it between the lists otherwise)
+                        started[i + 1] = start(i + 1)
+                counter.file_done(i)
+            counter.reading("saving")
+            with uninterrupted():  # every file written and the cache told, or nothing (held: a signal comes after)
+                stack.close()
+                saved = True
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (readinglist.interrupts): say what was kept
+        raise interrupted(exc, _kept(saved, memo, store)) from None
     summary = importing.summary()
     return ImportReport(
         files=tuple(str(p) for p in paths),
@@ -222,6 +232,15 @@ class _Counter:
     def file_done(self, i: int) -> None:
         self.expected[i] = self.done.get(i, 0)
         self._tell()
+
+
+def _kept(saved: bool, memo, store) -> str:
+    """What an interrupted import kept, in a sentence."""
+    if saved:
+        return f"the import was saved in {store.root} before it stopped"
+    kept = getattr(memo, "kept", 0)
+    generated = f"; {kept:,} generated abstract{'s are' if kept != 1 else ' is'} kept for the next import" if kept else ""
+    return f"nothing was imported (the store is as it was){generated}"
 
 
 def _generation_memo(store, config: Config):

@@ -276,7 +276,13 @@ def export(
             from ..errors import OutputError
 
             raise OutputError(f"{output}: no folder {output.parent}; create it first")
-        write_output(output, chunks)
+        try:
+            write_output(output, chunks)
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM: the temporary file is gone, the child stopped
+            from ..interrupts import interrupted
+
+            kept = f"{output} is as it was" if os.path.lexists(output) else f"{output} was not written"
+            raise interrupted(exc, f"nothing was exported ({kept})") from None
         typer.echo(f"{_count(len(papers), 'paper')} written to {output}", err=True)
 
 

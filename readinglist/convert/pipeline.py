@@ -138,14 +138,13 @@ class Workers:
     them (``with Workers(...) as workers:``) when done."""
 
     def __init__(self, config: Config, processes: int) -> None:
-        import multiprocessing
-
+        from ..forking import pool
         from .tagging import compile_taxonomy
 
         self.config = config
         self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score)
         _ready_to_fork(self.tagger, config.max_tags)
-        self.pool = multiprocessing.get_context("fork").Pool(processes)
+        self.pool = pool(processes)
 
     def __enter__(self) -> Workers:
         return self
@@ -207,9 +206,11 @@ def _generate_here(
                 progress(n, total)
             yield fields
         return
+    from ..forking import pool
+
     _ready_to_fork(tagger, max_tags)
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        yield from _in_order(pool.imap(_generate_chunk, _chunks(abstracts)), total, progress)
+    with pool(processes) as workers:  # (terminated however the caller ends)
+        yield from _in_order(workers.imap(_generate_chunk, _chunks(abstracts)), total, progress)
 
 
 def _remembered(abstracts: list[str], known: dict[int, tuple], generated: Iterator[tuple], memo) -> Iterator[tuple]:

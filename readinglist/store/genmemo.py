@@ -44,7 +44,8 @@ class GenerationMemo:
         self.db: sqlite3.Connection | None = db
         self.generator = generator
         self.pending: list[tuple[bytes, bytes]] = []
-        self.found = 0  # abstracts whose fields were found here (for the figures)
+        self.found = 0  # abstracts whose fields were found here
+        self.kept = 0  # abstracts whose fields this memo wrote (kept for the next import)
 
     @classmethod
     def open(cls, cache_dir: Path, generator: bytes) -> GenerationMemo | None:
@@ -129,12 +130,16 @@ class GenerationMemo:
             with self.db:  # (one transaction)
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO generated VALUES (?, ?)", rows)
+            self.kept += len(rows)
         except sqlite3.Error:  # locked by another import, disk full: a cache, it goes without
             self._give_up()
 
     def close(self) -> None:
+        from ..interrupts import uninterrupted
+
         try:
-            self.flush()
+            with uninterrupted():  # (what was generated is kept, even on the way out of a Ctrl-C)
+                self.flush()
         finally:
             if self.db is not None:
                 self.db.close()

@@ -369,11 +369,14 @@ class Store:
             raise
         self._depth -= 1
         if self._depth == 0:
+            from ..interrupts import uninterrupted
+
             try:
-                self._flush()
-                after, self._after_flush = self._after_flush, []
-                for hook in after:
-                    hook()
+                with uninterrupted():  # (an interruption comes after the files and the cache are written)
+                    self._flush()
+                    after, self._after_flush = self._after_flush, []
+                    for hook in after:
+                        hook()
             finally:
                 self._after_flush = []
                 try:
