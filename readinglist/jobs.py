@@ -140,7 +140,13 @@ def import_files(
                 plan = [(path, label, imp, replace(opts, memo=memo), whole) for path, label, imp, opts, whole in plan]
             # what each list is expected to generate: its abstracts the memo does not know (a file's
             # count is made exact once the file is matched: duplicates within it are not generated)
-            expected = [0 if hashes is None else memo.unknown(hashes) if memo is not None else len(hashes) for hashes in abstracts]
+            expected: list[int] = []
+            seen: set[bytes] = set()  # (an abstract repeated in a later list is generated once)
+            for hashes in abstracts:
+                hashes = (hashes or set()) - seen
+                seen |= hashes
+                expected.append(memo.unknown(hashes) if memo is not None else len(hashes))
+            del seen
             counter.expect(expected)
             del abstracts
             from .convert.pipeline import PARALLEL_MIN

@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from .common import (
-    _console,
+    _status_console,
     _count,
     _find,
     state,
@@ -159,18 +159,27 @@ def _progress_bar(total: int):
         Rate(),
         TimeElapsedColumn(),
         TimeLeft(),
-        console=_console(stderr=True),
+        console=_status_console(),
         transient=True,
     )
     task = bar.add_task("reading", total=None)
     bar.start()
 
     def update(done: int, total: int, label: str) -> None:
+        from ..interrupts import uninterrupted
+
         if total and not began:
             began.append(time.monotonic())
-        bar.update(task, description=_short(label), completed=done, total=total or None)
+        with uninterrupted():  # (Ctrl-C never lands inside rich's drawing: the bar is then erased whole)
+            bar.update(task, description=_short(label), completed=done, total=total or None)
 
-    update.close = bar.stop  # type: ignore[attr-defined]
+    def close() -> None:
+        from ..interrupts import uninterrupted
+
+        with uninterrupted():
+            bar.stop()
+
+    update.close = close  # type: ignore[attr-defined]
     update.pause = bar.stop  # type: ignore[attr-defined]
     update.resume = bar.start  # type: ignore[attr-defined]
     return update

@@ -43,7 +43,7 @@ class GenerationMemo:
     def __init__(self, db: sqlite3.Connection, generator: bytes) -> None:
         self.db: sqlite3.Connection | None = db
         self.generator = generator
-        self.pending: list[tuple[bytes, bytes]] = []
+        self.pending: dict[bytes, bytes] = {}  # added, not written yet (found by lookup too)
         self.found = 0  # abstracts whose fields were found here
         self.kept = 0  # abstracts whose fields this memo wrote (kept for the next import)
 
@@ -82,7 +82,7 @@ class GenerationMemo:
         """How many of ``hashes`` (:func:`abstract_hash` with this generator) are not known."""
         if self.db is None:
             return len(hashes)
-        hashes = list(hashes)
+        hashes = [h for h in hashes if h not in self.pending]
         known = 0
         try:
             for i in range(0, len(hashes), _LOOKUP_CHUNK):
@@ -91,7 +91,7 @@ class GenerationMemo:
         except sqlite3.Error:
             self._give_up()
             return len(hashes)
-        return len(hashes) - known
+        return len(hashes) - known  # (of those not added meanwhile)
 
     def lookup(self, abstracts: list[str]) -> dict[int, Fields]:
         """The known fields of ``abstracts``, by position in the list."""
@@ -110,6 +110,11 @@ class GenerationMemo:
         except sqlite3.Error:
             self._give_up()
             return {}
+        for h in hashes:
+            if h not in found and h in self.pending:
+                fields = _fields(self.pending[h])
+                if fields is not None:
+                    found[h] = fields
         known = {i: found[h] for i, h in enumerate(hashes) if h in found}
         self.found += len(known)
         return known
@@ -118,14 +123,14 @@ class GenerationMemo:
         """Remember ``abstract``'s generated ``fields`` (written every :data:`FLUSH_EVERY`)."""
         if self.db is None:
             return
-        self.pending.append((self._hash(abstract), marshal.dumps(tuple(fields))))
+        self.pending[self._hash(abstract)] = marshal.dumps(tuple(fields))
         if len(self.pending) >= FLUSH_EVERY:
             self.flush()
 
     def flush(self) -> None:
         if self.db is None or not self.pending:
             return
-        rows, self.pending = self.pending, []
+        rows, self.pending = list(self.pending.items()), {}
         try:
             with self.db:  # (one transaction)
                 self.db.execute("BEGIN")
@@ -146,7 +151,7 @@ class GenerationMemo:
                 self.db = None
 
     def _give_up(self) -> None:
-        self.pending = []
+        self.pending = {}
         if self.db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self.db.close()

@@ -176,3 +176,24 @@ def test_only_the_list_without_a_header_is_asked_about(tmp_path, seed_paths):
     assert 2025 in years and len(years) == 2, years
     import_files(store, [tmp_path / "list.txt"], config=load_config(None, store=str(tmp_path / "lib")), year=2024, ask_venue_year=ask)
     assert asked[-1] == (str(tmp_path / "list.txt"), ("venue",))
+
+
+def test_reimporting_lists_that_share_a_paper_changes_nothing(tmp_path):
+    """A paper in two lists keeps its sources in one order: re-importing both reports it (and
+    every other paper) unchanged and rewrites no file."""
+    from helpers import ABSTRACTS, CONFIG
+
+    from readinglist.jobs import import_files
+    from readinglist.store import Store
+
+    (tmp_path / "a.txt").write_text("NeurIPS 2026\n\n" + "\n\n".join(ABSTRACTS[:4]) + "\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("NeurIPS 2026\n\n" + "\n\n".join(ABSTRACTS[4:7] + ABSTRACTS[:1]) + "\n", encoding="utf-8")
+    paths = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    import_files(Store.open(tmp_path / "s"), paths, config=CONFIG)
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in (tmp_path / "s" / "papers").glob("*.toml")}
+    shared = [p for p in Store.open(tmp_path / "s") if len(p.record.sources) == 2]
+    assert len(shared) == 1 and [s.file.rsplit("/", 1)[-1] for s in shared[0].record.sources] == ["a.txt", "b.txt"]
+    for order in (paths, paths[::-1], paths[1:], paths[:1]):
+        report = import_files(Store.open(tmp_path / "s"), order, config=CONFIG)
+        assert not report.updated and not report.added
+        assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in (tmp_path / "s" / "papers").glob("*.toml")} == before
