@@ -118,8 +118,8 @@ def _expand_folders(paths: list[Path]) -> list[Path]:
 def _progress_bar(total: int):
     """A rich progress display on stderr when stderr is a terminal, else None: one bar over the
     whole import, counting the abstracts it really generates (not those an earlier import
-    generated), with their rate and the time left measured since generation began (steady from
-    the first results: no per-file restart, no burst of results read as a rate); a spinner with
+    generated), with their rate and the time left measured from the first count on (steady from
+    the first seconds: no per-file restart, no burst of results read as a rate); a spinner with
     what is being done while the lists are read and matched or the store is saved."""
     if not sys.stderr.isatty():
         return None
@@ -128,27 +128,30 @@ def _progress_bar(total: int):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
 
-    began: list[float] = []  # when the first abstract to generate was counted
+    # the rate from the counts told, not from the time of drawing: (time, done) of the first
+    # count (the workers' start-up and the first list's matching are behind it) and of the last
+    first: list[tuple[float, int]] = []
+    last: list[tuple[float, int]] = [(0.0, 0)]
 
-    def rate(task) -> float | None:
-        if not began or not task.completed:
+    def rate() -> float | None:
+        """Abstracts a second since the first count, once a second of counting is behind."""
+        if not first or last[0][0] - first[0][0] < 1.0 or last[0][1] <= first[0][1]:
             return None
-        spent = time.monotonic() - began[0]
-        return task.completed / spent if spent > 0.2 else None
+        return (last[0][1] - first[0][1]) / (last[0][0] - first[0][0])
 
     class Rate(ProgressColumn):
         def render(self, task) -> Text:
-            r = rate(task)
+            r = rate()
             return Text(f"{r:,.1f} abstracts/s" if r else "", style="dim")
 
     class TimeLeft(ProgressColumn):
         def render(self, task) -> Text:
-            r = rate(task)
+            r = rate()
             if not task.total or task.finished:
                 return Text("")
             if not r:
                 return Text("-:--:-- left", style="cyan")
-            left = int((task.total - task.completed) / r)
+            left = max(0, int((task.total - last[0][1]) / r - (time.monotonic() - last[0][0])))
             return Text(f"{left // 3600}:{left // 60 % 60:02d}:{left % 60:02d} left", style="cyan")
 
     bar = Progress(
@@ -168,8 +171,11 @@ def _progress_bar(total: int):
     def update(done: int, total: int, label: str) -> None:
         from ..interrupts import uninterrupted
 
-        if total and not began:
-            began.append(time.monotonic())
+        if done and done != last[0][1]:
+            now = time.monotonic()
+            if not first:
+                first.append((now, done))
+            last[0] = (now, done)
         with uninterrupted():  # (Ctrl-C never lands inside rich's drawing: the bar is then erased whole)
             bar.update(task, description=_short(label), completed=done, total=total or None)
 
