@@ -95,3 +95,31 @@ def _alive(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_signal_while_a_transaction_writes_comes_after_every_file_is_written(installed, tmp_path, monkeypatch):
+    """Ctrl-C in the middle of a transaction's renames: the batch is written whole (and the
+    cache told), then the command is interrupted."""
+    from helpers import unrelated_records
+
+    from readinglist.store import Store
+    from readinglist.store import atomic
+
+    store = Store.open(tmp_path / "s")
+    real = atomic.os.replace
+    calls = []
+
+    def replace_then_signal(src, dst):
+        real(src, dst)
+        calls.append(dst)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(10**5):  # (where the handler would have raised)
+                pass
+
+    monkeypatch.setattr(atomic.os, "replace", replace_then_signal)
+    with pytest.raises(Interrupted):
+        store.import_records(unrelated_records(5))
+    monkeypatch.setattr(atomic.os, "replace", real)
+    assert sum("/papers/" in str(c) for c in calls) == 5 and sorted(p.key for p in Store.open(tmp_path / "s")) == [f"p{i:04d}" for i in range(5)]
+    assert not list((tmp_path / "s").rglob("*.tmp"))

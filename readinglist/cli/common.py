@@ -4,6 +4,7 @@ commands declare are in :mod:`.options`."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 
@@ -68,15 +69,29 @@ def _building_status(count: int):
     """While the store's cache is made from nothing (the first command after a ``git clone``):
     a line on stderr when it is a terminal, saying what is being done and for how long (erased
     when done); nothing when stderr is piped, or for a small store."""
-    import contextlib
-
     if count < BUILDING_MIN or not sys.stderr.isatty():
         return contextlib.nullcontext()
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=_status_console(), transient=True)
     status.add_task(f"indexing the {count:,} papers of this store (its first use here; later commands use the index)", total=None)
-    return status
+    return _shown(status)
+
+
+@contextlib.contextmanager
+def _shown(display):
+    """``display`` (a rich Progress) shown meanwhile, unless another one is (an import's bar)."""
+    from rich.errors import LiveError
+
+    try:
+        display.start()
+    except LiveError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        display.stop()
 
 
 state = State()
