@@ -1,4 +1,5 @@
-"""One forked child doing one piece of work while this process does another (POSIX only).
+"""Every process readinglist forks (POSIX only): one child doing one piece of work while this
+process does another, and the pools of generation workers.
 
 :func:`fork` starts ``work()`` in a child that sends the bytes it returns through a pipe
 (:func:`fork_writer`: ``work(out)`` writes them as it goes);
@@ -6,13 +7,23 @@
 way, so the caller does that work itself and gets the result (and the errors) it would have
 got without a child. Used where one process would take noticeably longer: a fresh clone's
 stat pass and parsing (:mod:`readinglist.store.cache`), a large ``.bib`` file's entries
-(:mod:`readinglist.formats.bibtex.reader`).
+(:mod:`readinglist.formats.bibtex.reader`), a large export's second half
+(:mod:`readinglist.formats.exporting`). :func:`pool` forks a ``multiprocessing`` pool
+(:class:`readinglist.convert.pipeline.Workers`).
+
+Every child :func:`leaves_with_parent`: it ignores SIGINT (Ctrl-C reaches the whole foreground
+process group; the parent decides, and stops its children), takes SIGTERM's default action (it
+dies at once, without a traceback), and dies when its parent dies, however the parent ends (even
+by SIGKILL): ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` on Linux, elsewhere a thread that watches the
+parent's pid. No child outlives the command that started it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import sys
 from collections.abc import Callable
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
@@ -37,8 +48,10 @@ def fork_writer(work: Callable[[BinaryIO], object]) -> Child | None:
         read_end, write_end = os.pipe()
     except OSError:
         return None
+    parent = os.getpid()
     try:
-        pid = os.fork()
+        with _sigint_ignored():  # (no Ctrl-C between the fork and the child's own settings)
+            pid = os.fork()
     except OSError:
         os.close(read_end)
         os.close(write_end)
@@ -46,6 +59,7 @@ def fork_writer(work: Callable[[BinaryIO], object]) -> Child | None:
     if pid == 0:  # the child: work, send, leave without running any cleanup
         code = 1
         try:
+            leaves_with_parent(parent)
             os.close(read_end)
             with os.fdopen(write_end, "wb") as out:
                 work(out)
@@ -78,3 +92,64 @@ def discard(child: Child | None) -> None:
         with contextlib.suppress(OSError):
             os.kill(child[0], signal.SIGKILL)
         collect(child)
+
+
+def pool(processes: int):
+    """A ``multiprocessing`` pool of ``processes`` forked workers that leave with this process
+    (see :func:`leaves_with_parent`); close it with ``terminate()`` and ``join()``."""
+    import multiprocessing
+
+    with _sigint_ignored():  # (the workers are born ignoring Ctrl-C)
+        return multiprocessing.get_context("fork").Pool(processes, initializer=leaves_with_parent, initargs=(os.getpid(),))
+
+
+def leaves_with_parent(parent: int) -> None:
+    """Called first in a forked child of ``parent``: SIGINT ignored, SIGTERM's default action,
+    and death with the parent (at once if it is gone already)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not _death_signal():
+        import threading
+
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the child could ask
+        os._exit(1)
+
+
+def _death_signal() -> bool:
+    """Ask Linux to send this process SIGKILL when its parent ends; False where it cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _watch_parent(parent: int) -> None:
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored meanwhile (in the main thread only: elsewhere signals cannot be set)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,9 +1,11 @@
 """Whole jobs over the store: import files, export a selection, build the exports from seeds.
 
 These are the library calls the CLI makes (one call per command); they raise typed errors and
-print nothing. ``progress`` callbacks, when given, are called as ``progress(done, total, label)``:
-``done`` of ``total`` abstracts of the file ``label`` generated so far, or ``(0, 0, label)`` while a
-file is read and matched or the store is saved (nothing to count).
+print nothing. ``progress`` callbacks, when given, are called as ``progress(done, total, label)``
+over the whole job: ``done`` of the ``total`` abstracts it generates so far (only those no earlier
+import generated: see :mod:`readinglist.store.genmemo`; ``total`` is 0 until the files were read,
+and is made exact file by file as each is matched), ``label`` what is being done (a file read,
+a file whose abstracts are generated, "saving").
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def import_files(
     """
     from .formats.registry import ImportOptions, find_importer
     from .formats.importing import MAX_YEAR, MIN_YEAR
-    from .convert.reader import read_text
+    from .convert.reader import parse_list, read_text
 
     if year is not None and not (isinstance(year, int) and MIN_YEAR <= year <= MAX_YEAR):
         from .errors import ValidationError
@@ -82,20 +84,18 @@ def import_files(
 
         raise ValidationError(f"venue must be a name on one line, not {venue!r}")
     options = ImportOptions(config=config, venue=venue, year=year, processes=processes)
+    counter = _Counter(progress)
     # 1. every file read and checked (a list's header), before anything is converted or stored;
-    # importers that cannot stream read their file now
+    # importers that cannot stream read their file now; of a list, the hashes of its abstracts
+    # (what it may have to generate, counted once the store's memo is open)
     plan: list[tuple[str | os.PathLike, str, Any, ImportOptions, ImportResult | None]] = []
-    large = False  # a list that may be long enough to generate in worker processes
+    abstracts: list[set[bytes] | None] = []
+    sizes: list[int] = []
+    generator = None
     for done, path in enumerate(paths):
         label = str(path) if len(paths) == 1 else f"{done + 1}/{len(paths)} {path}"
-        file_options = options
-        if progress:
-            progress(0, 0, label)  # reading and matching the file: no count yet
-
-            def items(n: int, total: int, label: str = label) -> None:
-                progress(n, total, label)  # abstracts generated in this file
-
-            file_options = replace(options, progress=items)
+        counter.reading(f"reading {label}")
+        file_options = replace(options, progress=counter.for_file(done)) if progress else options
         importer = find_importer(format, path)
         text = read_text(path)
         is_list = getattr(importer, "name", "") == "abstracts"
@@ -106,7 +106,15 @@ def import_files(
         whole = None
         if not hasattr(importer, "iter_parse"):
             whole = importer.parse(text, source=_display_path(path, config), options=file_options)
-        large = large or (whole is None and len(text) >= _LARGE_LIST)
+            abstracts.append(None)
+        else:
+            from .convert.version import generator_version
+            from .store.genmemo import abstract_hash
+
+            generator = generator or generator_version(config)
+            paragraphs = parse_list(text).paragraphs if is_list else ()
+            abstracts.append({abstract_hash(p.text, generator) for p in paragraphs})
+        sizes.append(len(text))
         del text
         plan.append((path, label, importer, file_options, whole))
     # 2. converted and stored as it comes
@@ -120,33 +128,60 @@ def import_files(
         return (begin or importer.iter_parse)(read_text(path), source=_display_path(path, config), options=file_options)
 
     started: dict[int, Iterator[ImportResult]] = {}
-    with contextlib.ExitStack() as stack:
-        if processes > 1 and large:
-            # one pool for every list, forked now, while this process is small
-            from .convert.pipeline import Workers
+    memo = None
+    saved = False
+    from .interrupts import interrupted, uninterrupted
 
-            workers = stack.enter_context(Workers(config, processes))
-            plan = [(path, label, imp, replace(opts, workers=workers), whole) for path, label, imp, opts, whole in plan]
-        importing = stack.enter_context(store.importing())
-        for i, (_, label, _, _, whole) in enumerate(plan):
-            if whole is not None:
-                importing.add(whole.records, whole.states)
-                results.append(replace(whole, records=()))
-                continue
-            if progress:
-                progress(0, 0, label)
-            parts = started.pop(i, None) or start(i)
-            for part in parts:
-                if part.records:
-                    importing.add(part.records, part.states)
-                if part.skipped or part.duplicates or part.warnings:
-                    results.append(replace(part, records=()))
-                if i + 1 < len(plan) and i + 1 not in started and plan[i + 1][4] is None:
-                    # the next list read and matched here while the workers generate this one's
-                    # abstracts (they would wait for it between the lists otherwise)
-                    started[i + 1] = start(i + 1)
-        if progress:
-            progress(0, 0, "saving")
+    try:
+        with contextlib.ExitStack() as stack:
+            memo = _generation_memo(store, config) if generator is not None else None
+            if memo is not None:  # (closed last: it keeps what was generated, however the import ends)
+                stack.callback(memo.close)
+                plan = [(path, label, imp, replace(opts, memo=memo), whole) for path, label, imp, opts, whole in plan]
+            # what each list is expected to generate: its abstracts the memo does not know (a file's
+            # count is made exact once the file is matched: duplicates within it are not generated)
+            expected: list[int] = []
+            seen: set[bytes] = set()  # (an abstract repeated in a later list is generated once)
+            for hashes in abstracts:
+                hashes = (hashes or set()) - seen
+                seen |= hashes
+                expected.append(memo.unknown(hashes) if memo is not None else len(hashes))
+            del seen
+            counter.expect(expected)
+            del abstracts
+            from .convert.pipeline import PARALLEL_MIN
+
+            if processes > 1 and any(n >= PARALLEL_MIN and size >= _LARGE_LIST for n, size in zip(expected, sizes)):
+                # one pool for every list, forked now, while this process is small
+                from .convert.pipeline import Workers
+
+                counter.reading("starting the workers")
+                workers = stack.enter_context(Workers(config, processes))
+                plan = [(path, label, imp, replace(opts, workers=workers), whole) for path, label, imp, opts, whole in plan]
+            importing = stack.enter_context(store.importing())
+            for i, (_, label, _, _, whole) in enumerate(plan):
+                if whole is not None:
+                    importing.add(whole.records, whole.states)
+                    results.append(replace(whole, records=()))
+                    continue
+                counter.file(i, label)
+                parts = started.pop(i, None) or start(i)
+                for part in parts:
+                    if part.records:
+                        importing.add(part.records, part.states)
+                    if part.skipped or part.duplicates or part.warnings:
+                        results.append(replace(part, records=()))
+                    if i + 1 < len(plan) and i + 1 not in started and plan[i + 1][4] is None:
+                        # the next list read and matched here while the workers generate this one's
+                        # abstracts (they would wait for it between the lists otherwise)
+                        started[i + 1] = start(i + 1)
+                counter.file_done(i)
+            counter.reading("saving")
+            with uninterrupted():  # every file written and the cache told, or nothing (held: a signal comes after)
+                stack.close()
+                saved = True
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (readinglist.interrupts): say what was kept
+        raise interrupted(exc, _kept(saved, memo, store)) from None
     summary = importing.summary()
     return ImportReport(
         files=tuple(str(p) for p in paths),
@@ -161,6 +196,69 @@ def import_files(
         + tuple(_rekeyed_warning(wanted, given) for wanted, given in summary.rekeyed)
         + tuple(f"{key}: removed {n} control character{'s' if n > 1 else ''} (ESC, BEL, ...) from the imported text" for key, n in summary.controls),
     )
+
+
+class _Counter:
+    """The progress of a whole import, told to ``progress(done, total, label)``: ``done`` of the
+    ``total`` abstracts the import generates (those of every list that neither an earlier import
+    generated nor repeat another abstract), ``label`` what is being done."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.expected: dict[int, int] = {}  # file -> abstracts it generates (estimated, then exact)
+        self.done: dict[int, int] = {}  # file -> abstracts generated so far
+        self.label = ""
+
+    def _tell(self) -> None:
+        if self.progress is not None:
+            self.progress(sum(self.done.values()), sum(self.expected.values()), self.label)
+
+    def reading(self, label: str) -> None:
+        """A step with nothing to count (a file read and checked, the store saved)."""
+        self.label = label
+        self._tell()
+
+    def expect(self, counts: list[int]) -> None:
+        self.expected = dict(enumerate(counts))
+
+    def file(self, i: int, label: str) -> None:
+        self.label = label
+        self._tell()
+
+    def for_file(self, i: int) -> Callable[[int, int], None]:
+        """The item progress of file ``i``: ``(done, total)`` of its abstracts to generate."""
+
+        def items(done: int, total: int) -> None:
+            self.done[i] = done
+            self.expected[i] = total  # (exact now that the file was matched)
+            self._tell()
+
+        return items
+
+    def file_done(self, i: int) -> None:
+        self.expected[i] = self.done.get(i, 0)
+        self._tell()
+
+
+def _kept(saved: bool, memo, store) -> str:
+    """What an interrupted import kept, in a sentence."""
+    if saved:
+        return f"the import was saved in {store.root} before it stopped"
+    kept = getattr(memo, "kept", 0)
+    generated = f"; {kept:,} generated abstract{'s are' if kept != 1 else ' is'} kept for the next import" if kept else ""
+    return f"nothing was imported (the store is as it was){generated}"
+
+
+def _generation_memo(store, config: Config):
+    """The store's memo of generated fields for ``config``'s generator, or None (a store
+    without a cache folder, or one that cannot be used)."""
+    cache_dir = getattr(store, "cache_dir", None)
+    if cache_dir is None:
+        return None
+    from .convert.version import generator_version
+    from .store.genmemo import GenerationMemo
+
+    return GenerationMemo.open(cache_dir, generator_version(config))
 
 
 #: A list this long (characters) may hold PARALLEL_MIN abstracts (at ~1,300 characters each):

@@ -49,6 +49,9 @@ def main() -> None:
 
     gc.disable()
     code = 0
+    from ..interrupts import install, message
+
+    install()  # Ctrl-C, SIGTERM, SIGHUP: cleanup runs, then one line (see interrupts.message)
     try:
         from .fast import run
 
@@ -63,9 +66,9 @@ def main() -> None:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, (int, type(None))):
             print(exc.code, file=sys.stderr)
-    except KeyboardInterrupt:
-        print("readinglist: interrupted", file=sys.stderr)
-        code = 130
+    except KeyboardInterrupt as exc:
+        line, code = message(exc)
+        print(line, file=sys.stderr)
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # `readinglist list | head`: the reader left, nothing to report

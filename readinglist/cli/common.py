@@ -4,6 +4,7 @@ commands declare are in :mod:`.options`."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 
@@ -57,6 +58,7 @@ class State:
                 path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
                 self._store = Store.open(path, config=cfg, create=create)
             self._store.on_commit(self._refresh_auto_exports)
+            self._store.building = _building_status
         return self._store
 
     def _refresh_auto_exports(self) -> None:
@@ -82,6 +84,39 @@ class State:
                 sys.stderr.write(f"auto-export: updated {r.path} ({_count(r.papers, 'paper')})\n")
 
 
+#: From this many paper files, a cache made from nothing takes long enough to say so.
+BUILDING_MIN = 500
+
+
+def _building_status(count: int):
+    """While the store's cache is made from nothing (the first command after a ``git clone``):
+    a line on stderr when it is a terminal, saying what is being done and for how long (erased
+    when done); nothing when stderr is piped, or for a small store."""
+    if count < BUILDING_MIN or not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=_status_console(), transient=True)
+    status.add_task(f"indexing the {count:,} papers of this store (its first use here; later commands use the index)", total=None)
+    return _shown(status)
+
+
+@contextlib.contextmanager
+def _shown(display):
+    """``display`` (a rich Progress) shown meanwhile, unless another one is (an import's bar)."""
+    from rich.errors import LiveError
+
+    try:
+        display.start()
+    except LiveError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        display.stop()
+
+
 state = State()
 
 
@@ -103,6 +138,16 @@ def _console(stderr: bool = False):
     from rich.console import Console
 
     return Console(stderr=stderr, no_color=not _color(sys.stderr if stderr else sys.stdout), highlight=False)
+
+
+def _status_console():
+    """The console of a transient display on stderr (a progress bar, a status line): three
+    columns narrower than the terminal. A line that fills the terminal's width, or that the
+    terminal's echo of Ctrl-C (``^C``, at the end of the line) makes wrap, takes two rows where
+    rich counts one, and erasing the display would then leave it on the screen."""
+    console = _console(stderr=True)
+    console.width = max(20, console.width - 3)
+    return console
 
 
 def _out(text: str) -> None:

@@ -61,6 +61,12 @@ class _Group(TyperGroup):
         except (ReadinglistError, RecursionError) as exc:  # RecursionError: readers bound their depth, but never a traceback
             typer.echo(error_line(exc), err=True)
             raise typer.Exit(1) from None
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (see readinglist.interrupts): one line
+            from ..interrupts import message
+
+            line, code = message(exc)
+            typer.echo(line, err=True)
+            raise typer.Exit(code) from None
 
 
 def _show_usage_error(self, file=None) -> None:

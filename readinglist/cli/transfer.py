@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from .common import (
-    _console,
+    _status_console,
     _count,
     _warn_broken,
     state,
@@ -116,26 +116,43 @@ def _expand_folders(paths: list[Path]) -> list[Path]:
 
 
 def _progress_bar(total: int):
-    """A rich progress display on stderr when stderr is a terminal, else None: the abstracts of
-    each file as they are generated (count, rate, time left), and a spinner with the elapsed time
-    while a file is read or the store is saved."""
+    """A rich progress display on stderr when stderr is a terminal, else None: one bar over the
+    whole import, counting the abstracts it really generates (not those an earlier import
+    generated), with their rate and the time left measured from the first count on (steady from
+    the first seconds: no per-file restart, no burst of results read as a rate); a spinner with
+    what is being done while the lists are read and matched or the store is saved."""
     if not sys.stderr.isatty():
         return None
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
+
+    # the rate from the counts told, not from the time of drawing: (time, done) of the first
+    # count (the workers' start-up and the first list's matching are behind it) and of the last
+    first: list[tuple[float, int]] = []
+    last: list[tuple[float, int]] = [(0.0, 0)]
+
+    def rate() -> float | None:
+        """Abstracts a second since the first count, once a second of counting is behind."""
+        if not first or last[0][0] - first[0][0] < 1.0 or last[0][1] <= first[0][1]:
+            return None
+        return (last[0][1] - first[0][1]) / (last[0][0] - first[0][0])
 
     class Rate(ProgressColumn):
         def render(self, task) -> Text:
-            return Text(f"{task.speed:,.0f} abstracts/s" if task.speed and task.total else "", style="dim")
+            r = rate()
+            return Text(f"{r:,.1f} abstracts/s" if r else "", style="dim")
+
+    class TimeLeft(ProgressColumn):
+        def render(self, task) -> Text:
+            r = rate()
+            if not task.total or task.finished:
+                return Text("")
+            if not r:
+                return Text("-:--:-- left", style="cyan")
+            left = max(0, int((task.total - last[0][1]) / r - (time.monotonic() - last[0][0])))
+            return Text(f"{left // 3600}:{left // 60 % 60:02d}:{left % 60:02d} left", style="cyan")
 
     bar = Progress(
         SpinnerColumn(),
@@ -144,26 +161,39 @@ def _progress_bar(total: int):
         MofNCompleteColumn(),
         Rate(),
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=_console(stderr=True),
+        TimeLeft(),
+        console=_status_console(),
         transient=True,
     )
-    tasks = [bar.add_task("importing", total=None)]
+    task = bar.add_task("reading", total=None)
     bar.start()
-    current = [""]
 
     def update(done: int, total: int, label: str) -> None:
-        if label != current[0]:  # a new file (or saving): its own count, rate and time left
-            current[0] = label
-            bar.remove_task(tasks[0])
-            tasks[0] = bar.add_task(label[-40:], total=total or None, completed=done)
-        else:
-            bar.update(tasks[0], completed=done, total=total or None)
+        from ..interrupts import uninterrupted
 
-    update.close = bar.stop  # type: ignore[attr-defined]
+        if done and done != last[0][1]:
+            now = time.monotonic()
+            if not first:
+                first.append((now, done))
+            last[0] = (now, done)
+        with uninterrupted():  # (Ctrl-C never lands inside rich's drawing: the bar is then erased whole)
+            bar.update(task, description=_short(label), completed=done, total=total or None)
+
+    def close() -> None:
+        from ..interrupts import uninterrupted
+
+        with uninterrupted():
+            bar.stop()
+
+    update.close = close  # type: ignore[attr-defined]
     update.pause = bar.stop  # type: ignore[attr-defined]
     update.resume = bar.start  # type: ignore[attr-defined]
     return update
+
+
+def _short(label: str, width: int = 40) -> str:
+    """A file's label cut to ``width`` characters from the left (the file name is at the end)."""
+    return label if len(label) <= width else "…" + label[-(width - 1) :]
 
 
 def _print_import_report(report) -> None:
@@ -242,7 +272,13 @@ def export(
             from ..errors import OutputError
 
             raise OutputError(f"{output}: no folder {output.parent}; create it first")
-        write_output(output, chunks)
+        try:
+            write_output(output, chunks)
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM: the temporary file is gone, the child stopped
+            from ..interrupts import interrupted
+
+            as_it_was = f"{output} is as it was" if os.path.lexists(output) else f"{output} was not written"
+            raise interrupted(exc, f"nothing was exported ({as_it_was})") from None
         typer.echo(f"{_count(count, 'paper')} written to {output}", err=True)
         if keep_updated:
             from ..autoexport import add, path_of

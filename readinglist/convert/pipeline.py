@@ -138,14 +138,13 @@ class Workers:
     them (``with Workers(...) as workers:``) when done."""
 
     def __init__(self, config: Config, processes: int) -> None:
-        import multiprocessing
-
+        from ..forking import pool
         from .tagging import compile_taxonomy
 
         self.config = config
         self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score, fallback=config.fallback_tag)
         _ready_to_fork(self.tagger, config.max_tags)
-        self.pool = multiprocessing.get_context("fork").Pool(processes)
+        self.pool = pool(processes)
 
     def __enter__(self) -> Workers:
         return self
@@ -207,9 +206,22 @@ def _generate_here(
                 progress(n, total)
             yield fields
         return
+    from ..forking import pool
+
     _ready_to_fork(tagger, max_tags)
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        yield from _in_order(pool.imap(_generate_chunk, _chunks(abstracts)), total, progress)
+    with pool(processes) as workers:  # (terminated however the caller ends)
+        yield from _in_order(workers.imap(_generate_chunk, _chunks(abstracts)), total, progress)
+
+
+def _remembered(abstracts: list[str], known: dict[int, tuple], generated: Iterator[tuple], memo) -> Iterator[tuple]:
+    """The fields of every abstract in order: ``known``'s where it has them, else the next
+    ``generated`` ones, which ``memo`` is given as they come."""
+    for i, abstract in enumerate(abstracts):
+        fields = known.get(i)
+        if fields is None:
+            fields = next(generated)
+            memo.add(abstract, fields)
+        yield fields
 
 
 @dataclass
@@ -240,6 +252,10 @@ class Converter:
     progress: ItemProgress | None = None
     #: a pool forked already for large lists (see :class:`Workers`), instead of one per list
     workers: Workers | None = None
+    #: fields generated before, by abstract (:class:`readinglist.store.genmemo.GenerationMemo`:
+    #: ``lookup(abstracts) -> {position: fields}``, ``add(abstract, fields)``): only the abstracts
+    #: it does not know are generated (and counted by :attr:`progress`), and then given to it
+    memo: object | None = None
 
     def __post_init__(self) -> None:
         from .matching import NearIndex
@@ -255,6 +271,7 @@ class Converter:
         self._skipped: list[Skipped] = []
         self._duplicates: list[tuple[Source, int, float]] = []  # (where, record index, score)
         self._warnings: list[str] = []
+        self.to_generate = 0  # abstracts the last generate_matched hands to the generator
 
     def add_text(self, text: str, *, source: str = "<string>", venue: str | None = None, year: int | None = None) -> None:
         """Convert one list. ``venue``/``year`` override what its header says."""
@@ -315,9 +332,14 @@ class Converter:
     def generate_matched(self, pending: list[_Pending], *, batch: int = 250) -> Iterator[list[Record]]:
         """The second half of :meth:`iter_text`: the new abstracts' records, ``batch`` at a time
         (given :attr:`workers`, the abstracts are handed to them now, see :func:`generate_iter`)."""
-        fields = generate_iter(
-            [p.abstract for p in pending], self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress, workers=self.workers
-        )
+        abstracts = [p.abstract for p in pending]
+        memo = self.memo
+        known: dict[int, tuple] = memo.lookup(abstracts) if memo is not None else {}  # type: ignore[attr-defined]
+        todo = [a for i, a in enumerate(abstracts) if i not in known] if known else abstracts
+        self.to_generate = len(todo)
+        fields = generate_iter(todo, self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress, workers=self.workers)
+        if memo is not None:
+            fields = _remembered(abstracts, known, fields, memo)
         return self._keyed(pending, fields, batch)
 
     def _keyed(self, pending: list[_Pending], fields: Iterator, batch: int) -> Iterator[list[Record]]:

@@ -58,6 +58,9 @@ class ImportOptions:
     #: abstract lists: a :class:`readinglist.convert.pipeline.Workers` pool forked once for the
     #: whole import (the CLI's import makes one; else each large list forks its own)
     workers: object | None = None
+    #: abstract lists: the fields generated before (:class:`readinglist.store.genmemo.GenerationMemo`),
+    #: so that only abstracts it does not know are generated
+    memo: object | None = None
 
 
 class Exporter(Protocol):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from pathlib import Path
 from collections.abc import Iterable, Mapping
@@ -244,6 +245,44 @@ def _create_temp(base: str, name: str, token: str) -> tuple[int, str]:
         return fd, tmp
 
 
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})-[0-9a-f]{6}\.tmp")
+
+
+def remove_leftovers(folder: str | os.PathLike, name: str | None = None) -> list[str]:
+    """Remove the temporary files that writers killed mid-write (``kill -9``, a power cut) left in
+    ``folder`` (those of the file ``name`` only, when given): ``.<name>.<pid>-<random>.tmp``
+    files whose writer, the process ``pid``, is gone. A live writer's files are left alone (it
+    may be writing them now), and so is anything that is not a regular file. The names removed."""
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(os.fspath(folder)))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _LEFTOVER.fullmatch(entry.name)
+        if m is None or (name is not None and m["name"] != name[:80]):
+            continue
+        pid = int(m["pid"])
+        try:
+            if not entry.is_file(follow_symlinks=False) or pid == os.getpid() or _alive(pid):
+                continue
+            os.unlink(entry.path)
+            removed.append(entry.name)
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # (another user's process: it is there)
+    return True
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -282,6 +321,8 @@ def write_output(path: str | os.PathLike, text: Text) -> None:
             if not folder.is_dir():
                 raise OutputError(f"{name}: cannot write: {folder} is a file, not a folder")
             break
+    target = Path(os.path.realpath(p)) if os.path.islink(p) else p  # (where write_atomic writes)
+    remove_leftovers(target.parent, target.name)  # (of an export killed before)
     try:
         write_atomic(p, text)
     except OSError as exc:

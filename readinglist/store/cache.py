@@ -357,36 +357,16 @@ def load_and_stat(cache_dir: Path, papers_dir: Path) -> tuple[Index, Stats]:
     the stat pass (system calls, ~80 ms for 20,000 files) while this process unmarshals the
     cache (~130 ms), and sends its result back through a pipe. Falls back to doing both here
     where there is no fork, on a small store, or if the child fails in any way."""
-    pid = None
-    read_end = -1
-    if hasattr(os, "fork") and _file_count_hint(cache_dir) >= FORK_MIN_FILES:
-        try:
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-        except OSError:
-            pid = None
-        if pid == 0:  # the child: stat, send, leave without running any cleanup
-            code = 1
-            try:
-                os.close(read_end)
-                data = marshal.dumps(stat_files(papers_dir))
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(data)
-                code = 0
-            finally:
-                os._exit(code)
-        if pid is not None:
-            os.close(write_end)
+    child = None
+    if _file_count_hint(cache_dir) >= FORK_MIN_FILES:  # the child: stat, send
+        child = fork(lambda: marshal.dumps(stat_files(papers_dir)))
     previous = load_cache(cache_dir)
     stats = None
-    if pid is not None:
+    if child is not None:
+        data = collect(child)
         try:
-            with os.fdopen(read_end, "rb") as pipe:
-                data = pipe.read()
-            _, status = os.waitpid(pid, 0)
-            if status == 0:
-                stats = marshal.loads(data)
-        except (OSError, ValueError, EOFError, TypeError):
+            stats = marshal.loads(data) if data is not None else None
+        except (ValueError, EOFError, TypeError):
             stats = None
     return previous, stats or stat_files(papers_dir)
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import contextlib
 from contextlib import contextmanager
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -296,6 +297,10 @@ class Store:
         self._at_end: list[Callable[[], None]] = []  # run when the transaction ends, written or not
         self._on_commit: list[Callable[[], None]] = []  # run after each transaction that succeeded, unlocked
         self._broken: dict[str, str] = {}  # files that did not parse when last read
+        #: ``building(count)``: a context manager around the making of a cache from nothing
+        #: (the first read of a fresh clone: seconds on a large store), given the number of paper
+        #: files; the CLI shows what it is doing meanwhile
+        self.building: Callable[[int], contextlib.AbstractContextManager] | None = None
 
     # ------------------------------------------------------------------ opening
 
@@ -372,11 +377,14 @@ class Store:
             raise
         self._depth -= 1
         if self._depth == 0:
+            from ..interrupts import uninterrupted
+
             try:
-                self._flush()
-                after, self._after_flush = self._after_flush, []
-                for hook in after:
-                    hook()
+                with uninterrupted():  # (an interruption comes after the files and the cache are written)
+                    self._flush()
+                    after, self._after_flush = self._after_flush, []
+                    for hook in after:
+                        hook()
             finally:
                 self._after_flush = []
                 try:
@@ -633,12 +641,27 @@ class Store:
         transactions: queries run in SQL and load only the papers they return)."""
         from . import cache
 
-        synced = cache.sync(self.cache_dir, self.papers_dir)
+        with self._building_cache():
+            synced = cache.sync(self.cache_dir, self.papers_dir)
         self._broken = synced.broken
         try:
             yield synced.db
         finally:
             synced.close()
+
+    def _building_cache(self):
+        """:attr:`building` around a cache made from nothing (a fresh clone's first read), else
+        nothing."""
+        from . import cache
+
+        if self.building is None or os.path.lexists(self.cache_dir / cache.CACHE_NAME):
+            return contextlib.nullcontext()
+        try:
+            with os.scandir(self.papers_dir) as entries:
+                count = sum(1 for e in entries if e.name.endswith(".toml"))
+        except OSError:
+            return contextlib.nullcontext()
+        return self.building(count)
 
     def _papers(self) -> list[Paper]:
         return list(self._load_index().papers.values())

@@ -300,9 +300,10 @@ def _pending(store: Store) -> dict[str, ReadingList]:
 
 
 def _write(store: Store, lst: ReadingList) -> Path:
-    from .atomic import write_atomic
+    from .atomic import remove_leftovers, write_atomic
 
     path = path_of(store, lst.name)
+    remove_leftovers(path.parent)  # (the temporary files of a list write that was killed)
     try:
         write_atomic(path, render(lst), inside=store.root)  # never through a link out of the store
     except OSError as exc:

@@ -28,7 +28,9 @@ def merge_record(old: Record, new: Record, *, official: bool = False) -> Record:
     * every other bibliographic field: ``new``'s value where it has one; an abstract that reads
       the same as the stored one (``M²LE`` vs ``M$^{2}$LE``, ``–`` vs ``--``: what readinglist's
       own ASCII BibTeX export writes) is not a change, so re-importing an export rewrites nothing.
-    * sources: ``new``'s, plus ``old``'s from other files.
+    * sources: ``new``'s, plus ``old``'s from other files, in ``old``'s order (``new``'s where
+      ``old`` had its file's first): re-importing each of two lists that share a paper changes
+      nothing.
     """
     changes: dict = {}
     generated = set(old.generated)
@@ -51,7 +53,23 @@ def merge_record(old: Record, new: Record, *, official: bool = False) -> Record:
     if new.fields:
         changes["fields"] = tuple(sorted({**dict(old.fields), **dict(new.fields)}.items()))
     if new.sources:
-        files = {s.file for s in new.sources}
-        changes["sources"] = tuple(s for s in old.sources if s.file not in files) + tuple(dict.fromkeys(new.sources))
+        changes["sources"] = _merged_sources(old.sources, tuple(dict.fromkeys(new.sources)))
     changes["generated"] = frozenset(generated)
     return old.evolve(**changes)
+
+
+def _merged_sources(old: tuple, new: tuple) -> tuple:
+    """``old`` with its sources from ``new``'s files replaced by ``new`` (where the first of them
+    was), or ``new`` after them when ``old`` had none of those files."""
+    files = {s.file for s in new}
+    merged: list = []
+    placed = False
+    for source in old:
+        if source.file not in files:
+            merged.append(source)
+        elif not placed:
+            merged.extend(new)
+            placed = True
+    if not placed:
+        merged.extend(new)
+    return tuple(merged)

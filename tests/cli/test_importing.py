@@ -65,26 +65,36 @@ def test_reimport_after_a_hand_rename_is_quiet(tmp_path, seed_paths):
     assert script("--store", "lib", "show", "mine2026", cwd=tmp_path).returncode == 0
 
 
-def test_progress_counts_the_abstracts_of_each_file(tmp_path, seed_paths):
-    """What the progress display is told: per file, its new abstracts as they are generated (ending
-    at all of them), with (0, 0) while a file is read or the store saved."""
+def test_progress_counts_the_abstracts_generated_over_the_whole_import(tmp_path, seed_paths):
+    """What the progress display is told: one count over the whole import, ``done`` of ``total``
+    abstracts it really generates, the total known before the first is generated and never
+    below what was done; a re-import of the same lists generates (and counts) none, and a
+    list with two abstracts edited counts those two."""
     from readinglist.config import default_config
     from readinglist.jobs import import_files
     from readinglist.store import Store
 
-    calls: list[tuple[int, int, str]] = []
-    store = Store.open(tmp_path / "lib", create=True)
-    report = import_files(store, seed_paths, config=default_config(), progress=lambda d, t, label: calls.append((d, t, label)))
+    def run(paths) -> tuple[list[tuple[int, int, str]], object]:
+        calls: list[tuple[int, int, str]] = []
+        report = import_files(Store.open(tmp_path / "lib", create=True), paths, config=default_config(), progress=lambda d, t, label: calls.append((d, t, label)))
+        return calls, report
+
+    calls, report = run(seed_paths)
     labels = list(dict.fromkeys(label for _, _, label in calls))
-    assert labels == [f"1/2 {seed_paths[0]}", f"2/2 {seed_paths[1]}", "saving"]
-    counted = 0
-    for label in labels[:2]:
-        mine = [(d, t) for d, t, lab in calls if lab == label]
-        assert mine[0] == (0, 0)
-        done = [d for d, t in mine[1:]]
-        assert done == sorted(done) and mine[-1][0] == mine[-1][1] > 0
-        counted += mine[-1][1]
-    assert counted == len(report.added) == 38
+    assert labels == [f"reading 1/2 {seed_paths[0]}", f"reading 2/2 {seed_paths[1]}", f"1/2 {seed_paths[0]}", f"2/2 {seed_paths[1]}", "saving"]
+    counting = [(d, t) for d, t, label in calls if not label.startswith("reading")]
+    assert counting[0] == (0, 38)  # every abstract to generate, before the first is generated
+    assert [d for d, _ in counting] == sorted(d for d, _ in counting)
+    assert all(d <= t for d, t in counting) and counting[-1] == (38, 38) == (len(report.added),) * 2
+    calls, report = run(seed_paths)  # nothing new: nothing generated, nothing counted
+    assert len(report.unchanged) == 38 and {t for _, t, _ in calls} == {0}
+    edited = tmp_path / "edited.txt"
+    paragraphs = seed_paths[0].read_text(encoding="utf-8").split("\n\n")
+    paragraphs[1] = paragraphs[1].replace(" the ", " this ", 1) + " We release the code."
+    paragraphs[5] = paragraphs[5] + " Code is public."
+    edited.write_text("\n\n".join(paragraphs), encoding="utf-8")
+    calls, report = run([edited])
+    assert calls[-1][:2] == (2, 2) and len(report.updated) + len(report.added) >= 2
 
 
 def test_parallel_generation_reports_progress_in_order(seed_texts, monkeypatch):
@@ -166,3 +176,24 @@ def test_only_the_list_without_a_header_is_asked_about(tmp_path, seed_paths):
     assert 2025 in years and len(years) == 2, years
     import_files(store, [tmp_path / "list.txt"], config=load_config(None, store=str(tmp_path / "lib")), year=2024, ask_venue_year=ask)
     assert asked[-1] == (str(tmp_path / "list.txt"), ("venue",))
+
+
+def test_reimporting_lists_that_share_a_paper_changes_nothing(tmp_path):
+    """A paper in two lists keeps its sources in one order: re-importing both reports it (and
+    every other paper) unchanged and rewrites no file."""
+    from helpers import ABSTRACTS, CONFIG
+
+    from readinglist.jobs import import_files
+    from readinglist.store import Store
+
+    (tmp_path / "a.txt").write_text("NeurIPS 2026\n\n" + "\n\n".join(ABSTRACTS[:4]) + "\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("NeurIPS 2026\n\n" + "\n\n".join(ABSTRACTS[4:7] + ABSTRACTS[:1]) + "\n", encoding="utf-8")
+    paths = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    import_files(Store.open(tmp_path / "s"), paths, config=CONFIG)
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in (tmp_path / "s" / "papers").glob("*.toml")}
+    shared = [p for p in Store.open(tmp_path / "s") if len(p.record.sources) == 2]
+    assert len(shared) == 1 and [s.file.rsplit("/", 1)[-1] for s in shared[0].record.sources] == ["a.txt", "b.txt"]
+    for order in (paths, paths[::-1], paths[1:], paths[:1]):
+        report = import_files(Store.open(tmp_path / "s"), order, config=CONFIG)
+        assert not report.updated and not report.added
+        assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in (tmp_path / "s" / "papers").glob("*.toml")} == before

@@ -36,7 +36,7 @@ class AbstractListImporter:
         runs in this process: a caller may do it while workers generate another list)."""
         from ...convert.pipeline import Converter
 
-        conv = Converter(config=options.config, processes=options.processes, progress=options.progress, workers=options.workers)  # type: ignore[arg-type]
+        conv = Converter(config=options.config, processes=options.processes, progress=options.progress, workers=options.workers, memo=options.memo)  # type: ignore[arg-type]
         pending = conv.match_text(text, source=source, venue=options.venue, year=options.year)
         conv.forget_seen()  # (one list per converter)
         generated = conv.generate_matched(pending)  # given workers, handed to them now
