@@ -118,10 +118,8 @@ def _paper_json(paper) -> dict:
 
 def _print_papers(papers, *, as_json: bool) -> None:
     if as_json:
-        import json
 
-        for paper in papers:
-            sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
+        sys.stdout.write("".join(json_text(_paper_json(paper)) + "\n" for paper in papers))
         return
     if _plain_output():  # one write of all lines
         from ..store.cache import plain_line_of
@@ -132,7 +130,7 @@ def _print_papers(papers, *, as_json: bool) -> None:
 
     if papers:
         _out("\n".join(paper_table(papers, total_width=width(), color=_color())) + "\n")
-    print(_count(len(papers), "paper"), file=sys.stderr)
+    echo(_count(len(papers), "paper"), err=True)
 
 
 def list_papers(status, tag, venue, year, priority, rating, search, sort, reverse, limit, as_json) -> None:
@@ -151,13 +149,10 @@ def search_papers(text, limit, as_json) -> None:
     hits = state.store.search(text, limit=limit, brief=not as_json)
     _warn_broken()
     if as_json:
-        import json
-
-        for paper, score in hits:
-            sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
+        sys.stdout.write("".join(json_text({**_paper_json(paper), "score": round(score, 2)}) + "\n" for paper, score in hits))
         return
     if not hits:
-        print(f"no paper matches {text!r}", file=sys.stderr)
+        echo(f"no paper matches {text!r}", err=True)
         return
     _print_papers([paper for paper, _ in hits], as_json=False)
 
@@ -181,26 +176,30 @@ def _warn_broken() -> None:
     for message in state.store.broken:
         if message not in state.warned:
             state.warned.add(message)
-            print(f"readinglist: warning: {message}; skipped", file=sys.stderr)
+            echo(f"readinglist: warning: {message}; skipped", err=True)
 
 
 def echo(message: str = "", *, err: bool = False) -> None:
-    """``typer.echo`` of a line of text without importing typer: the line and a newline, ANSI
-    escapes removed when the stream is not a terminal, flushed. A stream that is not UTF-8 is
-    left to typer (click re-encodes it)."""
+    """Print a line of text that may hold user text (``typer.echo`` without importing typer):
+    every control, bidi and zero-width character in it is shown escaped
+    (:func:`~readinglist.text.controls.escape_controls`, the one function every command's
+    output of user text goes through), then a newline; flushed."""
+    from ..text.controls import escape_controls
+
     stream = sys.stderr if err else sys.stdout
-    if not _utf8(stream):
-        import typer
-
-        typer.echo(message, err=err)
-        return
-    message += "\n"
-    if "\x1b" in message and not _isatty(stream):
-        import re
-
-        message = re.sub(r"\033\[[;?0-9]*[a-zA-Z]", "", message)
-    stream.write(message)
+    stream.write(escape_controls(message) + "\n")
     stream.flush()
+
+
+def json_text(value, indent: int | None = None) -> str:
+    """``value`` as JSON for stdout: the same value whatever the terminal, with every control,
+    bidi and zero-width character as a JSON escape (``\\u202e``), and all of it ASCII when
+    stdout is not UTF-8 (a C locale)."""
+    import json
+
+    from ..text.controls import json_safe
+
+    return json_safe(json.dumps(value, ensure_ascii=not _utf8(sys.stdout), indent=indent))
 
 
 def _utf8(stream) -> bool:

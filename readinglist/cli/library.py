@@ -9,6 +9,7 @@ import typer
 
 from ..record import SORTS
 from .common import (
+    echo,
     list_papers,
     search_papers,
     _console,
@@ -84,15 +85,18 @@ def stats(
     if not _plain_output():
         _console().print(stats_table(papers, weeks=weeks))
         return
+    from ..text.controls import escape_controls
+
     for title, rows in progress_rows(papers):
-        typer.echo(title)
+        echo(title)
+        rows = [(escape_controls(label, keep=""), read, reading, total) for label, read, reading, total in rows]
         width = max((len(label) for label, *_ in rows), default=0)
         for label, read, reading, total in rows:
             bar = _bar(read, reading, total, plain=True)
-            typer.echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {round(100 * read / max(total, 1)):>3}% read")
-        typer.echo("")
+            echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {round(100 * read / max(total, 1)):>3}% read")
+        echo("")
     counts = read_per_week(papers, weeks=weeks)
-    typer.echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
+    echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
 
 
 def stats_table(papers, *, weeks: int = 12):
@@ -102,6 +106,7 @@ def stats_table(papers, *, weeks: int = 12):
     from rich.text import Text
 
     from ..stats import groups, read_per_week, sparkline
+    from ..text.controls import escape_controls
 
     table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
     table.add_column("", no_wrap=True, max_width=28, overflow="ellipsis")
@@ -122,11 +127,11 @@ def stats_table(papers, *, weeks: int = 12):
         bar.append("▒" * n_reading, style="yellow")
         bar.append("░" * (width - n_read - n_reading), style="dim")
         spark = Text(sparkline(read_per_week(members, weeks=weeks)), style="cyan")
-        table.add_row(Text(label, style=style), f"{read}/{total}", bar, f"{round(100 * read / max(total, 1))}%", spark)
+        table.add_row(Text(escape_controls(label, keep=""), style=style), f"{read}/{total}", bar, f"{round(100 * read / max(total, 1))}%", spark)
 
     row("all papers", papers, "bold")
     for title, by in groups(papers):
-        table.add_row(Text(title, style="bold dim"), "", "", "", "")
+        table.add_row(Text(escape_controls(title, keep=""), style="bold dim"), "", "", "", "")
         for label, members in by.items():
             row("  " + label, members)
     return table
@@ -157,8 +162,8 @@ def where() -> None:
         "user default": "your default store",
     }.get(cfg.store_from, cfg.store_from)
     exists = "" if (Path(cfg.store) / "papers").is_dir() else " (not created yet)"
-    typer.echo(f"store:  {cfg.store}{exists}  ({why})")
-    typer.echo(f"config: {cfg.path if cfg.path is not None else '(built-in defaults)'}")
+    echo(f"store:  {cfg.store}{exists}  ({why})")
+    echo(f"config: {cfg.path if cfg.path is not None else '(built-in defaults)'}")
 
 
 @commands.command()
@@ -170,8 +175,8 @@ def formats() -> None:
     from ..formats.registry import all_exporters, all_importers
 
     for title, plugins in (("importers", all_importers()), ("exporters", all_exporters())):
-        typer.echo(title + ":")
+        echo(title + ":")
         for plugin in plugins:
-            typer.echo(f"  {plugin.name:<10} {' '.join(plugin.suffixes):<12} {plugin.description}")
+            echo(f"  {plugin.name:<10} {' '.join(plugin.suffixes):<12} {plugin.description}")
 
 

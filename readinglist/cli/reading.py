@@ -12,6 +12,7 @@ import typer
 
 from . import papers
 from .common import (
+    echo,
     _count,
     _print_papers,
     _warn_broken,
@@ -175,10 +176,10 @@ def rm(
         if not sys.stdin.isatty():
             raise ValidationError(f"rm would remove {_count(len(papers), 'paper')} ({listing}): pass --yes to confirm")
         if not typer.confirm(f"remove {_count(len(papers), 'paper')} ({listing})?", default=False):
-            typer.echo("nothing removed", err=True)
+            echo("nothing removed", err=True)
             raise typer.Exit(1)
     removed = store.remove(p.key for p in papers)
-    typer.echo(f"removed {_count(len(removed), 'paper')}: {listing}")
+    echo(f"removed {_count(len(removed), 'paper')}: {listing}")
 
 
 @commands.command()
@@ -206,7 +207,7 @@ def edit(key: str = _KEY) -> None:
         raise StoreError(f"cannot read the edited file ({exc}); nothing written, your edit is kept in {path}") from None
     if edited == text:
         shutil.rmtree(tmp, ignore_errors=True)
-        typer.echo(f"{key}: unchanged", err=True)
+        echo(f"{key}: unchanged", err=True)
         return
     try:
         paperfile.parse(edited, path)  # errors name the edited copy, line and column
@@ -214,7 +215,7 @@ def edit(key: str = _KEY) -> None:
     except StoreError as exc:
         raise StoreError(f"{exc}; nothing written, your edit is kept in {path}") from None
     shutil.rmtree(tmp, ignore_errors=True)
-    typer.echo(f"{paper.key}: saved")
+    echo(f"{paper.key}: saved")
 
 
 @commands.command("open")
@@ -233,12 +234,12 @@ def open_(
     if not url:
         raise ValidationError(f"{rec.key} has no URL or DOI (generated from an abstract; `readinglist reconcile OFFICIAL.bib` adds them)")
     if print_only:
-        typer.echo(url)
+        echo(url)
         return
     import webbrowser
 
     if not webbrowser.open(url):
         raise ValidationError(f"no web browser found to open {url} (set $BROWSER, or use --print)")
-    typer.echo(f"opened {url}", err=True)
+    echo(f"opened {url}", err=True)
 
 

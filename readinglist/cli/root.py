@@ -67,7 +67,9 @@ def _show_usage_error(self, file=None) -> None:
     msg = self.format_message()
     msg = msg[:1].lower() + msg[1:]
     cmd = ctx.command_path if ctx is not None else "readinglist"
-    sys.stderr.write(f"readinglist: error: {msg.rstrip('.')}\n")
+    from ..text.controls import escape_controls
+
+    sys.stderr.write(f"readinglist: error: {escape_controls(msg.rstrip('.'), keep='')}\n")
     if ctx is not None:
         usage = ctx.command.get_usage(ctx).replace("Usage: ", "", 1).replace("\n", " ")
         usage = re.sub(r"\{(\w+)\}|\[([a-z]\w*)\]", lambda m: m.group(1).upper() if m.group(1) else f"[{m.group(2).upper()}]", " ".join(usage.split()))

@@ -10,6 +10,7 @@ from typing import List, Optional
 import typer
 
 from .common import (
+    echo,
     _console,
     _count,
     _find,
@@ -79,13 +80,13 @@ def _venue_year_prompt(progress):
         if progress:
             progress.pause()
         try:
-            typer.echo(f"{path}: no {' or '.join(missing)} in its header (keys and the .bib need them)", err=True)
+            echo(f"{path}: no {' or '.join(missing)} in its header (keys and the .bib need them)", err=True)
             venue = year = None
             while "venue" in missing and not (venue and venue.strip() and venue.isprintable()):
                 venue = typer.prompt("venue (e.g. ICML)", err=True).strip()
             while "year" in missing and not (year and 1000 <= year <= 2999):
                 if year is not None:
-                    typer.echo("error: a year from 1000 to 2999", err=True)
+                    echo("error: a year from 1000 to 2999", err=True)
                 year = typer.prompt("year", type=int, err=True)
             return venue, year
         finally:
@@ -179,7 +180,7 @@ def _print_import_report(report) -> None:
         print(f"key {wanted} was taken; the new paper is {given}", file=err)
     for w in report.warnings:
         print(f"warning: {escape_controls(w, keep='')}", file=err)
-    typer.echo(
+    echo(
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
         f"{_count(len(report.duplicates), 'duplicate')}, {_count(len(report.skipped), 'skipped paragraph')}"
     )
@@ -229,7 +230,7 @@ def export(
 
         resolved = lists.resolve(state.store, lists.load(state.store, list_name))
         for message in resolved.messages():
-            typer.echo(f"warning: {message}", err=True)
+            echo(f"warning: {message}", err=True)
         selected = {p.key for p in papers}
         papers = [p for p in resolved.papers if p.key in selected]
     # Zotero RDF: a curated list, a filtered export or one with a --title becomes a Zotero collection
@@ -262,7 +263,7 @@ def export(
 
             raise OutputError(f"{output}: no folder {output.parent}; create it first")
         write_output(output, chunks)
-        typer.echo(f"{_count(len(papers), 'paper')} written to {output}", err=True)
+        echo(f"{_count(len(papers), 'paper')} written to {output}", err=True)
 
 
 @commands.command()
@@ -283,9 +284,9 @@ def build() -> None:
             progress.close()
     _print_import_report(report.imported)
     for path in report.written:
-        typer.echo(f"wrote {path}")
+        echo(f"wrote {path}")
     for path in report.unchanged:
-        typer.echo(f"up to date: {path}")
+        echo(f"up to date: {path}")
 
 
 @commands.command()
@@ -306,17 +307,17 @@ def reconcile(
     cfg = state.config
     official_records = load_official(official, config=cfg, format=format)
     for warning in official_records.warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        echo(f"warning: {warning}", err=True)
     report = run(state.store, official_records.records, rekey=rekey, dry_run=dry_run, config=cfg)
     for key, field, old, new in report.changes:
-        typer.echo(f"{key}: {field}: {old!r} -> {new!r}")
+        echo(f"{key}: {field}: {old!r} -> {new!r}")
     for key, candidates in report.ambiguous:
-        typer.echo(f"ambiguous {key}: " + ", ".join(f"{c} ({s:.0f}%)" for c, s in candidates), err=True)
+        echo(f"ambiguous {key}: " + ", ".join(f"{c} ({s:.0f}%)" for c, s in candidates), err=True)
     for key in report.unmatched:
-        typer.echo(f"unmatched {key}", err=True)
+        echo(f"unmatched {key}", err=True)
     for official_id in report.no_abstract:
-        typer.echo(f"official entry {official_id} has no abstract to match on", err=True)
-    typer.echo(
+        echo(f"official entry {official_id} has no abstract to match on", err=True)
+    echo(
         f"{len(report.matched)} matched, {len(report.ambiguous)} ambiguous, {len(report.unmatched)} unmatched"
         + (" (dry run: nothing written)" if dry_run else "")
     )

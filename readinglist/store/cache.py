@@ -584,7 +584,7 @@ def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> No
 # --------------------------------------------------------------------------- the SQLite file
 
 #: Bump when the tables change (the schema of the rows is part of the file's identity too).
-DB_VERSION = 5
+DB_VERSION = 6
 #: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
 #: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
 #: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``tags`` each paper's tags,
