@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sys
 
+from ..errors import ReadinglistError
+
 
 class State:
     """What the global options say, and the configuration and store they lead to (each made
@@ -218,10 +220,21 @@ def _isatty(stream) -> bool:
         return False
 
 
+#: What the commands turn into one line and exit status 1 (see :func:`error_line`); an OSError
+#: is the last guard for a file the library did not expect to fail (a folder it may not read).
+HANDLED = (ReadinglistError, RecursionError, OSError)
+
+
 def error_line(exc: BaseException) -> str:
-    """A library error (or a RecursionError) as the one line the CLI prints before exit status 1."""
+    """A library error (or a RecursionError, an OSError) as the one line the CLI prints before
+    exit status 1."""
     if isinstance(exc, RecursionError):  # the last guard: readers bound their depth, but never a traceback
         return "readinglist: error: an input is nested too deeply to process; nothing was written"
     from ..text.controls import escape_controls
 
+    if isinstance(exc, OSError) and not isinstance(exc, ReadinglistError):
+        from ..store.atomic import describe
+
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"readinglist: error: {escape_controls(where + describe(exc), keep='')}"
     return f"readinglist: error: {escape_controls(str(exc), keep='')}"

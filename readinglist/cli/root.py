@@ -18,8 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from ..errors import ReadinglistError
-from .common import error_line, state
+from .common import HANDLED, error_line, state
 
 #: Every command, in the order ``--help`` lists them: name -> (module in this package, the
 #: first paragraph of its help, which ``--help`` shortens to one line). tests/test_cli_lean.py
@@ -54,7 +53,9 @@ class _Group(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (ReadinglistError, RecursionError) as exc:  # RecursionError: readers bound their depth, but never a traceback
+        except BrokenPipeError:  # the reader of stdout left: main() ends quietly
+            raise
+        except HANDLED as exc:  # RecursionError: readers bound their depth, but never a traceback
             typer.echo(error_line(exc), err=True)
             raise typer.Exit(1) from None
 

@@ -296,6 +296,10 @@ def list_folder(folder: Path, known: Listing | None, scan_ns: int) -> tuple[list
         names = os.listdir(folder)
     except FileNotFoundError:
         return [], [], None
+    except OSError as exc:
+        from .atomic import describe
+
+        raise StoreError(f"{folder}: cannot read the papers folder: {describe(exc)}") from None
     papers = [n for n in names if n.endswith(".toml") and not n.startswith(".")]
     temp = [n for n in names if n.startswith(".") and n.endswith(".tmp")]
     limit = scan_ns - RACY_NS

@@ -146,8 +146,11 @@ def _printable(rec: Record) -> bool:
 def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
     if isinstance(tags, str):
         tags = [tags]
+    from ..text.controls import os_text
+
     out = []
     for tag in tags:
+        tag = os_text(tag) if isinstance(tag, str) else tag
         if not isinstance(tag, str) or not tag.strip() or not tag.isprintable():
             raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
         out.append(tag.strip())
@@ -181,9 +184,9 @@ def _trim_history(history: tuple) -> tuple:
 def _clean_note(text: str) -> str:
     if not isinstance(text, str):
         raise ValidationError(f"a note must be text, not {type(text).__name__}")
-    from ..text.controls import strip_controls
+    from ..text.controls import os_text, strip_controls
 
-    return strip_controls(text.replace("\r\n", "\n"))[0].strip("\n")
+    return strip_controls(os_text(text).replace("\r\n", "\n"))[0].strip("\n")
 
 
 _WORDS = re.compile(r"\w+")

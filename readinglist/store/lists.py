@@ -202,15 +202,20 @@ def parse(text: str, name: str, path: str | Path = "") -> ReadingList:
 
 
 def _str(s: str) -> str:
-    """A TOML basic string (JSON's escaping is valid TOML for every character we write)."""
+    """A TOML basic string: JSON's escaping, DEL escaped too (TOML forbids it raw); text typed
+    under a non-UTF-8 locale decoded (see :func:`~readinglist.text.controls.os_text`)."""
     import json
 
-    return json.dumps(s, ensure_ascii=False)
+    from ..text.controls import os_text
+
+    return json.dumps(os_text(s), ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _multiline(s: str) -> str:
     if "'''" not in s and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", s.replace("\r\n", "\n")):
-        return "'''\n" + s.rstrip("\n") + "\n'''"
+        from ..text.controls import os_text
+
+        return "'''\n" + os_text(s).rstrip("\n") + "\n'''"
     return _str(s)
 
 

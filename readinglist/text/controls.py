@@ -73,3 +73,18 @@ def json_safe(text: str) -> str:
         return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
 
     return "".join(esc(ch) if ch not in "\n" and is_hidden(ch) else ch for ch in text)
+
+
+def os_text(text: str) -> str:
+    """Text the user typed, as Unicode: under a locale that is not UTF-8 (``LC_ALL=C``), Python
+    hands over an argument's UTF-8 bytes as lone surrogates (``café`` as ``caf\\udcc3\\udca9``);
+    they are decoded as the UTF-8 they are. Any other text is returned as it is (a lone
+    surrogate that is not such a byte is refused where it would be written)."""
+    if text.isprintable() or not any("\udc80" <= ch <= "\udcff" for ch in text):
+        return text
+    import os
+
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except (UnicodeError, ValueError):
+        return text
