@@ -658,6 +658,13 @@ def connect(cache_dir: Path, *, create: bool = True) -> sqlite3.Connection | Non
         st = os.lstat(path) if os.path.lexists(path) else None
         if st is not None and not stat_module.S_ISREG(st.st_mode):
             return None
+        for suffix in ("", "-wal", "-shm", "-journal"):  # SQLite writes (and truncates) them all
+            other = os.lstat(str(path) + suffix) if os.path.lexists(str(path) + suffix) else None
+            if other is not None and (other.st_nlink > 1 or stat_module.S_ISLNK(other.st_mode)):
+                # a hard or symbolic link the store did not make: drop the name, never write there
+                os.unlink(str(path) + suffix)
+                if suffix == "":
+                    st = None
         if st is None:
             if not create:
                 return None
