@@ -397,12 +397,13 @@ def export_plan(papers: Iterable[Paper]) -> dict[str, tuple[str, list[Paper]]]:
     """What ``build`` writes: file name -> (format, papers). A .bib, a CSL-JSON and a Zotero RDF per
     venue-year (``neurips-2026.bib``), and one Markdown reading list of everything grouped by tag."""
     from .convert.keys import clean_key
+    from .keyform import file_stem
 
     papers = list(papers)
     groups: dict[str, list[Paper]] = {}
     for paper in papers:
         rec = paper.record
-        stem = "-".join(part for part in (clean_key(rec.venue or "unknown"), str(rec.year or "")) if part)
+        stem = file_stem("-".join(part for part in (clean_key(rec.venue or "unknown"), str(rec.year or "")) if part))  # the store's name rule
         groups.setdefault(stem, []).append(paper)
     plan: dict[str, tuple[str, list[Paper]]] = {}
     for stem, group in sorted(groups.items()):

@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 
 ELLIPSIS = "…"
 SEP = "  "
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 # ANSI styles; the status column is coloured like gh's state column
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -43,8 +42,11 @@ def height() -> int:
 
 
 def clean(text: str) -> str:
-    """One line of text safe to print: control characters (ESC included) become spaces."""
-    return _CONTROL.sub(" ", text)
+    """One line of text safe to print: control, bidi and zero-width characters (ESC, a tab or a
+    line break included) shown as escapes (:func:`~readinglist.text.controls.escape_controls`)."""
+    from .text.controls import escape_controls
+
+    return escape_controls(text, keep="")
 
 
 def cells(text: str) -> int:

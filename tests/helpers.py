@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pty
 import random
 import re
+import select
 import shutil
+import struct
+import subprocess
 import sys
 from html.parser import HTMLParser
+import termios
+import time
 from pathlib import Path
 
 from readinglist.config import default_config
@@ -292,3 +300,37 @@ def render_markdown_it(text: str) -> str:
     md = MarkdownIt("commonmark", {"html": True})
     md.validateLink = lambda url: True
     return md.render(text)
+
+
+# -- the CLI on a terminal ------------------------------------------------------------------------
+
+
+def in_pty(args, *, cols: int, rows: int = 200, env=None, cwd=None, stdin_data: bytes | None = None) -> tuple[int, str]:
+    """Run the readinglist script with stdin/stdout/stderr on a pty of ``cols`` x ``rows``;
+    returns (exit status, everything written to the terminal, \\r\\n made \\n)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    full_env = {**os.environ, "TERM": "xterm-256color", "PAGER": "cat", "READINGLIST_CONFIG": "", **(env or {})}
+    full_env.pop("COLUMNS", None)
+    full_env.pop("LINES", None)
+    proc = subprocess.Popen([console_script(), *map(str, args)], stdin=slave, stdout=slave, stderr=slave, env=full_env, cwd=cwd, close_fds=True)
+    os.close(slave)
+    if stdin_data:
+        os.write(master, stdin_data)
+    chunks = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        elif proc.poll() is not None:
+            break
+    os.close(master)
+    code = proc.wait(timeout=10)
+    return code, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")

@@ -48,20 +48,24 @@ def main() -> None:
     import gc
 
     gc.disable()
-    code = 0
     from ..interrupts import install, message
+    from .process import prepare
 
     install()  # Ctrl-C, SIGTERM, SIGHUP: cleanup runs, then one line (see interrupts.message)
-    try:
-        from .fast import run
 
-        fast = run(sys.argv[1:])
-        if fast is not None:
+    code = prepare(sys.argv[1:]) or 0
+    try:
+        if code:
+            pass
+        elif (fast := _fast(sys.argv[1:])) is not None:
             code = fast
         else:
             from .root import app
 
             app(standalone_mode=True)
+    except BrokenPipeError:  # `readinglist list --json | head -1`: the reader left, nothing to report
+        _quiet_stdout()
+        code = 1
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, (int, type(None))):
@@ -72,9 +76,26 @@ def main() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # `readinglist list | head`: the reader left, nothing to report
+        _quiet_stdout()
         code = code or 1
     try:
         sys.stderr.flush()
     except (BrokenPipeError, ValueError):
         pass
     os._exit(code)
+
+
+def _fast(argv: list[str]) -> int | None:
+    from .fast import run
+
+    return run(argv)
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: what is still buffered goes nowhere (no second error at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

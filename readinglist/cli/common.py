@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import sys
 
+from ..errors import ReadinglistError
+
 
 class State:
     """What the global options say, and the configuration and store they lead to (each made
@@ -75,13 +77,13 @@ class State:
         try:
             done = refresh(store, self.config)  # type: ignore[arg-type]
         except ReadinglistError as exc:  # the file itself is broken: the change is made all the same
-            sys.stderr.write(f"warning: auto-export: {exc}\n")
+            echo(f"warning: auto-export: {exc}", err=True)
             return
         for r in done:
             if r.error:
-                sys.stderr.write(f"warning: auto-export {r.path} not updated: {r.error}\n")
+                echo(f"warning: auto-export {r.path} not updated: {r.error}", err=True)
             elif r.written:
-                sys.stderr.write(f"auto-export: updated {r.path} ({_count(r.papers, 'paper')})\n")
+                echo(f"auto-export: updated {r.path} ({_count(r.papers, 'paper')})", err=True)
 
 
 #: From this many paper files, a cache made from nothing takes long enough to say so.
@@ -186,10 +188,8 @@ def _paper_json(paper) -> dict:
 
 def _print_papers(papers, *, as_json: bool) -> None:
     if as_json:
-        import json
 
-        for paper in papers:
-            sys.stdout.write(json.dumps(_paper_json(paper), ensure_ascii=False) + "\n")
+        sys.stdout.write("".join(json_text(_paper_json(paper)) + "\n" for paper in papers))
         return
     if _plain_output():  # one write of all lines
         from ..store.cache import plain_line_of
@@ -200,7 +200,7 @@ def _print_papers(papers, *, as_json: bool) -> None:
 
     if papers:
         _out("\n".join(paper_table(papers, total_width=width(), color=_color())) + "\n")
-    print(_count(len(papers), "paper"), file=sys.stderr)
+    echo(_count(len(papers), "paper"), err=True)
 
 
 def list_papers(status, tag, venue, year, priority, rating, search, sort, reverse, limit, as_json) -> None:
@@ -219,13 +219,10 @@ def search_papers(text, limit, as_json) -> None:
     hits = state.store.search(text, limit=limit, brief=not as_json)
     _warn_broken()
     if as_json:
-        import json
-
-        for paper, score in hits:
-            sys.stdout.write(json.dumps({**_paper_json(paper), "score": round(score, 2)}, ensure_ascii=False) + "\n")
+        sys.stdout.write("".join(json_text({**_paper_json(paper), "score": round(score, 2)}) + "\n" for paper, score in hits))
         return
     if not hits:
-        print(f"no paper matches {text!r}", file=sys.stderr)
+        echo(f"no paper matches {text!r}", err=True)
         return
     _print_papers([paper for paper, _ in hits], as_json=False)
 
@@ -259,26 +256,30 @@ def _warn_broken() -> None:
     for message in state.store.broken:
         if message not in state.warned:
             state.warned.add(message)
-            print(f"readinglist: warning: {message}; skipped", file=sys.stderr)
+            echo(f"readinglist: warning: {message}; skipped", err=True)
 
 
 def echo(message: str = "", *, err: bool = False) -> None:
-    """``typer.echo`` of a line of text without importing typer: the line and a newline, ANSI
-    escapes removed when the stream is not a terminal, flushed. A stream that is not UTF-8 is
-    left to typer (click re-encodes it)."""
+    """Print a line of text that may hold user text (``typer.echo`` without importing typer):
+    every control, bidi and zero-width character in it is shown escaped
+    (:func:`~readinglist.text.controls.escape_controls`, the one function every command's
+    output of user text goes through), then a newline; flushed."""
+    from ..text.controls import escape_controls
+
     stream = sys.stderr if err else sys.stdout
-    if not _utf8(stream):
-        import typer
-
-        typer.echo(message, err=err)
-        return
-    message += "\n"
-    if "\x1b" in message and not _isatty(stream):
-        import re
-
-        message = re.sub(r"\033\[[;?0-9]*[a-zA-Z]", "", message)
-    stream.write(message)
+    stream.write(escape_controls(message) + "\n")
     stream.flush()
+
+
+def json_text(value, indent: int | None = None) -> str:
+    """``value`` as JSON for stdout: the same value whatever the terminal, with every control,
+    bidi and zero-width character as a JSON escape (``\\u202e``), and all of it ASCII when
+    stdout is not UTF-8 (a C locale)."""
+    import json
+
+    from ..text.controls import json_safe
+
+    return json_safe(json.dumps(value, ensure_ascii=not _utf8(sys.stdout), indent=indent))
 
 
 def _utf8(stream) -> bool:
@@ -297,10 +298,21 @@ def _isatty(stream) -> bool:
         return False
 
 
+#: What the commands turn into one line and exit status 1 (see :func:`error_line`); an OSError
+#: is the last guard for a file the library did not expect to fail (a folder it may not read).
+HANDLED = (ReadinglistError, RecursionError, OSError)
+
+
 def error_line(exc: BaseException) -> str:
-    """A library error (or a RecursionError) as the one line the CLI prints before exit status 1."""
+    """A library error (or a RecursionError, an OSError) as the one line the CLI prints before
+    exit status 1."""
     if isinstance(exc, RecursionError):  # the last guard: readers bound their depth, but never a traceback
         return "readinglist: error: an input is nested too deeply to process; nothing was written"
     from ..text.controls import escape_controls
 
+    if isinstance(exc, OSError) and not isinstance(exc, ReadinglistError):
+        from ..store.atomic import describe
+
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"readinglist: error: {escape_controls(where + describe(exc), keep='')}"
     return f"readinglist: error: {escape_controls(str(exc), keep='')}"

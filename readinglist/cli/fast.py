@@ -234,9 +234,8 @@ def run(argv: list[str]) -> int | None:
     if planned is None:
         return None
     opts, name, kwargs = planned
-    from ..errors import ReadinglistError
     from . import papers
-    from .common import echo, error_line, state
+    from .common import HANDLED, echo, error_line, state
 
     state.set_options(
         config=opts.get("config", os.environ.get("READINGLIST_CONFIG") or None),  # click reads an empty variable as unset
@@ -266,7 +265,9 @@ def run(argv: list[str]) -> int | None:
             return code
         else:
             getattr(papers, name)(**kwargs)
-    except (ReadinglistError, RecursionError) as exc:
+    except BrokenPipeError:
+        raise
+    except HANDLED as exc:
         echo(error_line(exc), err=True)
         return 1
     return 0

@@ -9,6 +9,7 @@ import typer
 
 from ..record import SORTS
 from .common import (
+    echo,
     list_papers,
     search_papers,
     _console,
@@ -85,15 +86,18 @@ def stats(
         console = _console()
         console.print(stats_table(papers, weeks=weeks, width=console.width))
         return
+    from ..text.controls import escape_controls
+
     for title, rows in progress_rows(papers):
-        typer.echo(title)
+        echo(title)
+        rows = [(escape_controls(label, keep=""), read, reading, total) for label, read, reading, total in rows]
         width = max((len(label) for label, *_ in rows), default=0)
         for label, read, reading, total in rows:
             bar = _bar(read, reading, total, plain=True)
-            typer.echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {round(100 * read / max(total, 1)):>3}% read")
-        typer.echo("")
+            echo(f"  {label:<{width}}  {read:>4}/{total:<4} {bar}  {round(100 * read / max(total, 1)):>3}% read")
+        echo("")
     counts = read_per_week(papers, weeks=weeks)
-    typer.echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
+    echo(f"read per week, last {weeks} weeks (oldest first): {' '.join(map(str, counts))}  {sparkline(counts)}")
 
 
 def stats_table(papers, *, weeks: int = 12, width: int = 100):
@@ -105,11 +109,12 @@ def stats_table(papers, *, weeks: int = 12, width: int = 100):
     from rich.text import Text
 
     from ..stats import groups, read_per_week, sparkline
+    from ..text.controls import escape_controls
 
     rows: list[tuple[str, list, str]] = [("all papers", papers, "bold")]
     for title, by in groups(papers):
-        rows.append((title, [], "heading"))
-        rows += [("  " + label, members, "") for label, members in by.items()]
+        rows.append((escape_controls(title, keep=""), [], "heading"))
+        rows += [("  " + escape_controls(label, keep=""), members, "") for label, members in by.items()]
     counts = [f"{sum(p.status == 'read' for p in m)}/{len(m)}" for _, m, kind in rows if kind != "heading"]
     count_w = max(map(len, counts + ["read"]))
     label_w = min(28, max(len(label) for label, _, _ in rows))
@@ -183,8 +188,8 @@ def where() -> None:
         "user default": "your default store",
     }.get(cfg.store_from, cfg.store_from)
     exists = "" if (Path(cfg.store) / "papers").is_dir() else " (not created yet)"
-    typer.echo(f"store:  {cfg.store}{exists}  ({why})")
-    typer.echo(f"config: {cfg.path if cfg.path is not None else '(built-in defaults)'}")
+    echo(f"store:  {cfg.store}{exists}  ({why})")
+    echo(f"config: {cfg.path if cfg.path is not None else '(built-in defaults)'}")
 
 
 @commands.command()
@@ -196,8 +201,8 @@ def formats() -> None:
     from ..formats.registry import all_exporters, all_importers
 
     for title, plugins in (("importers", all_importers()), ("exporters", all_exporters())):
-        typer.echo(title + ":")
+        echo(title + ":")
         for plugin in plugins:
-            typer.echo(f"  {plugin.name:<10} {' '.join(plugin.suffixes):<12} {plugin.description}")
+            echo(f"  {plugin.name:<10} {' '.join(plugin.suffixes):<12} {plugin.description}")
 
 

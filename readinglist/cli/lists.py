@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import List, Optional
 
 import typer
 
 from .common import (
+    echo,
+    json_text,
     _find,
     state,
 )
@@ -51,8 +52,10 @@ def lists_overview(ctx: typer.Context) -> None:
     store = state.store
     found, broken = lists.load_all(store)  # a broken list is reported; the others are shown
     if not found and not broken:
-        typer.echo("no lists yet; make one with: readinglist lists new NAME", err=True)
+        echo("no lists yet; make one with: readinglist lists new NAME", err=True)
         return
+    from ..text.controls import escape_controls
+
     width = max((len(lst.name) for lst in found), default=0)
     unreadable: dict[str, None] = {}
     for lst in found:
@@ -62,9 +65,9 @@ def lists_overview(ctx: typer.Context) -> None:
         if resolved.unreadable:
             missing += f"  ({len(resolved.unreadable)} unreadable)"
             unreadable.update(dict.fromkeys(why for _, why in resolved.unreadable))
-        typer.echo(f"{lst.name:<{width}}  {read:>3}/{total:<3} read  {resolved.list.heading}{missing}")
+        echo(f"{lst.name:<{width}}  {read:>3}/{total:<3} read  {escape_controls(resolved.list.heading, keep='')}{missing}")
     for message in [*map(str, broken), *unreadable]:
-        typer.echo(f"readinglist: warning: {message}; skipped", err=True)
+        echo(f"readinglist: warning: {message}; skipped", err=True)
 
 
 @lists_app.command("new")
@@ -80,7 +83,7 @@ def lists_new(
     from ..store import lists
 
     lst = lists.create(state.store, name, title=title or "", introduction=intro or "")
-    typer.echo(f"{lst.name}: new list in {lists.path_of(state.store, name)}")
+    echo(f"{lst.name}: new list in {lists.path_of(state.store, name)}")
 
 
 @lists_app.command("add")
@@ -112,8 +115,8 @@ def lists_add(
         raise ValidationError("nothing to add: give keys, or filters that match papers")
     report = lists.add(state.store, name, wanted, section=section, comment=comment)
     for key in report.already:
-        typer.echo(f"{key}: already in {name}" + (" (comment updated)" if comment is not None else ""), err=True)
-    typer.echo(f"{name}: {len(report.added)} added, {len(report.list.entries)} papers in the list")
+        echo(f"{key}: already in {name}" + (" (comment updated)" if comment is not None else ""), err=True)
+    echo(f"{name}: {len(report.added)} added, {len(report.list.entries)} papers in the list")
 
 
 @lists_app.command("remove")
@@ -128,7 +131,7 @@ def lists_remove(
     from ..store import lists
 
     lst = lists.remove(state.store, name, keys)
-    typer.echo(f"{name}: {len(keys)} removed, {len(lst.entries)} papers in the list")
+    echo(f"{name}: {len(keys)} removed, {len(lst.entries)} papers in the list")
 
 
 @lists_app.command("move")
@@ -147,7 +150,7 @@ def lists_move(
     from ..store import lists
 
     lists.move(state.store, name, key, section=section, before=before, after=after, position=position)
-    typer.echo(f"{name}: moved {key}")
+    echo(f"{name}: moved {key}")
 
 
 @lists_app.command("show")
@@ -163,7 +166,7 @@ def lists_show(
 
     resolved = lists.resolve(state.store, lists.load(state.store, name))
     for message in resolved.messages():
-        typer.echo(f"warning: {message}", err=True)
+        echo(f"warning: {message}", err=True)
     lst = resolved.list
     if as_json:
         data = {
@@ -185,20 +188,25 @@ def lists_show(
             "unreadable": dict(resolved.unreadable),
             "renamed": dict(resolved.renamed),
         }
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        echo(json_text(data, indent=2))
         return
+    from ..text.controls import escape_controls
+
+    def one(text: str) -> str:  # a one-line field: its line breaks shown escaped too
+        return escape_controls(text, keep="")
+
     read, total = resolved.progress
-    out = [f"{lst.heading}  ({read}/{total} read)"]
+    out = [f"{one(lst.heading)}  ({read}/{total} read)"]
     if lst.introduction.strip():
         out += ["", lst.introduction.strip()]
     marks = {"read": "[x]", "reading": "[~]", "skipped": "[-]"}
     for s, items in resolved.by_section():
         out.append("")
         if s.title:
-            out.append(f"## {s.title}")
+            out.append(f"## {one(s.title)}")
         for item in items:
             p = item.paper
-            out.append(f"  {marks.get(p.status, '[ ]')} {p.key}  {p.record.title}")
+            out.append(f"  {marks.get(p.status, '[ ]')} {one(p.key)}  {one(p.record.title)}")
             if item.entry.comment:
-                out.append(f"        {item.entry.comment}")
-    typer.echo("\n".join(out))
+                out.append(f"        {one(item.entry.comment)}")
+    echo("\n".join(out))

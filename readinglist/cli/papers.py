@@ -8,51 +8,53 @@ from __future__ import annotations
 
 import os
 
-from .common import _count, _find, _out, _paper_json, echo, state
+from .common import _count, _find, _out, _paper_json, echo, json_text, state
 
 
 def _echo_row(row: tuple) -> None:
-    """``show KEY``: the paper as lines, from its row (see :mod:`readinglist.store.paperrow`)."""
+    """``show KEY``: the paper as lines, from its row (see :mod:`readinglist.store.paperrow`).
+    Every field is shown through :func:`~readinglist.text.controls.escape_controls`: a
+    one-line field with its line breaks escaped too (a title cannot forge a line)."""
     from ..constants import person_text, source_text
     from ..store import paperrow as r
+    from ..text.controls import escape_controls
 
-    lines = [f"{row[r.KEY]}  [{row[r.STATUS]}]", row[r.TITLE] + ("   (generated title)" if "title" in row[r.GENERATED] else "")]
+    def one(text: str) -> str:
+        return escape_controls(text, keep="")
+
+    lines = [f"{one(row[r.KEY])}  [{one(row[r.STATUS])}]", one(row[r.TITLE]) + ("   (generated title)" if "title" in row[r.GENERATED] else "")]
     if row[r.AUTHORS]:
-        lines.append("authors:  " + "; ".join(person_text(*a) for a in row[r.AUTHORS]))
-    lines.append(f"venue:    {row[r.VENUE] or '-'} {row[r.YEAR] or ''}".rstrip())
+        lines.append("authors:  " + one("; ".join(person_text(*a) for a in row[r.AUTHORS])))
+    lines.append(f"venue:    {one(row[r.VENUE] or '-')} {row[r.YEAR] or ''}".rstrip())
     if row[r.SHORTTITLE]:
-        lines.append(f"name:     {row[r.SHORTTITLE]}")
+        lines.append(f"name:     {one(row[r.SHORTTITLE])}")
     user_tags = row[r.USER_TAGS]
-    lines.append("tags:     " + (", ".join(row[r.TAGS]) or "-") + ("   user: " + ", ".join(user_tags) if user_tags else ""))
+    lines.append("tags:     " + one(", ".join(row[r.TAGS]) or "-") + ("   user: " + one(", ".join(user_tags)) if user_tags else ""))
     if row[r.PRIORITY]:
         lines.append(f"priority: {row[r.PRIORITY]}")
     if row[r.RATING]:
         lines.append(f"rating:   {row[r.RATING]}/5")
     for label, value in (("doi", row[r.DOI]), ("url", row[r.URL])):
         if value:
-            lines.append(f"{label}:      {value}"[: 10 + len(value)])
+            lines.append(f"{label}:      {one(value)}")
     if row[r.SOURCES]:
-        lines.append("from:     " + "; ".join(source_text(*s) for s in row[r.SOURCES]))
+        lines.append("from:     " + one("; ".join(source_text(*s) for s in row[r.SOURCES])))
     if row[r.HISTORY]:
-        lines.append("history:  " + "; ".join(f"{event} {date}" for event, date in row[r.HISTORY]))
+        lines.append("history:  " + one("; ".join(f"{event} {date}" for event, date in row[r.HISTORY])))
     if row[r.NOTES]:
-        lines += ["", "notes:", row[r.NOTES].rstrip()]
+        lines += ["", "notes:", escape_controls(row[r.NOTES].rstrip())]
     if row[r.ABSTRACT]:
         from ..terminal import wrap, width
         from ..text import to_plain
 
-        lines += ["", wrap(to_plain(row[r.ABSTRACT]), min(width(), 100))]
-    from ..text.controls import escape_controls
-
-    _out(escape_controls("\n".join(lines) + "\n"))
+        lines += ["", escape_controls(wrap(to_plain(row[r.ABSTRACT]), min(width(), 100)))]
+    _out("\n".join(lines) + "\n")
 
 
 def show(key, as_json) -> None:
     """The body of ``readinglist show`` (see :mod:`.reading` for its options)."""
     if as_json:
-        import json
-
-        echo(json.dumps(_paper_json(state.store.get(key)), ensure_ascii=False, indent=2))
+        echo(json_text(_paper_json(state.store.get(key)), indent=2))
     else:
         _echo_row(state.store.get_row(key))
 

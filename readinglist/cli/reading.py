@@ -12,6 +12,7 @@ import typer
 
 from . import papers
 from .common import (
+    echo,
     _count,
     state,
 )
@@ -189,10 +190,10 @@ def rm(
         if not sys.stdin.isatty():
             raise ValidationError(f"rm would remove {_count(len(papers), 'paper')} ({listing}){also}: pass --yes to confirm")
         if not typer.confirm(f"remove {_count(len(papers), 'paper')} ({listing}){also}?", default=False):
-            typer.echo("nothing removed", err=True)
+            echo("nothing removed", err=True)
             raise typer.Exit(1)
     removed = store.remove(p.key for p in papers)
-    typer.echo(f"removed {_count(len(removed), 'paper')}: {listing}" + (f" (also from the curated list{'s' if len(in_lists) > 1 else ''} {', '.join(in_lists)})" if in_lists else ""))
+    echo(f"removed {_count(len(removed), 'paper')}: {listing}" + (f" (also from the curated list{'s' if len(in_lists) > 1 else ''} {', '.join(in_lists)})" if in_lists else ""))
 
 
 @commands.command()
@@ -211,7 +212,7 @@ def rekey(
     before = lists.containing(store, [key])
     paper = store.rekey(key, new_key)
     followed = f"; curated lists updated: {', '.join(before)}" if before else ""
-    typer.echo(f"{key} is now {paper.key} ({store.paper_text(paper.key)[0]}){followed}")
+    echo(f"{key} is now {paper.key} ({store.paper_text(paper.key)[0]}){followed}")
 
 
 @commands.command()
@@ -262,7 +263,7 @@ def edit(
             raise StoreError(f"cannot read the edited file ({exc}); nothing written, your edit is kept in {path}") from None
         if edited == base:
             forget()
-            typer.echo(f"{key}: unchanged", err=True)
+            echo(f"{key}: unchanged", err=True)
             return
         try:
             paperfile.parse(edited, path)  # errors name the edited copy, line and column
@@ -272,7 +273,7 @@ def edit(
                 continue
             raise StoreError(f"{exc}; nothing written; readinglist edit {key} --resume goes on with your edit, kept in {path}") from None
         forget()
-        typer.echo(f"{paper.key}: saved")
+        echo(f"{paper.key}: saved")
         return
 
 
@@ -292,12 +293,12 @@ def open_(
     if not url:
         raise ValidationError(f"{rec.key} has no URL or DOI (generated from an abstract; `readinglist reconcile OFFICIAL.bib` adds them)")
     if print_only:
-        typer.echo(url)
+        echo(url)
         return
     import webbrowser
 
     if not webbrowser.open(url):
         raise ValidationError(f"no web browser found to open {url} (set $BROWSER, or use --print)")
-    typer.echo(f"opened {url}", err=True)
+    echo(f"opened {url}", err=True)
 
 

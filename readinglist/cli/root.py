@@ -18,8 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from ..errors import ReadinglistError
-from .common import error_line, state
+from .common import HANDLED, error_line, state
 
 #: Every command, in the order ``--help`` lists them: name -> (module in this package, the
 #: first paragraph of its help, which ``--help`` shortens to one line). tests/test_cli_lean.py
@@ -58,7 +57,9 @@ class _Group(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (ReadinglistError, RecursionError) as exc:  # RecursionError: readers bound their depth, but never a traceback
+        except BrokenPipeError:  # the reader of stdout left: main() ends quietly
+            raise
+        except HANDLED as exc:  # RecursionError: readers bound their depth, but never a traceback
             typer.echo(error_line(exc), err=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (see readinglist.interrupts): one line
@@ -77,7 +78,9 @@ def _show_usage_error(self, file=None) -> None:
     msg = self.format_message()
     msg = msg[:1].lower() + msg[1:]
     cmd = ctx.command_path if ctx is not None else "readinglist"
-    sys.stderr.write(f"readinglist: error: {msg.rstrip('.')}\n")
+    from ..text.controls import escape_controls
+
+    sys.stderr.write(f"readinglist: error: {escape_controls(msg.rstrip('.'), keep='')}\n")
     if ctx is not None:
         usage = ctx.command.get_usage(ctx).replace("Usage: ", "", 1).replace("\n", " ")
         usage = re.sub(r"\{(\w+)\}|\[([a-z]\w*)\]", lambda m: m.group(1).upper() if m.group(1) else f"[{m.group(2).upper()}]", " ".join(usage.split()))

@@ -11,6 +11,7 @@ import typer
 
 from .common import (
     _status_console,
+    echo,
     _count,
     _warn_broken,
     state,
@@ -79,13 +80,13 @@ def _venue_year_prompt(progress):
         if progress:
             progress.pause()
         try:
-            typer.echo(f"{path}: no {' or '.join(missing)} in its header (keys and the .bib need them)", err=True)
+            echo(f"{path}: no {' or '.join(missing)} in its header (keys and the .bib need them)", err=True)
             venue = year = None
             while "venue" in missing and not (venue and venue.strip() and venue.isprintable()):
                 venue = typer.prompt("venue (e.g. ICML)", err=True).strip()
             while "year" in missing and not (year and 1000 <= year <= 2999):
                 if year is not None:
-                    typer.echo("error: a year from 1000 to 2999", err=True)
+                    echo("error: a year from 1000 to 2999", err=True)
                 year = typer.prompt("year", type=int, err=True)
             return venue, year
         finally:
@@ -209,7 +210,7 @@ def _print_import_report(report) -> None:
         print(f"key {wanted} was taken; the new paper is {given}", file=err)
     for w in report.warnings:
         print(f"warning: {escape_controls(w, keep='')}", file=err)
-    typer.echo(
+    echo(
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
         f"{_count(len(report.duplicates), 'duplicate')}, {_count(len(report.skipped), 'skipped paragraph')}"
     )
@@ -262,7 +263,7 @@ def export(
         priority=priority, rating=rating, search=search, sort=sort, list_name=list_name, group_by=group_by,
         with_status=with_status, with_notes=with_notes, unicode=unicode, title=title,
     )  # fmt: skip
-    count, chunks = render(state.store, state.config, spec, warn=lambda message: typer.echo(f"warning: {message}", err=True))
+    count, chunks = render(state.store, state.config, spec, warn=lambda message: echo(f"warning: {message}", err=True))
     _warn_broken()  # a paper file that does not parse is left out, and said so
     if output is None:
         for chunk in chunks:  # written as they come: a large export never holds every string
@@ -279,12 +280,12 @@ def export(
 
             as_it_was = f"{output} is as it was" if os.path.lexists(output) else f"{output} was not written"
             raise interrupted(exc, f"nothing was exported ({as_it_was})") from None
-        typer.echo(f"{_count(count, 'paper')} written to {output}", err=True)
+        echo(f"{_count(count, 'paper')} written to {output}", err=True)
         if keep_updated:
             from ..autoexport import add, path_of
 
             kept = add(state.store, spec)
-            typer.echo(f"kept updated after each change: {kept.path} (in {path_of(state.store)}; readinglist auto-export lists them)", err=True)
+            echo(f"kept updated after each change: {kept.path} (in {path_of(state.store)}; readinglist auto-export lists them)", err=True)
 
 
 @commands.command("auto-export")
@@ -302,18 +303,18 @@ def auto_export(
     store = state.store
     if remove is not None:
         gone = autoexport.remove(store, remove)
-        typer.echo(f"no longer kept updated: {gone.path} (the file stays)")
+        echo(f"no longer kept updated: {gone.path} (the file stays)")
         return
     if now:
         for r in autoexport.refresh(store, state.config):
-            typer.echo(f"{r.path}: " + (f"not updated: {r.error}" if r.error else "updated" if r.written else "up to date"))
+            echo(f"{r.path}: " + (f"not updated: {r.error}" if r.error else "updated" if r.written else "up to date"))
         return
     specs = autoexport.load(store)
     if not specs:
-        typer.echo("no auto-exports (readinglist export -o FILE ... --keep-updated makes one)")
+        echo("no auto-exports (readinglist export -o FILE ... --keep-updated makes one)")
     for spec in specs:
         what = [f"list {spec.list_name}" if spec.list_name else "", spec.describe_filters(), spec.format or ""]
-        typer.echo(f"{spec.path}\t{'; '.join(w for w in what if w) or 'all papers'}")
+        echo(f"{spec.path}  ({'; '.join(w for w in what if w) or 'all papers'})")
 
 
 @commands.command()
@@ -334,9 +335,9 @@ def build() -> None:
             progress.close()
     _print_import_report(report.imported)
     for path in report.written:
-        typer.echo(f"wrote {path}")
+        echo(f"wrote {path}")
     for path in report.unchanged:
-        typer.echo(f"up to date: {path}")
+        echo(f"up to date: {path}")
 
 
 @commands.command()
@@ -357,17 +358,17 @@ def reconcile(
     cfg = state.config
     official_records = load_official(official, config=cfg, format=format)
     for warning in official_records.warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        echo(f"warning: {warning}", err=True)
     report = run(state.store, official_records.records, rekey=rekey, dry_run=dry_run, config=cfg)
     for key, field, old, new in report.changes:
-        typer.echo(f"{key}: {field}: {old!r} -> {new!r}")
+        echo(f"{key}: {field}: {old!r} -> {new!r}")
     for key, candidates in report.ambiguous:
-        typer.echo(f"ambiguous {key}: " + ", ".join(f"{c} ({s:.0f}%)" for c, s in candidates), err=True)
+        echo(f"ambiguous {key}: " + ", ".join(f"{c} ({s:.0f}%)" for c, s in candidates), err=True)
     for key in report.unmatched:
-        typer.echo(f"unmatched {key}", err=True)
+        echo(f"unmatched {key}", err=True)
     for official_id in report.no_abstract:
-        typer.echo(f"official entry {official_id} has no abstract to match on", err=True)
-    typer.echo(
+        echo(f"official entry {official_id} has no abstract to match on", err=True)
+    echo(
         f"{len(report.matched)} matched, {len(report.ambiguous)} ambiguous, {len(report.unmatched)} unmatched"
         + (" (dry run: nothing written)" if dry_run else "")
     )

@@ -219,6 +219,15 @@ def _write_temp(folder: Path, name: str, text: Text, *, inside, new_mode: int, t
                 os.fsync(fd)
         finally:
             os.close(fd)
+    except UnicodeEncodeError as exc:  # a lone surrogate: bytes that were not UTF-8 text
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        from ..errors import ValidationError
+
+        bad = exc.object[exc.start] if isinstance(exc.object, str) else "?"
+        raise ValidationError(f"{folder / name}: the text to write holds U+{ord(bad):04X}, which is not Unicode text (bytes that were not UTF-8); nothing was written") from None
     except BaseException:
         try:
             os.unlink(tmp)

@@ -297,6 +297,10 @@ def list_folder(folder: Path, known: Listing | None, scan_ns: int) -> tuple[list
         names = os.listdir(folder)
     except FileNotFoundError:
         return [], [], None
+    except OSError as exc:
+        from .atomic import describe
+
+        raise StoreError(f"{folder}: cannot read the papers folder: {describe(exc)}") from None
     papers = [n for n in names if n.endswith(".toml") and not n.startswith(".")]
     temp = [n for n in names if n.startswith(".") and n.endswith(".tmp")]
     limit = scan_ns - RACY_NS
@@ -565,7 +569,7 @@ def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> No
 # --------------------------------------------------------------------------- the SQLite file
 
 #: Bump when the tables change (the schema of the rows is part of the file's identity too).
-DB_VERSION = 6  # 6: the tags index holds tagform.tag_key (NFC, case-folded)
+DB_VERSION = 7  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7: piped lines escaped by escape_controls
 #: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
 #: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
 #: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``tags`` each paper's tags,
@@ -623,11 +627,24 @@ def _combined(total: int, count: int) -> int:
     return (total + count) & 0x7FFF_FFFF_FFFF_FFFF  # an SQLite integer
 
 
-def connect(cache_dir: Path, *, create: bool = True) -> sqlite3.Connection | None:
+#: How long a reader waits for another process's lock on the cache before it does without it
+#: (its rows in memory, parsed from the files): the cache is derived data, and a reader never
+#: waits long on a lock it does not need. A writer (an import) waits WRITER_WAIT_SECONDS.
+READER_WAIT_SECONDS = 1.0
+WRITER_WAIT_SECONDS = 30.0
+
+
+def _locked(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` says another process holds the database (not that the file is bad)."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+def connect(cache_dir: Path, *, create: bool = True, wait: float = READER_WAIT_SECONDS) -> sqlite3.Connection | None:
     """The cache database in ``cache_dir`` (made when missing and ``create``), or None when there
     is none or it cannot be used: ``.cache`` a link (it may lead out of the store), the file not a
-    regular file (a FIFO would block), or not writable. A file that is not a current cache (an
-    older version, garbage) is replaced."""
+    regular file (a FIFO would block), or not writable, or locked by another process for more
+    than ``wait`` seconds. A file that is not a current cache (an older or newer version, garbage,
+    tables that are not this version's) is replaced."""
     path = cache_dir / CACHE_NAME
     try:
         if os.path.islink(cache_dir):
@@ -635,6 +652,13 @@ def connect(cache_dir: Path, *, create: bool = True) -> sqlite3.Connection | Non
         st = os.lstat(path) if os.path.lexists(path) else None
         if st is not None and not stat_module.S_ISREG(st.st_mode):
             return None
+        for suffix in ("", "-wal", "-shm", "-journal"):  # SQLite writes (and truncates) them all
+            other = os.lstat(str(path) + suffix) if os.path.lexists(str(path) + suffix) else None
+            if other is not None and (other.st_nlink > 1 or stat_module.S_ISLNK(other.st_mode)):
+                # a hard or symbolic link the store did not make: drop the name, never write there
+                os.unlink(str(path) + suffix)
+                if suffix == "":
+                    st = None
         if st is None:
             if not create:
                 return None
@@ -647,7 +671,7 @@ def connect(cache_dir: Path, *, create: bool = True) -> sqlite3.Connection | Non
         return None
     for attempt in (1, 2):
         try:
-            db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(path, timeout=wait, isolation_level=None, check_same_thread=False)
         except sqlite3.Error:
             return None
         try:
@@ -655,9 +679,9 @@ def connect(cache_dir: Path, *, create: bool = True) -> sqlite3.Connection | Non
                 return db
             db.close()
             return None
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
             db.close()
-            if attempt == 2 or not create:
+            if attempt == 2 or not create or _locked(exc):  # (never removes a cache in use)
                 return None
             try:  # not a database, or a broken one: it is a cache, start again
                 for suffix in ("", "-wal", "-shm", "-journal"):
@@ -680,14 +704,14 @@ def _ready(db: sqlite3.Connection, create: bool) -> bool:
     """Whether ``db`` is a current cache, making its tables in an empty or outdated file
     (sqlite3.Error when the file is not a database)."""
     db.execute("PRAGMA synchronous=OFF")  # a cache: a crash may lose it, never the store
-    if _identity(db) == _IDENTITY:
+    if _current(db):
         _use_wal(db)  # (a cache another process made and filled: an import's, see _use_wal)
         return True
     if not create:
         return False
     db.execute("BEGIN IMMEDIATE")
     try:
-        if _identity(db) == _IDENTITY:  # another process made it meanwhile
+        if _current(db):  # another process made it meanwhile
             db.execute("COMMIT")
             return True
         if db.execute("SELECT 1 FROM sqlite_master").fetchone():  # another version's tables
@@ -699,6 +723,19 @@ def _ready(db: sqlite3.Connection, create: bool) -> bool:
         raise
     # A new cache stays in rollback-journal mode until it is filled (see _use_wal).
     return True
+
+
+#: The statements that make this version's tables, as SQLite keeps them in sqlite_master.
+_STATEMENTS = frozenset(" ".join(st.split()) for st in _SCHEMA_SQL.split(";\n") if st.strip())
+
+
+def _current(db: sqlite3.Connection) -> bool:
+    """Whether ``db`` is this version's cache: its identity, and the tables it really has (a
+    file whose tables were changed under the same identity is not: its queries would fail)."""
+    if _identity(db) != _IDENTITY:
+        return False
+    made = {" ".join(sql.split()) for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
+    return made == _STATEMENTS
 
 
 def _use_wal(db: sqlite3.Connection) -> None:
@@ -724,6 +761,17 @@ def _memory_db() -> sqlite3.Connection:
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     _create(db)
     return db
+
+
+def remove(cache_dir: Path) -> None:
+    """Remove this version's cache file (and its journals): it is made again when next needed
+    (never through a link: ``.cache`` a link is never written, see :func:`connect`)."""
+    if os.path.islink(cache_dir):
+        return
+    path = str(cache_dir / CACHE_NAME)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            os.unlink(path + suffix)
 
 
 def _remove_old(cache_dir: Path) -> None:
@@ -758,19 +806,29 @@ def _remember_listing(db: sqlite3.Connection, listing: Listing) -> None:
     """Keep ``listing`` for the next scan, unless another process is writing the cache now (a
     read never waits for a write it does not need; the next scan will remember it)."""
     try:
+        wait = db.execute("PRAGMA busy_timeout").fetchone()[0]
         db.execute("PRAGMA busy_timeout=0")
         try:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_LISTING, marshal.dumps(listing)))
         finally:
-            db.execute("PRAGMA busy_timeout=30000")
+            db.execute(f"PRAGMA busy_timeout={int(wait)}")
     except sqlite3.OperationalError:
         pass
 
 
+#: What decoding a damaged cache's content raises (marshal data that is not, rows of another shape)
+DAMAGED = (ValueError, EOFError, TypeError, IndexError, KeyError)
+
+
 def _stored_sigs(db: sqlite3.Connection) -> dict[str, Signature | None]:
-    """The signature of every file the cache holds (None: parse it again)."""
+    """The signature of every file the cache holds (None: parse it again); none when what is
+    stored is not such a table (a damaged cache: every file is parsed again)."""
     data = _meta(db, "sigs")
-    return marshal.loads(data) if data is not None else {}
+    try:
+        sigs = marshal.loads(data) if data is not None else {}
+    except DAMAGED:
+        return {}
+    return sigs if isinstance(sigs, dict) else {}
 
 
 def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Iterable[str], sigs: dict, stored: Iterable[str]) -> None:
@@ -867,7 +925,7 @@ class Synced:
         self.db.close()
 
 
-def sync(cache_dir: Path, papers_dir: Path) -> Synced:
+def sync(cache_dir: Path, papers_dir: Path, *, wait: float = READER_WAIT_SECONDS) -> Synced:
     """The cache, brought up to date: every paper file stat'ed, the ones whose signature
     changed parsed again and written back, the removed ones dropped. Files that do not parse
     are left out (and named in ``broken``). StoreError when two files claim one key.
@@ -875,7 +933,7 @@ def sync(cache_dir: Path, papers_dir: Path) -> Synced:
     Where the cache cannot be written (a read-only store, ``.cache`` a link) the rows live in
     memory for this process."""
     with gc_paused():
-        db = connect(cache_dir) or _memory_db()
+        db = connect(cache_dir, wait=wait) or _memory_db()
         try:
             scan = Scan(papers_dir, parallel=True, listing=_listing(db))
         except BaseException:

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from ..errors import ConflictError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
+from ..errors import ConflictError, ReadinglistError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
 from ..constants import SORTS, STATUS_EVENTS, STATUSES
 from ..tagform import tag_form, tag_key, unique_tags
 from . import paperrow
@@ -39,8 +39,9 @@ from .paperrow import GENERATED, HISTORY, KEY, MAX_HISTORY, NOTES, PRIORITIES, P
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
+    import sqlite3
     from datetime import datetime
-    from typing import TypeGuard
+    from typing import Any, TypeGuard
 
     from ..record import Event, Paper, Record
     from .importer import ImportSummary as ImportSummary
@@ -149,8 +150,11 @@ def _printable(rec: Record) -> bool:
 def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
     if isinstance(tags, str):
         tags = [tags]
+    from ..text.controls import os_text
+
     out = []
     for tag in tags:
+        tag = os_text(tag) if isinstance(tag, str) else tag
         if not isinstance(tag, str) or not tag.strip() or not tag.isprintable():
             raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
         out.append(tag_form(tag.strip()))
@@ -184,9 +188,9 @@ def _trim_history(history: tuple) -> tuple:
 def _clean_note(text: str) -> str:
     if not isinstance(text, str):
         raise ValidationError(f"a note must be text, not {type(text).__name__}")
-    from ..text.controls import strip_controls
+    from ..text.controls import os_text, strip_controls
 
-    return strip_controls(text.replace("\r\n", "\n"))[0].strip("\n")
+    return strip_controls(os_text(text).replace("\r\n", "\n"))[0].strip("\n")
 
 
 _WORDS = re.compile(r"\w+")
@@ -635,19 +639,30 @@ class Store:
         (imports) refuse, and so does any change to such a paper."""
         return list(self._broken.values())
 
-    @contextmanager
-    def _cache(self):
-        """The cache database, brought up to date with the paper files (the read path outside
-        transactions: queries run in SQL and load only the papers they return)."""
+    def _query(self, run: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``run(db)`` on the cache database, brought up to date with the paper files (the read
+        path outside transactions: queries run in SQL and load only the papers they return).
+        The cache is derived data: one that fails a query (damaged pages) is removed and the
+        query runs again on a new one (or, where none can be made, on rows in memory)."""
+        import sqlite3
+
         from . import cache
 
-        with self._building_cache():
-            synced = cache.sync(self.cache_dir, self.papers_dir)
-        self._broken = synced.broken
-        try:
-            yield synced.db
-        finally:
-            synced.close()
+        for attempt in (1, 2):
+            with self._building_cache():
+                synced = cache.sync(self.cache_dir, self.papers_dir)
+            self._broken = synced.broken
+            try:
+                return run(synced.db)
+            except ReadinglistError:
+                raise
+            except (sqlite3.DatabaseError, *cache.DAMAGED):
+                if attempt == 2:  # a new cache fails too: not the cache's doing
+                    raise
+                cache.remove(self.cache_dir)
+            finally:
+                synced.close()
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _building_cache(self):
         """:attr:`building` around a cache made from nothing (a fresh clone's first read), else
@@ -669,8 +684,7 @@ class Store:
     def __len__(self) -> int:
         if self._depth > 0:
             return len(self._load_index().papers)
-        with self._cache() as db:
-            return db.execute("SELECT count(*) FROM papers").fetchone()[0]
+        return self._query(lambda db: db.execute("SELECT count(*) FROM papers").fetchone()[0])
 
     def __iter__(self) -> Iterator[Paper]:
         """Every paper, sorted by key."""
@@ -682,8 +696,7 @@ class Store:
         """Every key, sorted."""
         if self._depth > 0:
             return sorted(self._load_index().by_key)
-        with self._cache() as db:
-            return [k for (k,) in db.execute("SELECT key FROM papers ORDER BY key")]
+        return self._query(lambda db: [k for (k,) in db.execute("SELECT key FROM papers ORDER BY key")])
 
     def find(
         self,
@@ -745,7 +758,8 @@ class Store:
         from . import cache
 
         equal = [(c, v) for c, v in (("year", year), ("priority", priority), ("rating", rating), ("venue_cf", venue_cf)) if v is not None]
-        with self._cache() as db:
+
+        def query(db: sqlite3.Connection) -> list:
             cursor = cache.select(
                 db, statuses=statuses, tags=wanted, equal=equal, words=score.words if score else (),
                 order=None if order == "relevance" else order, reverse=reverse, limit=None if score else limit, brief=brief,
@@ -756,7 +770,12 @@ class Store:
                     return [r[0] for r in cursor]
                 return cache.listed(cursor) if brief else cache.papers_of(cursor)
             lowered = score.lowered
-            scored = [(r, points) for r in cursor if (points := lowered(r[-3], r[-2], r[-1])) > 0]
+            return [(r, points) for r in cursor if (points := lowered(r[-3], r[-2], r[-1])) > 0]
+
+        found = self._query(query)
+        if score is None:
+            return found
+        scored = found
         if order == "relevance":
             scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
         rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
@@ -822,12 +841,15 @@ class Store:
         from . import cache
 
         lowered = score.lowered
-        with self._cache() as db:
+
+        def query(db: sqlite3.Connection) -> tuple[list, dict]:
             scored = [(-s, key, name) for name, key, t, n, a in cache.search_candidates(db, words) if (s := lowered(t, n, a)) > 0]
             scored.sort()
             if limit is not None:
                 scored = scored[:limit]
-            rows = cache.rows_by_name(db, [name for _, _, name in scored], brief=brief)
+            return scored, cache.rows_by_name(db, [name for _, _, name in scored], brief=brief)
+
+        scored, rows = self._query(query)
         found_rows = [rows[name] for _, _, name in scored]
         papers = cache.listed(found_rows) if brief else cache.papers_of(found_rows)
         return [(p, -s) for p, (s, _, _) in zip(papers, scored)]

@@ -43,7 +43,6 @@ if TYPE_CHECKING:  # pragma: no cover
 _list = list  # Resolved has a field called ``list``
 
 HEADER = "# readinglist list — edit freely: sections and papers keep the order written here.\n"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +142,17 @@ class Resolved:
 
 
 def check_name(name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise ValidationError(
-            f"bad list name {name!r}: use letters, digits, '.', '_' and '-' (starting with a letter or digit)"
+    """``name`` when it may name a list file (the store's one name rule,
+    :func:`~readinglist.keyform.is_valid_name`), else ValidationError."""
+    from ..keyform import RESERVED_NAMES, is_valid_name
+
+    if not is_valid_name(name):
+        why = (
+            "a name Windows reserves for a device"
+            if isinstance(name, str) and name.split(".")[0].lower() in RESERVED_NAMES
+            else "use ASCII letters, digits, '.', '_', '+' and '-' (starting with a letter or digit, not ending in '.', at most 120)"
         )
+        raise ValidationError(f"bad list name {name!r}: {why}")
     return name
 
 
@@ -163,7 +169,9 @@ def names(store: Store) -> list[str]:
     d = folder(store)
     if not d.is_dir():
         return []
-    return sorted(p.stem for p in d.glob("*.toml") if _NAME.match(p.stem) and p.is_file())
+    from ..keyform import is_valid_name
+
+    return sorted(p.stem for p in d.glob("*.toml") if is_valid_name(p.stem) and p.is_file())
 
 
 def parse(text: str, name: str, path: str | Path = "") -> ReadingList:
@@ -218,15 +226,20 @@ def parse(text: str, name: str, path: str | Path = "") -> ReadingList:
 
 
 def _str(s: str) -> str:
-    """A TOML basic string (JSON's escaping is valid TOML for every character we write)."""
+    """A TOML basic string: JSON's escaping, DEL escaped too (TOML forbids it raw); text typed
+    under a non-UTF-8 locale decoded (see :func:`~readinglist.text.controls.os_text`)."""
     import json
 
-    return json.dumps(s, ensure_ascii=False)
+    from ..text.controls import os_text
+
+    return json.dumps(os_text(s), ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _multiline(s: str) -> str:
     if "'''" not in s and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", s.replace("\r\n", "\n")):
-        return "'''\n" + s.rstrip("\n") + "\n'''"
+        from ..text.controls import os_text
+
+        return "'''\n" + os_text(s).rstrip("\n") + "\n'''"
     return _str(s)
 
 
@@ -397,6 +410,9 @@ def create(store: Store, name: str, *, title: str = "", introduction: str = "") 
     with store.transaction():
         if path.exists():
             raise ListError(f"{path}: a list called {name!r} exists already")
+        same = [n for n in names(store) if n.casefold() == name.casefold()]
+        if same:  # one file on macOS and Windows: a clone there would lose one of them
+            raise ListError(f"{path}: the list {same[0]!r} exists already, and names that differ only in case are one file on macOS and Windows")
         lst = ReadingList(name=name, title=title or name, introduction=introduction)
         save(store, lst)
     return lst

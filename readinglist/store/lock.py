@@ -27,7 +27,7 @@ class Timeout(Exception):
 
 class StoreLock:
     """``acquire()`` / ``release()`` of an exclusive lock on ``path`` (made when missing, never
-    removed); ``timeout`` in seconds, negative: wait as long as it takes. Not re-entrant: the
+    removed, never written to); ``timeout`` in seconds, negative: wait as long as it takes. Not re-entrant: the
     store takes it once per outermost transaction."""
 
     def __init__(self, path: str, *, timeout: float) -> None:
@@ -50,7 +50,9 @@ class StoreLock:
                 raise Timeout(self.path) from None
             return
         assert self._fd is None, "the store's lock is taken once"
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        # read-only, never truncated: flock needs no write access, and a ``.lock`` that is a
+        # hard link to a file out of the store (or any file the store did not make) stays as it is
+        fd = os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0), 0o644)  # (a FIFO: no wait)
         deadline = time.monotonic() + self.timeout
         while True:
             try:

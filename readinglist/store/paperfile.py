@@ -43,8 +43,6 @@ from .paperrow import (
     PRIORITIES as PRIORITIES,
     RATINGS as RATINGS,
     MAX_HISTORY as MAX_HISTORY,
-    _UNSAFE_NAME as _UNSAFE_NAME,
-    _RESERVED as _RESERVED,
     _FIELD_NAME as _FIELD_NAME,
     _CONTROL as _CONTROL,
     file_stem as file_stem,

@@ -24,6 +24,7 @@ import re
 
 from ..constants import GENERATED_FIELDS, STATUSES
 from ..errors import StoreError
+from ..keyform import file_stem as file_stem  # (the one name rule)
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
@@ -58,30 +59,10 @@ RATINGS = (1, 2, 3, 4, 5)
 MAX_HISTORY = 10
 
 
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._+-]+")
-
-
-#: File names Windows reserves whatever the suffix.
-_RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"{d}{n}" for d in ("com", "lpt") for n in range(1, 10)])
-
-
 _FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-def file_stem(key: str) -> str:
-    """The file name (without ``.toml``) a new paper with ``key`` gets: the key, made safe.
-
-    Characters other than ASCII letters, digits and ``. _ + -`` become ``_``; a leading dot is
-    dropped (dot files are the store's temporary files); a name Windows reserves (``con``,
-    ``nul``, ``com1``, ...) gets a ``_`` so that the store can be checked out there.
-    """
-    stem = _UNSAFE_NAME.sub("_", key).lstrip(".")[:120] or "paper"
-    if stem.split(".")[0].lower() in _RESERVED:
-        stem += "_"
-    return stem
 
 
 #: The largest paper file read (notes included): 16 MB.

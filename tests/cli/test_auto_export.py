@@ -65,7 +65,7 @@ def test_filters_a_second_export_and_stopping_one(project):
     run(store, "mark", "reading", "m2le2026")
     assert '"m2le2026"' in reading.read_text(encoding="utf-8")
     listed = run(store, "auto-export").output
-    assert "../paper/refs.bib\tlist thesis" in listed and "../paper/reading.json\tstatus reading" in listed
+    assert "../paper/refs.bib  (list thesis)" in listed and "../paper/reading.json  (status reading)" in listed
 
     run(store, "auto-export", "--remove", reading)
     before = reading.read_bytes()

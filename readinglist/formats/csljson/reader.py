@@ -143,7 +143,19 @@ def _items(text: str, source: str) -> list:
         data = data["items"]  # CSL-JSON wrapped in an object (some tools do)
     if not isinstance(data, list):
         raise InputError(f"{source}: CSL-JSON must be an array of items, got a JSON {type(data).__name__}")
+    if _SURROGATE_ESCAPE.search(text):  # \ud800 alone is valid JSON but no Unicode text
+        for i, item in enumerate(data, 1):
+            try:
+                json.dumps(item, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError as exc:
+                name = item.get("id") if isinstance(item, dict) else None
+                where = f"item {i}" + (f" ({name!r})" if isinstance(name, (str, int)) else "")
+                raise InputError(f"{source}: {where}: a lone surrogate \\u{ord(exc.object[exc.start]):04x} is not Unicode text") from None
     return data
+
+
+#: a JSON escape of a surrogate (paired ones are fine: the check above finds the lone ones)
+_SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
 
 
 class CslJsonImporter:
