@@ -22,6 +22,7 @@ from functools import lru_cache
 from itertools import repeat
 
 from . import lexicon
+from .scope import Scope
 from .models import DATA, read_model
 
 __all__ = ["candidate_phrases", "best_phrase"]
@@ -103,8 +104,19 @@ def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], li
         run: list[str] = []
         join: str | None = None
         after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
+        scope = Scope()
         for tok in _TOKEN.findall(sent):
             word, join_word, subject, lower, counted = classes.get(tok) or _classify(tok)
+            if scope.step(tok):  # what the paper avoids, compares against or cites: no title phrase
+                if word and counted is not None:
+                    counts.append(counted)
+                if run:
+                    runs.append((run, join))
+                    run = []
+                join = None
+                if runs and runs[-1] is not _HARD_BREAK:
+                    runs.append(_HARD_BREAK)
+                continue
             if word:
                 if after_subject and not run and lower:
                     after_subject = False
@@ -353,6 +365,16 @@ def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict
     return [(score, words, _features(content, len(words), s_idx, cue_sents), s_idx) for score, words, s_idx, content, _key in _scored(plain, budget)]
 
 
+def contribution_sentences(plain: str, name: str | None = None) -> frozenset[int]:
+    """The indices of the sentences that state what the paper itself does: those with "we",
+    "our", "this paper/work", or the paper's name; every sentence when none does."""
+    _phrases, _tf, cue_sents, sentences, _cache = _context(plain)
+    own = set(cue_sents)
+    if name:
+        own.update(i for i, (_o, s) in enumerate(sentences) if name in s)
+    return frozenset(own) if own else frozenset(range(len(sentences)))
+
+
 def ranked_phrases(plain: str, budget: int) -> list[tuple[float, list[str], int]]:
     """(score, words, sentence index) of every distinct candidate phrase of at most ``budget``
     words, in the order of the text (:func:`scored_phrases` without the features)."""
@@ -389,15 +411,7 @@ def best_phrase(plain: str, budget: int, *, avoid: str = "", min_words: int = 4,
          if not avoid or (avoid not in key and key not in avoid)),
         key=lambda sw: -sw[0],
     )
-    for _score, words, s_idx in ranked[:20]:
-        if len(words) < min_words:
-            said = {w.lower() for w in words}
-            for _s, other, o_idx in ranked[:12]:
-                joined = words + ["for"] + other
-                if (o_idx == s_idx and len(joined) <= budget and not said & {w.lower() for w in other}
-                        and not set(other) & _JOIN and not (reject and reject(joined))):
-                    words = joined
-                    break
+    for _score, words, _s_idx in ranked[:20]:
         if len(words) >= min_words and not (reject and reject(words)):
             return words
     return []

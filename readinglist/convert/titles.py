@@ -832,11 +832,20 @@ _FINDING = re.compile(r"^(?:[Ww]e|[Hh]ere,? we|[Tt]his (?:paper|work|study))\s+(
 _SUBCLAUSE = re.compile(r"\s+(?:when|because|since|unless|although|whereas|while|if)\s+.*$")
 
 
+_WE_DO = re.compile(r"^(?:[Ww]e|[Tt]his (?:paper|work|study)|[Oo]ur (?:paper|work))\s+([a-z]{3,})\s+(?!that\b)(?=\S)")
+
+
 def _fallback(plain: str, budget: int) -> list[str]:
     """The first sentence; a finding ("We find that X ...") is given as X, up to its first
     subordinate clause."""
     sents = split_sentences(plain)
     first = sents[0][1] if sents else plain
+    said = _WE_DO.match(first)
+    if said:  # "This paper formulates X as Y" -> "Formulating X as Y"
+        verb = said.group(1).lower()
+        ger = _gerund(verb if verb.endswith("s") else verb + "s")
+        if ger:
+            first = f"{ger} {first[said.end():]}"
     for _offset, sent in sents[:4]:  # a finding says more than the background before it
         finding = _FINDING.match(sent)
         if finding and len(sent) - finding.end() > 20:
@@ -853,6 +862,18 @@ def _fallback(plain: str, budget: int) -> list[str]:
     words = _fit(_words(_clause(_PAREN.sub("", first)) or first), budget)
     if not words:
         words = _fit(_words(first), budget)
+    return _before_finite_verb(words)
+
+
+def _before_finite_verb(words: list[str]) -> list[str]:
+    """The words before the first finite verb ("Video prediction --- forecasting future video
+    ---has attracted attention" -> its subject), when at least two words come before it."""
+    for i, w in enumerate(words):
+        for m in _LETTERS.finditer(w):
+            if m.group().lower() in _FINITE:
+                head = w[: m.start()].rstrip("-–—,;: ")
+                kept = _strip_dangling(words[:i] + ([head] if head else []))
+                return kept if len(kept) >= 2 else words
     return words
 
 
@@ -1070,7 +1091,7 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     phrase = best_phrase(plain, min(budget, 11), avoid=name or "", reject=unfit, min_words=min_words) if budget > 1 else []
     if named and phrase and name:
         phrase = [w for w in phrase if w.lower() != name.lower()]
-    phrase = _strip_dangling(phrase)
+    phrase = _strip_dangling(_before_finite_verb(phrase))
     if len(phrase) < 2:
         return title
     body_ok = bool(body) and not _defects(body, plain, named) and len(title.split()) > 3
@@ -1148,7 +1169,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     more often than the contribution sentence does). A candidate must pass the form checks: no
     finite verb, no This/We/Our start, not the opening words, more than three words (three
     after the name), the name not repeated, not ending on a participle."""
-    from .phrases import ranked_phrases
+    from .phrases import contribution_sentences, ranked_phrases
     from .title_words import load_model, tokens, word_probabilities
 
     probs = word_probabilities(plain, name, title)
@@ -1197,7 +1218,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         joined = _phrase_with_topic(words, plain, budget) if _head(words) not in _NOT_FOR_HEADS else words
         if joined is not words:
             options.append((*info(joined), joined, None))
-    heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2][:PAIR_PHRASES]
+    own = contribution_sentences(plain, name)
+    heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and i in own][:PAIR_PHRASES]
     tails = []
     for e, w, i in every:
         if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
