@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import repeat
 
 from . import lexicon
-from .scope import Scope
+from .scope import in_scope, may_have_scope
 from .models import DATA, read_model
 
 __all__ = ["candidate_phrases", "best_phrase"]
@@ -104,10 +104,14 @@ def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], li
         run: list[str] = []
         join: str | None = None
         after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
-        scope = Scope()
-        for tok in _TOKEN.findall(sent):
+        toks = _TOKEN.findall(sent)
+        low_toks = _TOKEN.findall(sent.lower())
+        if len(low_toks) != len(toks):  # lowercasing changed a token's bounds (rare letters)
+            low_toks = [t.lower() for t in toks]
+        scoped = in_scope(low_toks) if may_have_scope(low_toks) else None
+        for t_idx, tok in enumerate(toks):
             word, join_word, subject, lower, counted = classes.get(tok) or _classify(tok)
-            if scope.step(tok):  # what the paper avoids, compares against or cites: no title phrase
+            if scoped is not None and scoped[t_idx]:  # what the paper avoids, compares against or cites: no title phrase
                 if word and counted is not None:
                     counts.append(counted)
                 if run:

@@ -4,8 +4,8 @@ A title built from "an alternative to attaching fixed prompts", "improvements ov
 unsupervised single image techniques", "without any optimization", "such as headline
 generation" or "While prior research has focused on predicting backchannel timing" says the
 opposite of the paper, or names what it compares against, avoids or merely cites. The phrase
-stage (:mod:`readinglist.convert.phrases`) asks :class:`Scope` token by token whether the words
-it is reading sit in such a scope, and never offers them as a title phrase (their words still
+stage (:mod:`readinglist.convert.phrases`) asks :func:`in_scope` which tokens of a sentence sit
+in such a scope, and never offers them as a title phrase (their words still
 count towards how often the abstract repeats a word).
 
 A scope opens at a word of negation, contrast, comparison, removal or example
@@ -17,6 +17,7 @@ runs on over its commas.
 """
 
 from __future__ import annotations
+
 
 #: Words after which the next words are something the paper avoids, removes, compares against,
 #: argues against, replaces, or gives as an example of prior work.
@@ -45,37 +46,41 @@ SUBORDINATE_OPENERS = frozenset("while whereas although though despite unlike co
 #: Words that end a scope: the start of a new clause.
 CLOSERS = frozenset("we which that while whereas but our this these it they by to".split())
 _CLOSE_PUNCT = frozenset(";:.!?()[]{}")
+# Every scope starts at a word of one of these (a sentence's first word, or an opener): a
+# sentence none of whose words contains one has no scope, and is not read for one.
+_START_SET = OPENERS | LIST_OPENERS | SUBORDINATE_OPENERS | {a for a, _b in PAIRS} | {"such"}
+_PAIR_FIRST = frozenset(a for a, _b in PAIRS)
+# the tokens in_scope does anything with besides marking them
+_SPECIAL = OPENERS | LIST_OPENERS | SUBORDINATE_OPENERS | CLOSERS | _CLOSE_PUNCT | {b for _a, b in PAIRS} | {",", "as"}
 
 
-class Scope:
-    """A reader of one sentence's tokens: :meth:`step` each token in order, and it answers
-    whether that token lies in a scope of negation, contrast, comparison or example."""
+def may_have_scope(low_tokens: list[str]) -> bool:
+    """Can a scope open among these lowercase tokens of a sentence? (False: :func:`in_scope`
+    would mark none of them.)"""
+    return not _START_SET.isdisjoint(low_tokens)
 
-    __slots__ = ("_open", "_list", "_prev", "_first", "_to_comma")
 
-    def __init__(self) -> None:
-        self._open = False
-        self._list = False  # an example list: commas do not close it
-        self._prev = ""
-        self._first = True
-        self._to_comma = False  # a sentence-initial "While ...," clause
-
-    def step(self, token: str) -> bool:
-        """Is ``token`` (a word or a punctuation mark) inside a scope?"""
-        low = token.lower()
-        prev, self._prev = self._prev, low
-        if self._first:
-            self._first = False
-            if low in SUBORDINATE_OPENERS:
-                self._open = self._to_comma = True
-                return True
-        if low in LIST_OPENERS or (prev, low) == ("such", "as"):
-            self._open = self._list = True
-            return False  # the opener itself is never a phrase word
-        if low in OPENERS or (prev, low) in PAIRS:
-            self._open = True
-            return False
-        if low in _CLOSE_PUNCT or (low == "," and not self._list) or (low in CLOSERS and not self._to_comma):
-            self._open = self._list = self._to_comma = False
-            return False
-        return self._open
+def in_scope(low_tokens: list[str]) -> list[bool]:
+    """For each token of one sentence (words and punctuation marks, lowercase, in order), is it
+    inside a scope of negation, contrast, comparison or example? An opener itself is not."""
+    out = [False] * len(low_tokens)
+    opened = listed = to_comma = False
+    prev = ""
+    special = _SPECIAL
+    for i, low in enumerate(low_tokens):
+        if low not in special:
+            if opened:
+                out[i] = True
+        elif i == 0 and low in SUBORDINATE_OPENERS:
+            opened = to_comma = True
+            out[0] = True
+        elif low in LIST_OPENERS or (low == "as" and prev == "such"):
+            opened = listed = True
+        elif low in OPENERS or (prev in _PAIR_FIRST and (prev, low) in PAIRS):
+            opened = True
+        elif low in _CLOSE_PUNCT or (low == "," and not listed) or (low in CLOSERS and not to_comma):
+            opened = listed = to_comma = False
+        elif opened:
+            out[i] = True
+        prev = low
+    return out

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from helpers import BLIND, HELDOUT, HELDOUT_MORE, SEEDS
 
 from readinglist.convert.phrases import best_phrase, candidate_phrases
-from readinglist.convert.scope import Scope
+from readinglist.convert.scope import in_scope, may_have_scope
 from readinglist.convert.titles import make_title
 from readinglist.text import to_plain
 
@@ -36,9 +36,8 @@ SCOPES = [
 
 
 def scoped_words(sentence: str) -> list[str]:
-    tokens = re.findall(r"[\w-]+|[^\w\s]", sentence)
-    scope = Scope()
-    return [t for t in tokens if scope.step(t)]
+    tokens = re.findall(r"[\w-]+|[^\w\s]", sentence.lower())
+    return [t for t, inside in zip(tokens, in_scope(tokens)) if inside]
 
 
 @pytest.mark.parametrize("form", SCOPES)
@@ -120,3 +119,10 @@ def test_a_subject_before_a_finite_verb_is_kept_without_the_verb():
     )
     title = make_title(abstract, abstract, None)
     assert not re.search(r"\b(?:has|have|is|are)\b", title), title
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["without", "such", "as", "we", ",", ".", "model", "while", "compared", "to", "data", "and"]), max_size=30))
+def test_a_sentence_without_a_start_word_has_no_scope(tokens):
+    if not may_have_scope(tokens):
+        assert not any(in_scope(tokens))
