@@ -693,7 +693,7 @@ def choose(raw: str, plain: str) -> str | None:
         return None
     cands = candidates(raw, plain, skip_generic=True)
     name = decide(rank(cands, model), model)[0]
-    if name is None or _only_a_source(name, cands, plain):
+    if name is None or _only_a_source(name, cands, plain) or _credited_to_others(name, plain):
         return None
     return _acronym_for_part(name, cands, plain)
 
@@ -701,6 +701,17 @@ def choose(raw: str, plain: str) -> str | None:
 # "judgments of the European Court of Human Rights (ECtHR)", "data from the UK Biobank": what a
 # name right after these words names is something the paper uses, not the paper's own
 _SOURCE_BEFORE = re.compile(r"(?:\b(?:of|from|by|at)\s+the|\bjudgments\s+of|\bdata\s+from)\s*$", re.IGNORECASE)
+
+
+# "the ObjectNet dataset recently proposed by Barbu et al.", "X (Smith et al., 2020)"
+_CREDITED_AFTER = re.compile(r"[^.;:]{0,60}?\bet\s+al\b")
+
+
+def _credited_to_others(name: str, plain: str) -> bool:
+    """Is ``name`` credited to other authors ("... proposed by Barbu et al.") where it is first
+    mentioned?"""
+    at = plain.find(name)
+    return at >= 0 and _CREDITED_AFTER.match(plain, at + len(name)) is not None
 
 
 def _only_a_source(name: str, cands: list[Candidate], plain: str) -> bool:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice, repeat
 
+from .kinds import contradicts, name_kind
 from .lexicon import DANGLING, MINOR_WORDS, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, literal_spans, split_sentences
 
 __all__ = ["make_title", "plain_title", "rule_made_title", "title_for_tags", "MAX_WORDS"]
@@ -1097,6 +1098,8 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     body_ok = bool(body) and not _defects(body, plain, named) and len(title.split()) > 3
     if named and name and name.lower() in body.lower():
         body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
+    if named and name and contradicts(_head(phrase), name_kind(plain, name)):
+        return title  # the phrase would call the named thing a kind it is not
     if body_ok and score_words(body.split(), plain) + _RULE_MARGIN >= score_words(phrase, plain):
         return title
     if not named:
@@ -1487,6 +1490,8 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
         return ""
     if named and (name or "").lower() in body.lower():
         return ""
+    if named and name and contradicts(_head(words), name_kind(plain, name)):
+        return ""  # "VESPER: ... models for ...": VESPER is a benchmark
     low = _ALNUM.findall(made.lower())
     if not _CLAUSE_VERBS.isdisjoint(low) and _QUESTION_WORDS.isdisjoint(low):
         return ""

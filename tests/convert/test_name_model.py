@@ -306,3 +306,12 @@ def test_an_institution_whose_cases_are_used_is_not_the_papers_name():
         "freedom of assembly. We evaluate 10 language models on it."
     )
     assert detect_name(text, generation_text(text)) != "ECtHR"
+
+
+def test_a_name_credited_to_other_authors_is_not_the_papers_name():
+    text = (
+        "Deep object recognition models do well on benchmarks. We reanalyze the ObjectNet dataset recently "
+        "proposed by Barbu et al. containing objects in daily life situations. We find that models do "
+        "much better on isolated objects."
+    )
+    assert detect_name(text, generation_text(text)) != "ObjectNet"

@@ -491,3 +491,18 @@ def test_stems_kept_per_word_are_what_the_words_say(words):
                     expected.add(part[:-1])
     assert _stems(words) == expected
     assert _stems(words) == expected  # from the kept stems
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_a_named_thing_is_never_called_a_kind_it_is_not(raw):
+    """"VESPER, a video benchmark" is never titled "VESPER: ... models for ...": the kind noun
+    the abstract gives the name decides which kind nouns its title may lead with."""
+    from readinglist.convert.kinds import KIND_OF, name_kind
+    from readinglist.convert.titles import _head
+
+    name, title = generated(raw)
+    if not name or not title.startswith(f"{name}: "):
+        return
+    kind = name_kind(to_plain(raw), name)
+    family = KIND_OF.get(_head(title[len(name) + 2 :].split()))
+    assert kind is None or family is None or family == kind, (kind, title)
