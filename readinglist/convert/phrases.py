@@ -369,16 +369,6 @@ def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict
     return [(score, words, _features(content, len(words), s_idx, cue_sents), s_idx) for score, words, s_idx, content, _key in _scored(plain, budget)]
 
 
-def contribution_sentences(plain: str, name: str | None = None) -> frozenset[int]:
-    """The indices of the sentences that state what the paper itself does: those with "we",
-    "our", "this paper/work", or the paper's name; every sentence when none does."""
-    _phrases, _tf, cue_sents, sentences, _cache = _context(plain)
-    own = set(cue_sents)
-    if name:
-        own.update(i for i, (_o, s) in enumerate(sentences) if name in s)
-    return frozenset(own) if own else frozenset(range(len(sentences)))
-
-
 def ranked_phrases(plain: str, budget: int) -> list[tuple[float, list[str], int]]:
     """(score, words, sentence index) of every distinct candidate phrase of at most ``budget``
     words, in the order of the text (:func:`scored_phrases` without the features)."""

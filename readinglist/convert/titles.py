@@ -816,7 +816,7 @@ def _with_topic(found: _Found, plain: str) -> list[str]:
     if " for " in f" {' '.join(words).lower()} ":
         return found.words
     topic = _topic(plain)
-    if not topic:
+    if not topic or _says_the_reverse(words, topic.split(), plain):
         return found.words
     content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
     if content & {w.lower().strip(",") for w in words} or len(words) + 1 + len(topic.split()) > MAX_WORDS:
@@ -1124,7 +1124,45 @@ def _phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 
     said |= {part for w in said if "-" in w for part in w.split("-")}
     if content & said or not initials.isdisjoint(said) or len(phrase) + 1 + len(topic_words) > budget:
         return phrase  # the phrase says the topic already ("... of LLMs" and "large language models")
+    if _says_the_reverse(phrase, topic_words, plain):
+        return phrase
     return phrase + ["for"] + topic_words
+
+
+_FOR_SPLIT = re.compile(r"\bfor\b")
+#: A word of "<purpose>" in fewer than this many of the 30,000 training abstracts (the title-word
+#: model's document counts) shows that the abstract says "<purpose> ... for <made>": "model",
+#: "learning", "data" (in 10,000-20,000 of them) precede any "for".
+REVERSE_MAX_DF = 3000
+_CONTENT_TOKEN = re.compile(r"[a-z][a-z0-9]{3,}")
+
+
+@lru_cache(maxsize=4)
+def _for_relations(plain: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """(the content words up to six before, up to three after) of every "for" of the abstract,
+    within its sentence: the "X for Y" relations the abstract itself states."""
+    out = []
+    for _o, sent in split_sentences(plain):
+        low = sent.lower()
+        for m in _FOR_SPLIT.finditer(low):
+            before = _CONTENT_TOKEN.findall(low[max(0, m.start() - 80) : m.start()])[-6:]
+            after = _CONTENT_TOKEN.findall(low[m.end() : m.end() + 50])[:3]
+            out.append((frozenset(before), frozenset(after)))
+    return tuple(out)
+
+
+def _says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
+    """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
+    effective strategy for low-communication distributed training"), so that "<made> for
+    <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
+    made_head = _head(made)
+    df = _common_words()
+    purpose_words = {w for x in purpose for w in _CONTENT_TOKEN.findall(x.lower()) if df.get(w, 0) < REVERSE_MAX_DF}
+    if not made_head or not purpose_words:
+        return False
+    forms = {made_head, made_head[:-1] if made_head.endswith("s") else made_head + "s"}
+    return any(not forms.isdisjoint(after) and not purpose_words.isdisjoint(before) and forms.isdisjoint(before)
+               for before, after in _for_relations(plain))
 
 
 _TOPIC_WORD = re.compile(r"[\w-]{4,}")
@@ -1172,7 +1210,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     more often than the contribution sentence does). A candidate must pass the form checks: no
     finite verb, no This/We/Our start, not the opening words, more than three words (three
     after the name), the name not repeated, not ending on a participle."""
-    from .phrases import contribution_sentences, ranked_phrases
+    from .phrases import ranked_phrases
     from .title_words import load_model, tokens, word_probabilities
 
     probs = word_probabilities(plain, name, title)
@@ -1221,8 +1259,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         joined = _phrase_with_topic(words, plain, budget) if _head(words) not in _NOT_FOR_HEADS else words
         if joined is not words:
             options.append((*info(joined), joined, None))
-    own = contribution_sentences(plain, name)
-    heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and i in own][:PAIR_PHRASES]
+    heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2][:PAIR_PHRASES]
     tails = []
     for e, w, i in every:
         if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
@@ -1243,7 +1280,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             # what was made (said later) comes first, what the abstract opens with after "for";
             # "recurrent neural networks for stable RNNs" says it twice
             if (b_sentence >= a_sentence or b_len > room or not said.isdisjoint(b_low)
-                    or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)):
+                    or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)
+                    or _says_the_reverse(a, b, plain)):
                 continue
             both = {**toks_a, **toks_b}
             hits = sum(map(get, both, repeat(0.0)))
@@ -1515,7 +1553,7 @@ def _rule_title(text: str, name: str | None) -> str:
         if desc and len([w for w in desc if w.lower() not in _NOT_CONTENT]) <= 3 and "for" not in desc:
             topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
             if (topic and name not in topic and not _restates(desc, topic)
-                    and len(desc) + 1 + len(topic.split()) <= budget):
+                    and len(desc) + 1 + len(topic.split()) <= budget and not _says_the_reverse(desc, topic.split(), text)):
                 desc = desc + ["for"] + topic.split()
         if desc:
             desc = _strip_dangling(_expand(desc, text, budget))

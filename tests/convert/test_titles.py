@@ -506,3 +506,20 @@ def test_a_named_thing_is_never_called_a_kind_it_is_not(raw):
     kind = name_kind(to_plain(raw), name)
     family = KIND_OF.get(_head(title[len(name) + 2 :].split()))
     assert kind is None or family is None or family == kind, (kind, title)
+
+
+def test_x_for_y_is_never_joined_the_way_round_the_abstract_denies():
+    """The abstract says merging serves distributed training ("merging-inspired aggregation is a
+    strategy for distributed training"): the title never says "distributed training for model
+    merging"."""
+    from readinglist.convert.titles import _says_the_reverse
+
+    plain = (
+        "Model merging techniques combine finetuned models. Local SGD reduces communication. "
+        "We propose IsoLoCo, which adapts Iso-C for distributed training. Merging-inspired aggregation "
+        "is an effective strategy for low-communication distributed training."
+    )
+    assert _says_the_reverse(["distributed", "training"], ["model", "merging", "techniques"], plain)
+    assert not _says_the_reverse(["model", "merging"], ["distributed", "training"], plain)
+    title = make_title(plain, plain, "IsoLoCo").lower()
+    assert "training for model merging" not in title, title
