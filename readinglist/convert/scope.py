@@ -38,11 +38,12 @@ PAIRS = frozenset(
         ("opposed", "to"), ("contrary", "to"), ("alternative", "to"), ("alternatives", "to"), ("argue", "against"),
         ("argues", "against"), ("compared", "against"), ("improvement", "over"), ("improvements", "over"),
         ("gains", "over"), ("gain", "over"), ("advantage", "over"), ("advantages", "over"), ("improves", "over"),
-        ("superiority", "over"), ("free", "of"), ("instead", "of"), ("rather", "than"),
+        ("superiority", "over"), ("free", "of"), ("instead", "of"), ("rather", "than"), ("due", "to"),
+        ("owing", "to"), ("because", "of"),
     }
 )
 #: A sentence starting with one of these opens a scope up to its first comma.
-SUBORDINATE_OPENERS = frozenset("while whereas although though despite unlike compared contrary".split())
+SUBORDINATE_OPENERS = frozenset("while whereas although though despite unlike compared contrary because".split())
 #: Words that end a scope: the start of a new clause.
 CLOSERS = frozenset("we which that while whereas but our this these it they by to".split())
 _CLOSE_PUNCT = frozenset(";:.!?()[]{}")

@@ -32,6 +32,8 @@ SCOPES = [
     "and eliminates {}",
     "compared with {}",
     "for tasks such as {}",
+    "due to {}",
+    "because of {}",
 ]
 
 
