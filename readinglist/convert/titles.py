@@ -1138,9 +1138,10 @@ _CONTENT_TOKEN = re.compile(r"[a-z][a-z0-9]{3,}")
 
 
 @lru_cache(maxsize=4)
-def _for_relations(plain: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+def _for_relations(plain: str) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], frozenset[str]]:
     """(the content words up to six before, up to three after) of every "for" of the abstract,
-    within its sentence: the "X for Y" relations the abstract itself states."""
+    within its sentence: the "X for Y" relations the abstract itself states; and every word
+    that comes after one."""
     out = []
     for _o, sent in split_sentences(plain):
         low = sent.lower()
@@ -1148,21 +1149,36 @@ def _for_relations(plain: str) -> tuple[tuple[frozenset[str], frozenset[str]], .
             before = _CONTENT_TOKEN.findall(low[max(0, m.start() - 80) : m.start()])[-6:]
             after = _CONTENT_TOKEN.findall(low[m.end() : m.end() + 50])[:3]
             out.append((frozenset(before), frozenset(after)))
-    return tuple(out)
+    return tuple(out), frozenset(w for _b, after in out for w in after)
+
+
+def _befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
+    """The words before each "for" of the abstract that ``made``'s head noun follows (and does
+    not also precede)."""
+    relations, after_any = _for_relations(plain)
+    made_head = _head(made)
+    if not made_head:
+        return ()
+    forms = {made_head, made_head[:-1] if made_head.endswith("s") else made_head + "s"}
+    if forms.isdisjoint(after_any):
+        return ()  # the quick answer for nearly every phrase
+    return tuple(before for before, after in relations if not forms.isdisjoint(after) and forms.isdisjoint(before))
+
+
+def _precedes_a_for(purpose: list[str], befores: tuple[frozenset[str], ...]) -> bool:
+    """Does a rare word of ``purpose`` come before one of those "for"s?"""
+    if not befores:
+        return False
+    df = _common_words()
+    words = {w for x in purpose for w in _CONTENT_TOKEN.findall(x.lower()) if df.get(w, 0) < REVERSE_MAX_DF}
+    return any(not words.isdisjoint(before) for before in befores)
 
 
 def _says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
     """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
     effective strategy for low-communication distributed training"), so that "<made> for
     <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
-    made_head = _head(made)
-    df = _common_words()
-    purpose_words = {w for x in purpose for w in _CONTENT_TOKEN.findall(x.lower()) if df.get(w, 0) < REVERSE_MAX_DF}
-    if not made_head or not purpose_words:
-        return False
-    forms = {made_head, made_head[:-1] if made_head.endswith("s") else made_head + "s"}
-    return any(not forms.isdisjoint(after) and not purpose_words.isdisjoint(before) and forms.isdisjoint(before)
-               for before, after in _for_relations(plain))
+    return _precedes_a_for(purpose, _befores_of(made, plain))
 
 
 _TOPIC_WORD = re.compile(r"[\w-]{4,}")
@@ -1276,12 +1292,13 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         initials = "".join(x[:1] for x in a).lower()
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
+        a_befores = _befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
         for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
             # what was made (said later) comes first, what the abstract opens with after "for";
             # "recurrent neural networks for stable RNNs" says it twice
             if (b_sentence >= a_sentence or b_len > room or not said.isdisjoint(b_low)
                     or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)
-                    or _says_the_reverse(a, b, plain)):
+                    or _precedes_a_for(b, a_befores)):
                 continue
             both = {**toks_a, **toks_b}
             hits = sum(map(get, both, repeat(0.0)))
