@@ -26,7 +26,7 @@ OPENERS = frozenset(
     surpasses surpassed surpassing beats avoid avoids avoided avoiding eliminate eliminates eliminated
     eliminating obviate obviates obviating bypass bypasses bypassing circumvent circumvents circumventing
     sidestep sidesteps sidestepping alleviate alleviates alleviating mitigate mitigates mitigating remove
-    removes removing replace replaces replacing reduce reduces reducing existing prior previous conventional
+    removes removing replace replaces replacing reduce reduces reducing existing prior previous conventional recent current
     traditional""".split()
 )
 #: Openers of an example list, which runs on over commas ("such as A, B, and C").

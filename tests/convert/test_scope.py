@@ -34,6 +34,8 @@ SCOPES = [
     "for tasks such as {}",
     "due to {}",
     "because of {}",
+    "improving on recent {}",
+    "which current {}",
 ]
 
 
