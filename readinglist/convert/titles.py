@@ -220,6 +220,8 @@ def _fit(words: list[str], budget: int) -> list[str]:
             cut = next((j for j in range(top, 2, -1) if words[j].lower() in _CUT_ANY), None)
         if cut and words[cut].lower() == "by" and re.fullmatch(r"[a-z]+(?:ed|en)", words[cut - 1]):
             cut -= 1  # "papers written | by four assistants": the participle goes with its agent
+        elif cut and cut > 3 and _PARTICIPLE_END.search(words[cut - 1]):
+            cut -= 1  # "a model equipped | with three ...": the participle goes with its object
         words = words[: cut or budget]
     return _strip_dangling(words)
 

@@ -523,3 +523,16 @@ def test_x_for_y_is_never_joined_the_way_round_the_abstract_denies():
     assert not _says_the_reverse(["model", "merging"], ["distributed", "training"], plain)
     title = make_title(plain, plain, "IsoLoCo").lower()
     assert "training for model merging" not in title, title
+
+
+def test_a_participle_is_not_cut_from_its_object():
+    """"GR3D: a spatial vision language model equipped" stops before the participle whose
+    object ("with three grounding capabilities ...") did not fit."""
+    raw = (
+        "We present GR3D, a spatial vision language model equipped with three complementary grounding "
+        "capabilities--explicit 2D grounding, implicit 2D grounding, and monocular 3D grounding--within a "
+        "single framework. GR3D achieves consistent improvements across spatial benchmarks."
+    )
+    plain = to_plain(raw)
+    title = make_title(raw, plain, "GR3D")
+    assert not re.search(r"\b[a-z]{3,}[^e]ed$", title), title
