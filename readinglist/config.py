@@ -39,6 +39,8 @@ class Config:
     duplicate_threshold: float
     ambiguity_margin: float
     anonymous_author: str  # BibTeX placeholder author for papers without authors ("" for none)
+    #: the title generator plugin ([titles] generator; see readinglist.convert.generators)
+    title_generator: str = "builtin"
     data: dict = field(repr=False, default_factory=dict)  # the merged raw tables
     #: why this store: "--store", "project" (found walking up), READINGLIST_STORE, "config", "user default"
     store_from: str = "config"
@@ -185,6 +187,7 @@ def from_data(data: dict, *, root: Path, path: Path | None = None, store=None, s
         duplicate_threshold=float(get("matching", "duplicate_threshold", (int, float))),
         ambiguity_margin=float(get("matching", "ambiguity_margin", (int, float))),
         anonymous_author=get("export", "anonymous_author", str),
+        title_generator=get("titles", "generator", str),
         data=data,
         store_from=store_from,
     )

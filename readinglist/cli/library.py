@@ -194,15 +194,19 @@ def where() -> None:
 
 @commands.command()
 def formats() -> None:
-    """List the importer and exporter plugins (built-in and installed).
+    """List the importer, exporter and title generator plugins (built-in and installed).
 
     Example: readinglist formats
     """
+    from ..convert.generators import all_generators
     from ..formats.registry import all_exporters, all_importers
 
     for title, plugins in (("importers", all_importers()), ("exporters", all_exporters())):
         echo(title + ":")
         for plugin in plugins:
             echo(f"  {plugin.name:<10} {' '.join(plugin.suffixes):<12} {plugin.description}")
+    echo("title generators ([titles] generator in the config):")
+    for generator in all_generators():
+        echo(f"  {generator.name:<23} {generator.description}")
 
 

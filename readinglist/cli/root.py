@@ -44,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "build": ("transfer", "The main job: import every list in seeds/ and write exports/ (a .bib and a CSL-JSON per venue-year, and a Markdown reading list). Folders come from config.toml."),
     "reconcile": ("transfer", "Replace generated titles with the official metadata (title, authors, DOI, URL, pages), matching papers by their abstracts; keys, status, notes and tags are kept."),
     "where": ("library", "Say which store and config file are in use, and why (the store is found as git finds a repository: --store, else a config.toml or library/ in this folder or one above, else READINGLIST_STORE, else the config file's, else your default store)."),
-    "formats": ("library", "List the importer and exporter plugins (built-in and installed)."),
+    "formats": ("library", "List the importer, exporter and title generator plugins (built-in and installed)."),
     "git-setup": ("sharing", "Let git merge the store's files with readinglist's merge driver: paper files field by field, curated lists entry by entry (writes the store's .gitattributes and this clone's git config; run it once in every clone)."),
     "merge-file": ("sharing", "The git merge driver that git-setup installs: merges a paper or list file's three versions and writes the result into OURS; exit status 1 when a true conflict is left in it, between git's markers."),
     "lists": ("lists", "Curated reading lists (lists/NAME.toml in the store): chosen papers, in order, under headings, each with an optional comment. Without a subcommand: every list with its progress."),

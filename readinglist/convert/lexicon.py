@@ -24,7 +24,8 @@ DANGLING = frozenset(
     our is are be was were being been has have had can may will would should could not both either
     each every between among across through toward towards against about after before during
     beyond upon within versus vs using based e.g i.e including like per whether how what why its
-    also only very more most less further then thus""".split()
+    also only very more most less further then thus although because since though did do does
+    her his it might must shall we directly well""".split()
 )
 
 

@@ -691,5 +691,57 @@ def choose(raw: str, plain: str) -> str | None:
     model = load_model()
     if not model:
         return None
-    return decide(rank(candidates(raw, plain, skip_generic=True), model), model)[0]
+    cands = candidates(raw, plain, skip_generic=True)
+    name = decide(rank(cands, model), model)[0]
+    if name is None or _only_a_source(name, cands, plain) or _credited_to_others(name, plain):
+        return None
+    return _acronym_for_part(name, cands, plain)
+
+
+# "judgments of the European Court of Human Rights (ECtHR)", "data from the UK Biobank": what a
+# name right after these words names is something the paper uses, not the paper's own
+_SOURCE_BEFORE = re.compile(r"(?:\b(?:of|from|by|at)\s+the|\bjudgments\s+of|\bdata\s+from)\s*$", re.IGNORECASE)
+
+
+# "the ObjectNet dataset recently proposed by Barbu et al.", "X (Smith et al., 2020)"
+_CREDITED_AFTER = re.compile(r"[^.;:]{0,60}?\bet\s+al\b")
+
+
+def _credited_to_others(name: str, plain: str) -> bool:
+    """Is ``name`` credited to other authors ("... proposed by Barbu et al.") where it is first
+    mentioned?"""
+    at = plain.find(name)
+    return at >= 0 and _CREDITED_AFTER.match(plain, at + len(name)) is not None
+
+
+def _only_a_source(name: str, cands: list[Candidate], plain: str) -> bool:
+    """Is every mention of ``name`` (or of the long form it abbreviates) the object of "of the",
+    "from the", "by the", "at the": an institution, a source of data, another's work?"""
+    forms = [name] + [c.name for c in cands if c.other_form == name]
+    mentions = [(p, f) for f in forms for p in _find_all(plain, f)]
+    if not mentions:
+        return False
+    long_spans = [(p, p + len(f)) for p, f in mentions if f != name]
+    for p, f in mentions:
+        if f == name and any(a <= p <= b + 2 for a, b in long_spans):
+            continue  # the acronym right after its long form: the long form's context counts
+        if not _SOURCE_BEFORE.search(plain[max(0, p - 30) : p]):
+            return False
+    return True
+
+
+def _acronym_for_part(name: str, cands: list[Candidate], plain: str) -> str:
+    """``name``, or the acronym of the long form it is only ever a word of: "NOrmed" of
+    "NOrmed Index of Retention (NOIR)" and "PArallel" of "PArallel Decoding jailbreak (PAD)"
+    are capitals that spell the acronym, not a name; the paper's name is the acronym."""
+    if " " in name:
+        return name
+    for c in cands:
+        long_form, acro = c.name, c.other_form
+        if not acro or " " not in long_form or name not in long_form.split() or " " in acro or acro == name:
+            continue
+        spans = _find_all(plain, long_form)
+        if spans and all(any(a <= p < a + len(long_form) for a in spans) for p in _find_all(plain, name)):
+            return acro
+    return name
 

@@ -22,6 +22,7 @@ from functools import lru_cache
 from itertools import repeat
 
 from . import lexicon
+from .scope import in_scope, may_have_scope
 from .models import DATA, read_model
 
 __all__ = ["candidate_phrases", "best_phrase"]
@@ -103,8 +104,23 @@ def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], li
         run: list[str] = []
         join: str | None = None
         after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
-        for tok in _TOKEN.findall(sent):
+        toks = _TOKEN.findall(sent)
+        low_toks = _TOKEN.findall(sent.lower())
+        if len(low_toks) != len(toks):  # lowercasing changed a token's bounds (rare letters)
+            low_toks = [t.lower() for t in toks]
+        scoped = in_scope(low_toks) if may_have_scope(low_toks) else None
+        for t_idx, tok in enumerate(toks):
             word, join_word, subject, lower, counted = classes.get(tok) or _classify(tok)
+            if scoped is not None and scoped[t_idx]:  # what the paper avoids, compares against or cites: no title phrase
+                if word and counted is not None:
+                    counts.append(counted)
+                if run:
+                    runs.append((run, join))
+                    run = []
+                join = None
+                if runs and runs[-1] is not _HARD_BREAK:
+                    runs.append(_HARD_BREAK)
+                continue
             if word:
                 if after_subject and not run and lower:
                     after_subject = False
@@ -389,15 +405,7 @@ def best_phrase(plain: str, budget: int, *, avoid: str = "", min_words: int = 4,
          if not avoid or (avoid not in key and key not in avoid)),
         key=lambda sw: -sw[0],
     )
-    for _score, words, s_idx in ranked[:20]:
-        if len(words) < min_words:
-            said = {w.lower() for w in words}
-            for _s, other, o_idx in ranked[:12]:
-                joined = words + ["for"] + other
-                if (o_idx == s_idx and len(joined) <= budget and not said & {w.lower() for w in other}
-                        and not set(other) & _JOIN and not (reject and reject(joined))):
-                    words = joined
-                    break
+    for _score, words, _s_idx in ranked[:20]:
         if len(words) >= min_words and not (reject and reject(words)):
             return words
     return []

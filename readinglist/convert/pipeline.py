@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Iterator
 
 from ..config import Config, default_config
+from .generators import BUILTIN
 from ..record import Duplicate, ImportResult, Record, Skipped, Source
 
 
@@ -23,6 +24,9 @@ class ConvertResult:
     def as_import_result(self) -> ImportResult:
         return ImportResult(records=self.records, skipped=self.skipped, duplicates=self.duplicates, warnings=self.warnings)
 
+
+#: The generated fields of one abstract: (name, title, tags, error, the title generator's provenance).
+Fields = tuple[str | None, str, tuple[str, ...], str | None, str]
 
 #: ``progress(done, total)``: how many of a batch's items (abstracts) are done.
 ItemProgress = Callable[[int, int], None]
@@ -66,24 +70,33 @@ def generation_text(abstract: str) -> str:
     return to_plain(prepare(abstract), scripts=True)
 
 
-def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tuple[str, ...], str | None]:
+def generate(abstract: str, tagger, max_tags: int, generator=None) -> tuple[str | None, str, tuple[str, ...], str | None]:
     """The generated fields of one abstract: (system name or None, title, topic tags, error).
 
-    Generation never stops an import: if naming or titling fails on an abstract (a bug), the
-    record gets a plain title from the abstract's first words, no name, and ``error`` says what
-    went wrong so the import summary can report it (file:line)."""
-    from .naming import detect_name
-    from .titles import make_title, plain_title, title_for_tags
+    Generation never stops an import: if naming or titling fails on an abstract (a bug, or a
+    title generator plugin that raises or returns no usable title), the record gets a plain
+    title from the abstract's first words, no name, and ``error`` says what went wrong so the
+    import summary can report it (file:line). ``generator``: a title generator (see
+    :mod:`readinglist.convert.generators`), the built-in one when None."""
+    name, title, tags, error, _provenance = _generate(abstract, tagger, max_tags, generator)
+    return name, title, tags, error
+
+
+def _generate(abstract: str, tagger, max_tags: int, generator=None) -> Fields:
+    """:func:`generate`'s fields and the generator's provenance."""
+    from .generators import builtin, checked
+    from .titles import plain_title
 
     error = None
     try:
         plain = generation_text(abstract)
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         plain, error = " ".join(abstract.split()), f"{type(exc).__name__}: {exc}"
+    provenance = ""
     try:
-        name = detect_name(abstract, plain)
-        title = make_title(abstract, plain, name)
-        tag_title = title_for_tags(plain, name)
+        made = checked(generator.generate(abstract, plain)) if generator is not None else builtin.generate(abstract, plain)
+        name, title, provenance = made.short_title, made.title, made.provenance
+        tag_title = made.for_tags or title
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         name, title, error = None, plain_title(plain), error or f"{type(exc).__name__}: {exc}"
         tag_title = title
@@ -91,8 +104,20 @@ def generate(abstract: str, tagger, max_tags: int) -> tuple[str | None, str, tup
         tags = tuple(tagger.tags(plain, name=name, title=tag_title, max_tags=max_tags))
     except Exception as exc:  # noqa: BLE001 - reported, never fatal
         tags, error = (), error or f"{type(exc).__name__}: {exc}"
-    return name, title, tags, error
+    return name, title, tags, error, provenance
 
+
+def title_generator(config: Config):
+    """The title generator the config chooses (``[titles] generator``), loaded; None for the
+    built-in one (so that nothing is looked up for it)."""
+    from .generators import find_generator
+
+    name = config.title_generator
+    return None if name == BUILTIN else find_generator(name)
+
+
+#: The field that keeps a title generator plugin's provenance with each paper it titled.
+PROVENANCE_FIELD = "titlegenerator"
 
 _WORKER: dict = {}
 
@@ -105,30 +130,30 @@ _WARM_UP = (
 )
 
 
-def _ready_to_fork(tagger, max_tags: int) -> None:
+def _ready_to_fork(tagger, max_tags: int, generator=None) -> None:
     """Everything generation reads or builds once, made in this process before it forks workers
     (which then share it): the learned models, and one abstract generated."""
     from .models import load_all
 
-    _WORKER.update(tagger=tagger, max_tags=max_tags)
+    _WORKER.update(tagger=tagger, max_tags=max_tags, generator=generator)
     load_all()  # the learned models read once here, not once in every worker
-    generate(_WARM_UP, tagger, max_tags)
+    _generate(_WARM_UP, tagger, max_tags, generator)
 
 
-def _generate_chunk(abstracts: list[str]) -> list[tuple[str | None, str, tuple[str, ...], str | None]]:
-    tagger, max_tags = _WORKER["tagger"], _WORKER["max_tags"]
-    return [generate(a, tagger, max_tags) for a in abstracts]
+def _generate_chunk(abstracts: list[str]) -> list[Fields]:
+    tagger, max_tags, generator = _WORKER["tagger"], _WORKER["max_tags"], _WORKER.get("generator")
+    return [_generate(a, tagger, max_tags, generator) for a in abstracts]
 
 
 def generate_all(
-    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None
-) -> list:
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, generator=None
+) -> list[Fields]:
     """:func:`generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
     a large batch is shared among forked workers (which inherit the compiled tagger); the result
     is the same as in one process. The library default is one process: forking from a threaded
     host is unsafe, so only a caller that owns its process (the CLI) asks for more.
     ``progress(done, total)`` is called as abstracts are generated (every 25, and at the end)."""
-    return list(generate_iter(abstracts, tagger, max_tags, processes=processes, progress=progress))
+    return list(generate_iter(abstracts, tagger, max_tags, processes=processes, progress=progress, generator=generator))
 
 
 class Workers:
@@ -143,7 +168,8 @@ class Workers:
 
         self.config = config
         self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score, fallback=config.fallback_tag)
-        _ready_to_fork(self.tagger, config.max_tags)
+        self.generator = title_generator(config)
+        _ready_to_fork(self.tagger, config.max_tags, self.generator)
         self.pool = pool(processes)
 
     def __enter__(self) -> Workers:
@@ -168,8 +194,9 @@ def _chunks(abstracts: list[str]) -> list[list[str]]:
 
 
 def generate_iter(
-    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, workers: Workers | None = None
-) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, workers: Workers | None = None,
+    generator=None,
+) -> Iterator[Fields]:
     """:func:`generate_all`'s results one by one, as they are ready (the workers run ahead of
     the caller, who may meanwhile store what came). ``workers``: a pool forked already (whose
     tagger must be ``tagger``), used instead of forking one for these abstracts; they are handed
@@ -177,12 +204,12 @@ def generate_iter(
     waiting for the caller to read the results before."""
     total = len(abstracts)
     if workers is not None and total >= PARALLEL_MIN:
-        assert workers.tagger is tagger and _WORKER.get("tagger") is tagger
+        assert workers.tagger is tagger and _WORKER.get("tagger") is tagger and workers.generator is generator
         return _in_order(workers.pool.imap(_generate_chunk, _chunks(abstracts)), total, progress)
-    return _generate_here(abstracts, tagger, max_tags, processes=processes, progress=progress)
+    return _generate_here(abstracts, tagger, max_tags, processes=processes, progress=progress, generator=generator)
 
 
-def _in_order(chunks: Iterator[list], total: int, progress: ItemProgress | None) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
+def _in_order(chunks: Iterator[list], total: int, progress: ItemProgress | None) -> Iterator[Fields]:
     done = 0
     for chunk in chunks:  # in order, as each chunk is ready
         done += len(chunk)
@@ -192,8 +219,8 @@ def _in_order(chunks: Iterator[list], total: int, progress: ItemProgress | None)
 
 
 def _generate_here(
-    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None
-) -> Iterator[tuple[str | None, str, tuple[str, ...], str | None]]:
+    abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, generator=None
+) -> Iterator[Fields]:
     """:func:`generate_iter` without a pool forked already: in this process, or in a pool forked
     for these abstracts when there are many."""
     import multiprocessing
@@ -201,14 +228,14 @@ def _generate_here(
     total = len(abstracts)
     if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
         for n, a in enumerate(abstracts, 1):
-            fields = generate(a, tagger, max_tags)
+            fields = _generate(a, tagger, max_tags, generator)
             if progress and (n % 25 == 0 or n == total):
                 progress(n, total)
             yield fields
         return
     from ..forking import pool
 
-    _ready_to_fork(tagger, max_tags)
+    _ready_to_fork(tagger, max_tags, generator)
     with pool(processes) as workers:  # (terminated however the caller ends)
         yield from _in_order(workers.imap(_generate_chunk, _chunks(abstracts)), total, progress)
 
@@ -262,9 +289,10 @@ class Converter:
         from .tagging import compile_taxonomy
 
         if self.workers is not None:
-            self._tagger = self.workers.tagger
+            self._tagger, self._generator = self.workers.tagger, self.workers.generator
         else:
             self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score, fallback=self.config.fallback_tag)
+            self._generator = title_generator(self.config)
         self._near = NearIndex()
         self._by_fingerprint: dict[str, int] = {}
         self._records: list[Record] = []
@@ -333,11 +361,13 @@ class Converter:
         """The second half of :meth:`iter_text`: the new abstracts' records, ``batch`` at a time
         (given :attr:`workers`, the abstracts are handed to them now, see :func:`generate_iter`)."""
         abstracts = [p.abstract for p in pending]
-        memo = self.memo
+        memo = self.memo if self._generator is None else None  # the memo knows the built-in generator only
         known: dict[int, tuple] = memo.lookup(abstracts) if memo is not None else {}  # type: ignore[attr-defined]
         todo = [a for i, a in enumerate(abstracts) if i not in known] if known else abstracts
         self.to_generate = len(todo)
-        fields = generate_iter(todo, self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress, workers=self.workers)
+        fields = generate_iter(todo, self._tagger, self.config.max_tags, processes=self.processes, progress=self.progress, workers=self.workers,
+            generator=self._generator,
+        )
         if memo is not None:
             fields = _remembered(abstracts, known, fields, memo)
         return self._keyed(pending, fields, batch)
@@ -345,14 +375,14 @@ class Converter:
     def _keyed(self, pending: list[_Pending], fields: Iterator, batch: int) -> Iterator[list[Record]]:
         """The records of ``pending`` from their generated ``fields``, keyed in order, ``batch`` at a time."""
         done: list[Record] = []
-        for p, (name, title, tags, error) in zip(pending, fields):
+        for p, (name, title, tags, error, provenance) in zip(pending, fields):
             if error:
                 src = p.sources[0]
                 self._warnings.append(
                     f"{src.file}:{src.line}: could not generate a name and title ({error[:200]}); "
                     f"used the abstract's first words"
                 )
-            record = self._record(p, name, title, tags)
+            record = self._record(p, name, title, tags, None if error else provenance)
             self._records.append(record)
             done.append(record)
             if len(done) >= batch:
@@ -361,7 +391,7 @@ class Converter:
         if done:
             yield done
 
-    def _record(self, p: _Pending, name: str | None, title: str, tags: tuple[str, ...]) -> Record:
+    def _record(self, p: _Pending, name: str | None, title: str, tags: tuple[str, ...], provenance: str | None = None) -> Record:
         from .keys import KeyParts, make_key, unique_key
 
         key = unique_key(make_key(self.config.key_pattern, KeyParts(name=name, title=title, venue=p.venue, year=p.year)), self.taken)
@@ -377,6 +407,8 @@ class Converter:
             tags=tags,
             generated=frozenset(generated),
             sources=tuple(p.sources),
+            # a plugin's provenance is kept with the paper (the built-in's is the README's account)
+            fields=((PROVENANCE_FIELD, provenance),) if provenance and provenance != BUILTIN else (),
         )
 
     def result(self) -> ConvertResult:

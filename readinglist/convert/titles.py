@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice, repeat
 
+from .kinds import contradicts, name_kind
 from .lexicon import DANGLING, MINOR_WORDS, OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, literal_spans, split_sentences
 
 __all__ = ["make_title", "plain_title", "rule_made_title", "title_for_tags", "MAX_WORDS"]
@@ -219,6 +220,8 @@ def _fit(words: list[str], budget: int) -> list[str]:
             cut = next((j for j in range(top, 2, -1) if words[j].lower() in _CUT_ANY), None)
         if cut and words[cut].lower() == "by" and re.fullmatch(r"[a-z]+(?:ed|en)", words[cut - 1]):
             cut -= 1  # "papers written | by four assistants": the participle goes with its agent
+        elif cut and cut > 3 and _PARTICIPLE_END.search(words[cut - 1]):
+            cut -= 1  # "a model equipped | with three ...": the participle goes with its object
         words = words[: cut or budget]
     return _strip_dangling(words)
 
@@ -815,7 +818,7 @@ def _with_topic(found: _Found, plain: str) -> list[str]:
     if " for " in f" {' '.join(words).lower()} ":
         return found.words
     topic = _topic(plain)
-    if not topic:
+    if not topic or _says_the_reverse(words, topic.split(), plain):
         return found.words
     content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
     if content & {w.lower().strip(",") for w in words} or len(words) + 1 + len(topic.split()) > MAX_WORDS:
@@ -832,11 +835,20 @@ _FINDING = re.compile(r"^(?:[Ww]e|[Hh]ere,? we|[Tt]his (?:paper|work|study))\s+(
 _SUBCLAUSE = re.compile(r"\s+(?:when|because|since|unless|although|whereas|while|if)\s+.*$")
 
 
+_WE_DO = re.compile(r"^(?:[Ww]e|[Tt]his (?:paper|work|study)|[Oo]ur (?:paper|work))\s+([a-z]{3,})\s+(?!that\b)(?=\S)")
+
+
 def _fallback(plain: str, budget: int) -> list[str]:
     """The first sentence; a finding ("We find that X ...") is given as X, up to its first
     subordinate clause."""
     sents = split_sentences(plain)
     first = sents[0][1] if sents else plain
+    said = _WE_DO.match(first)
+    if said:  # "This paper formulates X as Y" -> "Formulating X as Y"
+        verb = said.group(1).lower()
+        ger = _gerund(verb if verb.endswith("s") else verb + "s")
+        if ger:
+            first = f"{ger} {first[said.end():]}"
     for _offset, sent in sents[:4]:  # a finding says more than the background before it
         finding = _FINDING.match(sent)
         if finding and len(sent) - finding.end() > 20:
@@ -853,6 +865,18 @@ def _fallback(plain: str, budget: int) -> list[str]:
     words = _fit(_words(_clause(_PAREN.sub("", first)) or first), budget)
     if not words:
         words = _fit(_words(first), budget)
+    return _before_finite_verb(words)
+
+
+def _before_finite_verb(words: list[str]) -> list[str]:
+    """The words before the first finite verb ("Video prediction --- forecasting future video
+    ---has attracted attention" -> its subject), when at least two words come before it."""
+    for i, w in enumerate(words):
+        for m in _LETTERS.finditer(w):
+            if m.group().lower() in _FINITE:
+                head = w[: m.start()].rstrip("-–—,;: ")
+                kept = _strip_dangling(words[:i] + ([head] if head else []))
+                return kept if len(kept) >= 2 else words
     return words
 
 
@@ -1070,12 +1094,14 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     phrase = best_phrase(plain, min(budget, 11), avoid=name or "", reject=unfit, min_words=min_words) if budget > 1 else []
     if named and phrase and name:
         phrase = [w for w in phrase if w.lower() != name.lower()]
-    phrase = _strip_dangling(phrase)
+    phrase = _strip_dangling(_before_finite_verb(phrase))
     if len(phrase) < 2:
         return title
     body_ok = bool(body) and not _defects(body, plain, named) and len(title.split()) > 3
     if named and name and name.lower() in body.lower():
         body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
+    if named and name and contradicts(_head(phrase), name_kind(plain, name)):
+        return title  # the phrase would call the named thing a kind it is not
     if body_ok and score_words(body.split(), plain) + _RULE_MARGIN >= score_words(phrase, plain):
         return title
     if not named:
@@ -1100,7 +1126,61 @@ def _phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 
     said |= {part for w in said if "-" in w for part in w.split("-")}
     if content & said or not initials.isdisjoint(said) or len(phrase) + 1 + len(topic_words) > budget:
         return phrase  # the phrase says the topic already ("... of LLMs" and "large language models")
+    if _says_the_reverse(phrase, topic_words, plain):
+        return phrase
     return phrase + ["for"] + topic_words
+
+
+_FOR_SPLIT = re.compile(r"\bfor\b")
+#: A word of "<purpose>" in fewer than this many of the 30,000 training abstracts (the title-word
+#: model's document counts) shows that the abstract says "<purpose> ... for <made>": "model",
+#: "learning", "data" (in 10,000-20,000 of them) precede any "for".
+REVERSE_MAX_DF = 3000
+_CONTENT_TOKEN = re.compile(r"[a-z][a-z0-9]{3,}")
+
+
+@lru_cache(maxsize=4)
+def _for_relations(plain: str) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], frozenset[str]]:
+    """(the content words up to six before, up to three after) of every "for" of the abstract,
+    within its sentence: the "X for Y" relations the abstract itself states; and every word
+    that comes after one."""
+    out = []
+    for _o, sent in split_sentences(plain):
+        low = sent.lower()
+        for m in _FOR_SPLIT.finditer(low):
+            before = _CONTENT_TOKEN.findall(low[max(0, m.start() - 80) : m.start()])[-6:]
+            after = _CONTENT_TOKEN.findall(low[m.end() : m.end() + 50])[:3]
+            out.append((frozenset(before), frozenset(after)))
+    return tuple(out), frozenset(w for _b, after in out for w in after)
+
+
+def _befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
+    """The words before each "for" of the abstract that ``made``'s head noun follows (and does
+    not also precede)."""
+    relations, after_any = _for_relations(plain)
+    made_head = _head(made)
+    if not made_head:
+        return ()
+    forms = {made_head, made_head[:-1] if made_head.endswith("s") else made_head + "s"}
+    if forms.isdisjoint(after_any):
+        return ()  # the quick answer for nearly every phrase
+    return tuple(before for before, after in relations if not forms.isdisjoint(after) and forms.isdisjoint(before))
+
+
+def _precedes_a_for(purpose: list[str], befores: tuple[frozenset[str], ...]) -> bool:
+    """Does a rare word of ``purpose`` come before one of those "for"s?"""
+    if not befores:
+        return False
+    df = _common_words()
+    words = {w for x in purpose for w in _CONTENT_TOKEN.findall(x.lower()) if df.get(w, 0) < REVERSE_MAX_DF}
+    return any(not words.isdisjoint(before) for before in befores)
+
+
+def _says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
+    """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
+    effective strategy for low-communication distributed training"), so that "<made> for
+    <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
+    return _precedes_a_for(purpose, _befores_of(made, plain))
 
 
 _TOPIC_WORD = re.compile(r"[\w-]{4,}")
@@ -1214,11 +1294,13 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         initials = "".join(x[:1] for x in a).lower()
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
+        a_befores = _befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
         for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
             # what was made (said later) comes first, what the abstract opens with after "for";
             # "recurrent neural networks for stable RNNs" says it twice
             if (b_sentence >= a_sentence or b_len > room or not said.isdisjoint(b_low)
-                    or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)):
+                    or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)
+                    or _precedes_a_for(b, a_befores)):
                 continue
             both = {**toks_a, **toks_b}
             hits = sum(map(get, both, repeat(0.0)))
@@ -1465,6 +1547,8 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
         return ""
     if named and (name or "").lower() in body.lower():
         return ""
+    if named and name and contradicts(_head(words), name_kind(plain, name)):
+        return ""  # "VESPER: ... models for ...": VESPER is a benchmark
     low = _ALNUM.findall(made.lower())
     if not _CLAUSE_VERBS.isdisjoint(low) and _QUESTION_WORDS.isdisjoint(low):
         return ""
@@ -1488,7 +1572,7 @@ def _rule_title(text: str, name: str | None) -> str:
         if desc and len([w for w in desc if w.lower() not in _NOT_CONTENT]) <= 3 and "for" not in desc:
             topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
             if (topic and name not in topic and not _restates(desc, topic)
-                    and len(desc) + 1 + len(topic.split()) <= budget):
+                    and len(desc) + 1 + len(topic.split()) <= budget and not _says_the_reverse(desc, topic.split(), text)):
                 desc = desc + ["for"] + topic.split()
         if desc:
             desc = _strip_dangling(_expand(desc, text, budget))

@@ -23,7 +23,7 @@ from collections.abc import Collection
 from hashlib import blake2b
 from pathlib import Path
 
-Fields = tuple  # (name or None, title, tags, error or None), as pipeline.generate gives them
+Fields = tuple  # (name or None, title, tags, error or None, provenance), as pipeline._generate gives them
 
 NAME = "generated-v1.sqlite"
 #: Fields kept in memory before they are written (one transaction each time).
@@ -180,10 +180,11 @@ def _fields(blob: bytes) -> Fields | None:
         value = marshal.loads(blob)
     except (ValueError, EOFError, TypeError):
         return None
-    if not (isinstance(value, tuple) and len(value) == 4):
+    if not (isinstance(value, tuple) and len(value) == 5):
         return None
-    name, title, tags, error = value
+    name, title, tags, error, provenance = value
     if not (
+        isinstance(provenance, str) and
         (name is None or isinstance(name, str))
         and isinstance(title, str)
         and isinstance(tags, tuple)

@@ -280,3 +280,38 @@ def test_an_emphasised_name_is_trimmed_as_its_title_would_be(text):
     name, title, _tags, error = generate(text, compile_taxonomy(config.taxonomy), config.max_tags)
     assert error is None and name and title.startswith(f"{name}: "), (name, title)
     assert not name.endswith(("&", "-"))
+
+
+@pytest.mark.parametrize("long_form, acronym", [
+    ("NOrmed Index of Retention", "NOIR"),
+    ("PArallel Decoding Attack", "PADA"),
+])
+def test_capitals_that_spell_an_acronym_are_not_the_name(long_form, acronym):
+    """"NOrmed" of "NOrmed Index of Retention (NOIR)" only spells the acronym: the name is NOIR."""
+    text = (
+        f"Summaries are hard to judge. This paper proposes {long_form} ({acronym}), a metric for "
+        f"evaluating summarization quality. Experiments show that {acronym} correlates with human judgments."
+    )
+    name = detect_name(text, generation_text(text))
+    assert name != long_form.split()[0]
+    assert name in (None, acronym, long_form)
+
+
+def test_an_institution_whose_cases_are_used_is_not_the_papers_name():
+    """The court of "judgments of the European Court of Human Rights (ECtHR)" is the source of the
+    data, not what the paper made."""
+    text = (
+        "Legal judgment prediction has made progress. We introduce the first benchmark for evaluating "
+        "legal reasoning, built on 375 judgments of the European Court of Human Rights (ECtHR) on "
+        "freedom of assembly. We evaluate 10 language models on it."
+    )
+    assert detect_name(text, generation_text(text)) != "ECtHR"
+
+
+def test_a_name_credited_to_other_authors_is_not_the_papers_name():
+    text = (
+        "Deep object recognition models do well on benchmarks. We reanalyze the ObjectNet dataset recently "
+        "proposed by Barbu et al. containing objects in daily life situations. We find that models do "
+        "much better on isolated objects."
+    )
+    assert detect_name(text, generation_text(text)) != "ObjectNet"

@@ -491,3 +491,48 @@ def test_stems_kept_per_word_are_what_the_words_say(words):
                     expected.add(part[:-1])
     assert _stems(words) == expected
     assert _stems(words) == expected  # from the kept stems
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_a_named_thing_is_never_called_a_kind_it_is_not(raw):
+    """"VESPER, a video benchmark" is never titled "VESPER: ... models for ...": the kind noun
+    the abstract gives the name decides which kind nouns its title may lead with."""
+    from readinglist.convert.kinds import KIND_OF, name_kind
+    from readinglist.convert.titles import _head
+
+    name, title = generated(raw)
+    if not name or not title.startswith(f"{name}: "):
+        return
+    kind = name_kind(to_plain(raw), name)
+    family = KIND_OF.get(_head(title[len(name) + 2 :].split()))
+    assert kind is None or family is None or family == kind, (kind, title)
+
+
+def test_x_for_y_is_never_joined_the_way_round_the_abstract_denies():
+    """The abstract says merging serves distributed training ("merging-inspired aggregation is a
+    strategy for distributed training"): the title never says "distributed training for model
+    merging"."""
+    from readinglist.convert.titles import _says_the_reverse
+
+    plain = (
+        "Model merging techniques combine finetuned models. Local SGD reduces communication. "
+        "We propose IsoLoCo, which adapts Iso-C for distributed training. Merging-inspired aggregation "
+        "is an effective strategy for low-communication distributed training."
+    )
+    assert _says_the_reverse(["distributed", "training"], ["model", "merging", "techniques"], plain)
+    assert not _says_the_reverse(["model", "merging"], ["distributed", "training"], plain)
+    title = make_title(plain, plain, "IsoLoCo").lower()
+    assert "training for model merging" not in title, title
+
+
+def test_a_participle_is_not_cut_from_its_object():
+    """"GR3D: a spatial vision language model equipped" stops before the participle whose
+    object ("with three grounding capabilities ...") did not fit."""
+    raw = (
+        "We present GR3D, a spatial vision language model equipped with three complementary grounding "
+        "capabilities--explicit 2D grounding, implicit 2D grounding, and monocular 3D grounding--within a "
+        "single framework. GR3D achieves consistent improvements across spatial benchmarks."
+    )
+    plain = to_plain(raw)
+    title = make_title(raw, plain, "GR3D")
+    assert not re.search(r"\b[a-z]{3,}[^e]ed$", title), title

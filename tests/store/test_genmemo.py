@@ -29,10 +29,10 @@ def _files(root) -> dict[str, bytes]:
 
 @pytest.fixture
 def generated(monkeypatch) -> list[str]:
-    """The abstracts pipeline.generate is called on (in this process: one process imports)."""
+    """The abstracts pipeline._generate is called on (in this process: one process imports)."""
     calls: list[str] = []
-    real = pipeline.generate
-    monkeypatch.setattr(pipeline, "generate", lambda abstract, *a: calls.append(abstract) or real(abstract, *a))
+    real = pipeline._generate
+    monkeypatch.setattr(pipeline, "_generate", lambda abstract, *a, **k: calls.append(abstract) or real(abstract, *a, **k))
     return calls
 
 
@@ -69,9 +69,9 @@ def test_a_changed_generator_regenerates_generated_fields_and_keeps_edited_ones(
     edited_key = papers[0].key
     store.replace_record(edited_key, papers[0].record.evolve(title="My Own Title", generated=papers[0].record.generated - {"title"}))
     # a better generator: its version changes (a model file or its code did), and so do its titles
-    real = pipeline.generate  # (the fixture's: it counts the calls)
+    real = pipeline._generate  # (the fixture's: it counts the calls)
     monkeypatch.setattr(version, "code_version", lambda: b"a newer generator")
-    monkeypatch.setattr(pipeline, "generate", lambda a, *rest: (lambda f: (f[0], "Improved: " + f[1], f[2], f[3]))(real(a, *rest)))
+    monkeypatch.setattr(pipeline, "_generate", lambda a, *rest, **k: (lambda f: (f[0], "Improved: " + f[1], *f[2:]))(real(a, *rest, **k)))
     generated.clear()
     report = import_files(Store.open(tmp_path / "s", clock=CLOCK), [listing], config=CONFIG)
     assert len(generated) == 4 and len(report.updated) == 3
@@ -130,7 +130,7 @@ def test_a_memo_that_cannot_be_used_is_not_used(tmp_path, generated, damage):
         assert (tmp_path / "elsewhere").read_bytes() == b"" if damage == "link" else memo.is_dir()
 
 
-_FIELDS = st.tuples(st.none() | st.text(), st.text(), st.lists(st.text(), max_size=4).map(tuple), st.none() | st.text())
+_FIELDS = st.tuples(st.none() | st.text(), st.text(), st.lists(st.text(), max_size=4).map(tuple), st.none() | st.text(), st.text())
 
 
 @settings(max_examples=30, deadline=None)

@@ -1,0 +1,54 @@
+"""What kind of thing a paper's name names, so that its title does not call it something else.
+
+"VESPER, a video benchmark" titled "VESPER: vision-language-action models for ..." calls a
+benchmark "models"; "GMC, a correlation metric" titled "GMC: ... IQA models" does the same to a
+metric. :func:`name_kind` reads the kind noun the abstract gives the name where it introduces it
+("NAME, a [few words] KIND", "a [few words] KIND (called|named|dubbed) NAME", "the NAME KIND");
+:func:`contradicts` says whether a title phrase's head noun is a kind of another family.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: Kind nouns in families: a title may call a thing by any noun of its own family.
+FAMILIES = {
+    "data": "benchmark benchmarks dataset datasets corpus corpora suite testbed collection leaderboard environment environments",
+    "measure": "metric metrics score scores index measure measures",
+    "model": "model models network networks architecture architectures transformer transformers",
+    "method": """framework frameworks method methods approach approaches algorithm algorithms technique
+        techniques strategy strategies pipeline pipelines system systems scheme schemes paradigm toolkit library
+        optimizer optimiser agent agents""",
+}
+KIND_OF = {word: family for family, words in FAMILIES.items() for word in words.split()}
+_KINDS = "|".join(sorted(KIND_OF, key=len, reverse=True))
+_AFTER = re.compile(rf"^\s*(?:\([^()]*\)\s*)?,\s*(?:which is\s+)?(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?({_KINDS})\b", re.IGNORECASE)
+_DIRECT = re.compile(rf"^\s+({_KINDS})\b", re.IGNORECASE)
+_BEFORE = re.compile(rf"\b({_KINDS})\s*,?\s*(?:(?:called|named|dubbed|termed|coined)\s+)?$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16)
+def name_kind(plain: str, name: str) -> str | None:
+    """The family of the kind noun the abstract gives ``name`` where it first says what it is
+    ("VESPER, a video benchmark" -> "data"), or None when it gives none."""
+    start = plain.find(name)
+    while start >= 0:
+        end = start + len(name)
+        after = plain[end : end + 120]
+        m = _AFTER.match(after) or _DIRECT.match(after)
+        if not m:
+            m = _BEFORE.search(plain[max(0, start - 60) : start])
+        if m:
+            return KIND_OF[m.group(1).lower()]
+        start = plain.find(name, end)
+    return None
+
+
+def contradicts(head: str, kind: str | None) -> bool:
+    """Does a title phrase with this head noun call the named thing a kind of another family
+    than ``kind``?"""
+    if kind is None:
+        return False
+    family = KIND_OF.get(head)
+    return family is not None and family != kind
