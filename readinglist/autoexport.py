@@ -143,7 +143,8 @@ def refresh(store: Store, config: Config) -> list[Refreshed]:
     new one); nothing is written for one that is up to date. One that cannot be made (its list
     was deleted, its folder is gone) is reported and its old file left alone; the others go on."""
     from .errors import ReadinglistError
-    from .store.atomic import read_bounded, write_output
+    from .jobs import same_text
+    from .store.atomic import write_output
 
     done = []
     for spec in load(store):
@@ -153,10 +154,7 @@ def refresh(store: Store, config: Config) -> list[Refreshed]:
                 raise FileNotFoundError(f"no folder {path.parent}")
             count, chunks = render(store, config, spec)
             text = "".join(chunks)
-            try:
-                same = read_bounded(path) == text.encode("utf-8")
-            except OSError:
-                same = False
+            same = same_text(path, text)
             if not same:
                 write_output(path, text)
             done.append(Refreshed(spec.path or "", count, written=not same))

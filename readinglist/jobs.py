@@ -384,7 +384,9 @@ class BuildReport:
     unchanged: tuple[str, ...] = ()  # export files already up to date
 
 
-def _same_text(path: Path, text: str) -> bool:
+def same_text(path: Path, text: str) -> bool:
+    """Whether the file at ``path`` already holds ``text`` (build and the auto-exports write a
+    file only when its text changes); False when it cannot be read."""
     from .store.atomic import read_bounded
 
     try:
@@ -433,7 +435,7 @@ def build(store, *, config: Config, progress: Progress | None = None, processes:
         title = "Reading list" if fmt == "markdown" else None
         text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title)
         target = Path(config.exports) / name
-        if _same_text(target, text):
+        if same_text(target, text):
             unchanged.append(str(target))
             continue
         from .store.atomic import write_output

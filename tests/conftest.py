@@ -29,6 +29,24 @@ def seed_texts(seed_paths) -> list[str]:
     return [p.read_text(encoding="utf-8") for p in seed_paths]
 
 
+@pytest.fixture(scope="session")
+def seeded_store(tmp_path_factory, seed_paths) -> Path:
+    """A store of the two seed lists, imported once for the whole run: tests take a copy
+    (:func:`library_copy`), never change this one."""
+    from helpers import cli_in
+
+    path = tmp_path_factory.mktemp("seeded") / "library"
+    cli_in(path, "import", *seed_paths)
+    return path
+
+
+@pytest.fixture
+def library_copy(seeded_store, tmp_path) -> Path:
+    """A fresh copy of :func:`seeded_store` at ``tmp_path/library``."""
+    shutil.copytree(seeded_store, tmp_path / "library")
+    return tmp_path / "library"
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A throw-away project folder: seeds/ and a config.toml, like the repository's."""

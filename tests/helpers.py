@@ -266,7 +266,7 @@ def cli_in(store, *args, **kwargs):
 # -- Markdown that must be inert ---------------------------------------------------------------
 
 
-class _Tags(HTMLParser):
+class StartTags(HTMLParser):
     """Every element and attribute the rendered HTML holds."""
 
     def __init__(self):
@@ -282,7 +282,7 @@ ALLOWED = {"p", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote", "
 
 
 def assert_inert(html: str) -> None:
-    parser = _Tags()
+    parser = StartTags()
     parser.feed(html)
     for tag, attrs in parser.found:
         assert tag in ALLOWED, (tag, attrs, html)
@@ -334,3 +334,21 @@ def in_pty(args, *, cols: int, rows: int = 200, env=None, cwd=None, stdin_data: 
     os.close(master)
     code = proc.wait(timeout=10)
     return code, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def generated_records(n: int, *, words: int = 40) -> list[Record]:
+    """``n`` small records with generated key, title and tags, each from its own line of one
+    abstract list (what the git tests share and merge)."""
+    return [
+        Record(
+            key=f"paper{i}",
+            title=f"Generated title {i}",
+            abstract=f"Abstract {i}: " + " ".join(f"term{i}_{j}" for j in range(words)),
+            venue="NeurIPS",
+            year=2026,
+            tags=("llm",),
+            generated=frozenset({"key", "title", "tags"}),
+            sources=(Source("seeds/list.txt", i + 1, 3 + 2 * i),),
+        )
+        for i in range(n)
+    ]

@@ -683,14 +683,22 @@ def connect(cache_dir: Path, *, create: bool = True, wait: float = READER_WAIT_S
             db.close()
             if attempt == 2 or not create or _locked(exc):  # (never removes a cache in use)
                 return None
-            try:  # not a database, or a broken one: it is a cache, start again
-                for suffix in ("", "-wal", "-shm", "-journal"):
-                    if not os.path.islink(str(path) + suffix):
-                        with contextlib.suppress(FileNotFoundError):
-                            os.unlink(str(path) + suffix)
-            except OSError:
+            if not remove_database(path):  # not a database, or a broken one: it is a cache, start again
                 return None
     return None
+
+
+def remove_database(path: str | os.PathLike) -> bool:
+    """Remove a derived SQLite file that is no database (and its journals), never a link's
+    target; False if it cannot be removed. (The cache and the generation memo both use it.)"""
+    try:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            if not os.path.islink(str(path) + suffix):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(str(path) + suffix)
+    except OSError:
+        return False
+    return True
 
 
 def _identity(db: sqlite3.Connection) -> bytes | None:

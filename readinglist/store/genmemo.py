@@ -23,6 +23,8 @@ from collections.abc import Collection
 from hashlib import blake2b
 from pathlib import Path
 
+from .cache import remove_database
+
 Fields = tuple  # (name or None, title, tags, error or None, provenance), as pipeline._generate gives them
 
 NAME = "generated-v1.sqlite"
@@ -71,7 +73,7 @@ class GenerationMemo:
             except sqlite3.Error:
                 if db is not None:
                     db.close()
-                if attempt == 2 or not _remove(path):
+                if attempt == 2 or not remove_database(path):
                     return None
         return None  # pragma: no cover
 
@@ -193,15 +195,3 @@ def _fields(blob: bytes) -> Fields | None:
     ):
         return None
     return value
-
-
-def _remove(path: Path) -> bool:
-    """Remove a memo file that is no database (and its WAL files); False if it cannot be."""
-    try:
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            if not os.path.islink(str(path) + suffix):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(str(path) + suffix)
-    except OSError:
-        return False
-    return True

@@ -300,6 +300,7 @@ class Store:
         self._after_flush: list[Callable[[], None]] = []  # run once written, the lock still held
         self._at_end: list[Callable[[], None]] = []  # run when the transaction ends, written or not
         self._on_commit: list[Callable[[], None]] = []  # run after each transaction that succeeded, unlocked
+        self._committed = False  # the on_commit callbacks are running
         self._broken: dict[str, str] = {}  # files that did not parse when last read
         #: ``building(count)``: a context manager around the making of a cache from nothing
         #: (the first read of a fresh clone: seconds on a large store), given the number of paper
@@ -395,23 +396,18 @@ class Store:
                     self._run_at_end()
                 finally:
                     self._release()
-            for callback in self._on_commit:
-                callback()
+            if self._on_commit and not self._committed:
+                self._committed = True  # a callback's own transactions call no callback again
+                try:
+                    for callback in self._on_commit:
+                        callback()
+                finally:
+                    self._committed = False
 
     def on_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after each outermost transaction that succeeded, once the store's
-        lock is released (the CLI refreshes the auto-exports so). A callback that opens a
-        transaction of its own is not called again for it."""
-        def once() -> None:
-            if getattr(once, "running", False):
-                return
-            once.running = True  # type: ignore[attr-defined]
-            try:
-                callback()
-            finally:
-                once.running = False  # type: ignore[attr-defined]
-
-        self._on_commit.append(once)
+        lock is released (the CLI refreshes the auto-exports so)."""
+        self._on_commit.append(callback)
 
     def _run_at_end(self) -> None:
         hooks, self._at_end = self._at_end, []
@@ -995,10 +991,10 @@ class Store:
         from .paperfile import paper_to_row
 
         (old,), (new,) = _clean_tags([old]), _clean_tags([new])
-        folded = old.casefold()
+        gone = tag_key(old)
 
         def renamed(tags: tuple[str, ...]) -> tuple[str, ...]:
-            return tuple(dict.fromkeys(new if t.casefold() == folded else t for t in tags))
+            return unique_tags(new if tag_key(t) == gone else t for t in tags)
 
         def change(row: tuple) -> tuple:
             changes: dict[int, object] = {USER_TAGS: renamed(row[USER_TAGS])}

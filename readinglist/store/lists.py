@@ -595,14 +595,11 @@ def containing(store: Store, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
     A list that does not parse is left out (``lists`` reports it)."""
     wanted = list(dict.fromkeys(keys))
     found = {}
-    for name in names(store):
-        try:
-            named = set(load(store, name).keys)
-        except ListError:
-            continue
+    for lst in load_all(store)[0]:
+        named = set(lst.keys)
         hits = tuple(k for k in wanted if k in named)
         if hits:
-            found[name] = hits
+            found[lst.name] = hits
     return found
 
 

@@ -12,16 +12,8 @@ from helpers import cli_in
 run = cli_in  # tests/helpers.py
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory, seed_paths):
-    path = tmp_path_factory.mktemp("seeded") / "library"
-    run(path, "import", *seed_paths)
-    return path
-
-
 @pytest.fixture
-def project(seeded, tmp_path):
-    shutil.copytree(seeded, tmp_path / "library")
+def project(library_copy, tmp_path):
     (tmp_path / "paper").mkdir()
     run(tmp_path / "library", "lists", "new", "thesis")
     run(tmp_path / "library", "lists", "add", "thesis", "canvit2026", "captrack2026")

@@ -19,19 +19,9 @@ def papers(store, *args) -> dict[str, dict]:
     return {p["key"]: p for p in map(json.loads, run(store, "list", "--json", *args).output.splitlines())}
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory, seed_paths):
-    path = tmp_path_factory.mktemp("seeded") / "library"
-    run(path, "import", *seed_paths)
-    return path
-
-
 @pytest.fixture
-def store(seeded, tmp_path):
-    import shutil
-
-    shutil.copytree(seeded, tmp_path / "library")
-    return tmp_path / "library"
+def store(library_copy):
+    return library_copy
 
 
 def files(store) -> dict[str, str]:

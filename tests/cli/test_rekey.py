@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from helpers import cli_in
@@ -11,17 +10,9 @@ from helpers import cli_in
 run = cli_in  # tests/helpers.py
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory, seed_paths):
-    path = tmp_path_factory.mktemp("seeded") / "library"
-    run(path, "import", *seed_paths)
-    return path
-
-
 @pytest.fixture
-def store(seeded, tmp_path):
-    shutil.copytree(seeded, tmp_path / "library")
-    return tmp_path / "library"
+def store(library_copy):
+    return library_copy
 
 
 def shown(store, key) -> dict:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import xml.dom.minidom
-from html.parser import HTMLParser
 
 import pytest
 
@@ -24,7 +23,7 @@ from readinglist.formats.registry import ExportOptions, find_exporter
 from readinglist.record import Paper, Record
 from readinglist.store.lists import Entry, Item, ReadingList, Resolved, Section
 
-from helpers import assert_inert, render_markdown_it
+from helpers import StartTags, assert_inert, render_markdown_it
 
 CONFIG = default_config()
 
@@ -77,15 +76,6 @@ def _reading_list(field: str, payload: str, papers: list[Paper]) -> Resolved:
     return Resolved(lst, items)
 
 
-class _Elements(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.elements: list[tuple[str, dict]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.elements.append((tag, dict(attrs)))
-
-
 def _check(fmt: str, text: str, papers: list[Paper], payload: str) -> None:
     keys = [p.key for p in papers]
     if fmt == "markdown":
@@ -102,11 +92,11 @@ def _check(fmt: str, text: str, papers: list[Paper], payload: str) -> None:
             if key_title in text:
                 assert key_title in outside_code, f"{key_title!r} was swallowed by a code block"
     elif fmt == "html":
-        parser = _Elements()
+        parser = StartTags()
         parser.feed(text)
-        scripts = [attrs for tag, attrs in parser.elements if tag == "script"]
+        scripts = [attrs for tag, attrs in parser.found if tag == "script"]
         assert len(scripts) == 2 and scripts[0].get("type") == "application/json", scripts
-        for tag, attrs in parser.elements:
+        for tag, attrs in parser.found:
             assert not any(name.startswith("on") for name in attrs), (tag, attrs)
         body = text.split('<script type="application/json"', 1)[0]
         assert "<img src=x" not in body and "<script>alert" not in body

@@ -18,19 +18,9 @@ from readinglist.store import Store, lists
 run = cli_in  # tests/helpers.py
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory, seed_paths):
-    path = tmp_path_factory.mktemp("seeded") / "library"
-    run(path, "import", *seed_paths)
-    return path
-
-
 @pytest.fixture
-def store(tmp_path, seeded):
-    import shutil
-
-    shutil.copytree(seeded, tmp_path / "library")
-    return Store.open(tmp_path / "library", create=False)
+def store(library_copy):
+    return Store.open(library_copy, create=False)
 
 
 def test_new_add_move_remove_round_trip(store):

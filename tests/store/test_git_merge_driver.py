@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import console_script
-from readinglist.record import Record, Source
+from helpers import console_script, generated_records
+from readinglist.record import Record
 from readinglist.store import lists
 from readinglist.store.library import Store
 
@@ -36,19 +36,7 @@ def cli(store: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def _records(n: int = 4) -> list[Record]:
-    return [
-        Record(
-            key=f"paper{i}",
-            title=f"Generated title {i}",
-            abstract=f"Abstract {i}: " + " ".join(f"term{i}_{j}" for j in range(30)),
-            venue="NeurIPS",
-            year=2026,
-            tags=("llm",),
-            generated=frozenset({"key", "title", "tags"}),
-            sources=(Source("seeds/list.txt", i + 1, 3 + 2 * i),),
-        )
-        for i in range(n)
-    ]
+    return generated_records(n, words=30)
 
 
 def clones(tmp_path: Path, *, setup: bool = True, prepare=None) -> tuple[Path, Path]:

@@ -8,8 +8,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import generated_records
 
-from readinglist.record import Record, Source
+from readinglist.record import Record
 from readinglist.store.library import Store
 
 pytestmark = [
@@ -26,19 +27,7 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def _records() -> list[Record]:
-    return [
-        Record(
-            key=f"paper{i}",
-            title=f"Generated title {i}",
-            abstract=f"Abstract {i}: " + " ".join(f"term{i}_{j}" for j in range(40)),
-            venue="NeurIPS",
-            year=2026,
-            tags=("llm",),
-            generated=frozenset({"key", "title", "tags"}),
-            sources=(Source("seeds/list.txt", i + 1, 3 + 2 * i),),
-        )
-        for i in range(8)
-    ]
+    return generated_records(8)
 
 
 def test_two_clones_marking_different_papers_merge_without_conflicts(tmp_path):
