@@ -315,3 +315,27 @@ def test_a_name_credited_to_other_authors_is_not_the_papers_name():
         "much better on isolated objects."
     )
     assert detect_name(text, generation_text(text)) != "ObjectNet"
+
+
+def test_every_feature_the_generator_computes_has_a_weight_in_the_package_models():
+    """Feature drift: a feature renamed or added in the code but not in a retrained model would
+    silently weigh 0. On the seeds' abstracts, each model's features are all named in its file."""
+    from readinglist.convert import name_model, phrases, title_words
+    from readinglist.convert.pipeline import generation_text
+
+    from helpers import seed_abstracts
+
+    nm, pm, tw = name_model.load_model(), phrases.load_model(), title_words.load_model()
+    assert set(tw["weights"]) == set(title_words.FEATURES)
+    rank, phrase, decision = set(), set(), set()
+    for raw in seed_abstracts():
+        plain = generation_text(raw)
+        cands = [c for c in name_model.candidates(raw, plain) if not c.features.get("generic_acronym")]
+        rank.update(k for c in cands for k in c.features)
+        if cands:
+            decision.update(name_model.decision_features(name_model.rank(cands, nm)))
+        phrase.update(k for _s, _w, f, _i in phrases.scored_phrases(plain, 15) for k in f)
+    assert rank and phrase and decision
+    assert rank <= set(nm["weights"]), rank - set(nm["weights"])
+    assert decision <= set(nm["decision_weights"]) & set(nm["name_weights"]), decision - set(nm["decision_weights"])
+    assert phrase <= set(pm["weights"]), phrase - set(pm["weights"])
