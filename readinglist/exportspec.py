@@ -85,9 +85,10 @@ class ExportSpec:
         return cls(**values)
 
 
-def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tuple[int, Iterator[str]]:
+def render(store: Store, config: Config, spec: ExportSpec, *, warn=None, processes: int = 1) -> tuple[int, Iterator[str]]:
     """(how many papers, the export's text in pieces) for ``spec`` on ``store``. ``warn`` is
-    called with each message about the curated list (a key renamed or missing). The exporter's
+    called with each message about the curated list (a key renamed or missing); ``processes``
+    as for :func:`~readinglist.jobs.export_chunks`. The exporter's
     checks run before this returns (see :func:`~readinglist.jobs.export_chunks`)."""
     from .jobs import export_chunks
 
@@ -132,6 +133,7 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tupl
         papers, config=config, format=spec.format, path=path,
         with_status=spec.with_status, with_notes=spec.with_notes, group_by=spec.group_by, title=spec.title,
         reading_list=resolved, collection=collection, unicode=spec.unicode, reading_lists=every_list,
+        processes=processes,
     )  # fmt: skip
     return len(papers), chunks
 

@@ -329,16 +329,18 @@ def export_papers(
     collection: str | None = None,
     unicode: bool = False,
     reading_lists: tuple = (),
+    processes: int = 1,
 ) -> str:
     """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix).
 
     ``reading_list`` (a :class:`~readinglist.store.lists.Resolved`) is handed to the exporter in
-    its options; ``papers`` should then be the list's papers in order."""
+    its options; ``papers`` should then be the list's papers in order. ``processes`` > 1 lets a
+    large export be rendered by forked processes (the same text; by default nothing forks)."""
     return "".join(
         export_chunks(
             papers, config=config, format=format, path=path, with_status=with_status, with_notes=with_notes,
             group_by=group_by, title=title, reading_list=reading_list, collection=collection, unicode=unicode,
-            reading_lists=reading_lists,
+            reading_lists=reading_lists, processes=processes,
         )
     )  # fmt: skip
 
@@ -357,6 +359,7 @@ def export_chunks(
     collection: str | None = None,
     unicode: bool = False,
     reading_lists: tuple = (),
+    processes: int = 1,
 ) -> Iterator[str]:
     """:func:`export_papers`' text in pieces, for writing as they come: an exporter may offer
     ``export_chunks(papers, options)`` (an iterator of strings, the built-in ones do); one
@@ -368,6 +371,7 @@ def export_chunks(
     options = ExportOptions(
         config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title,
         reading_list=reading_list, collection=collection, unicode=unicode, reading_lists=tuple(reading_lists),
+        processes=processes,
     )
     chunks = getattr(exporter, "export_chunks", None)
     if chunks is None:
@@ -433,7 +437,7 @@ def build(store, *, config: Config, progress: Progress | None = None, processes:
     written, unchanged = [], []
     for name, (fmt, group) in export_plan(papers).items():
         title = "Reading list" if fmt == "markdown" else None
-        text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title)
+        text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title, processes=processes)
         target = Path(config.exports) / name
         if same_text(target, text):
             unchanged.append(str(target))

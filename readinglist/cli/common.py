@@ -23,6 +23,14 @@ class State:
         self._config: object = None
         self._store: object = None
 
+    @property
+    def processes(self) -> int:
+        """How many processes the library may fork for a large job: the CLI owns its process,
+        so one per core (the library itself never forks unasked: see readinglist.forking)."""
+        from ..forking import cores
+
+        return cores()
+
     def set_options(self, *, config: str | None, store: str | None, color: str, pager: bool) -> None:
         """What the global options say (the root command's callback, or :mod:`.fast`)."""
         self.config_path, self.store_path, self.color, self.pager = config, store, color, pager
@@ -54,11 +62,11 @@ class State:
 
             path = None if here else find_store(self.config_path, store=self.store_path)
             if path is not None:
-                self._store = Store.open(path, config=lambda: self.config, create=create)
+                self._store = Store.open(path, config=lambda: self.config, create=create, processes=self.processes)
             else:
                 cfg = self.config
                 path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
-                self._store = Store.open(path, config=cfg, create=create)
+                self._store = Store.open(path, config=cfg, create=create, processes=self.processes)
             self._store.on_commit(self._refresh_auto_exports)
             self._store.building = _building_status
         return self._store
@@ -75,7 +83,7 @@ class State:
         from ..errors import ReadinglistError
 
         try:
-            done = refresh(store, self.config)  # type: ignore[arg-type]
+            done = refresh(store, self.config, processes=self.processes)  # type: ignore[arg-type]
         except ReadinglistError as exc:  # the file itself is broken: the change is made all the same
             echo(f"warning: auto-export: {exc}", err=True)
             return

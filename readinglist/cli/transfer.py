@@ -31,7 +31,7 @@ commands = typer.Typer()
 
 def _worker_processes() -> int:
     """The CLI owns its process, so large imports may fork one worker per core (up to 8)."""
-    return min(os.cpu_count() or 1, 8)
+    return min(state.processes, 8)
 
 
 @commands.command("import")
@@ -263,7 +263,7 @@ def export(
         priority=priority, rating=rating, search=search, sort=sort, list_name=list_name, group_by=group_by,
         with_status=with_status, with_notes=with_notes, unicode=unicode, title=title,
     )  # fmt: skip
-    count, chunks = render(state.store, state.config, spec, warn=lambda message: echo(f"warning: {message}", err=True))
+    count, chunks = render(state.store, state.config, spec, warn=lambda message: echo(f"warning: {message}", err=True), processes=state.processes)
     _warn_broken()  # a paper file that does not parse is left out, and said so
     if output is None:
         for chunk in chunks:  # written as they come: a large export never holds every string

@@ -46,6 +46,7 @@ class ExportOptions:
     #: Every curated list of the store (``Resolved`` each) when the whole library is exported:
     #: Zotero RDF writes each as a collection (with sections, introduction and comments).
     reading_lists: tuple = ()
+    processes: int = 1  # > 1: a large export may be rendered by that many processes (the CLI passes its cores)
 
 
 @dataclass(frozen=True)

@@ -283,8 +283,9 @@ class Store:
     :meth:`transaction`; a transaction that raises writes nothing.
     """
 
-    def __init__(self, root: Path, *, config=None, clock: Clock | None = None, lock_timeout: float = 30.0):
+    def __init__(self, root: Path, *, config=None, clock: Clock | None = None, lock_timeout: float = 30.0, processes: int = 1):
         self.root = root
+        self.processes = processes  # > 1: reading a large store may fork (see readinglist.forking)
         self.papers_dir = root / "papers"
         self.cache_dir = root / ".cache"
         self.lock_path = root / ".lock"
@@ -310,12 +311,16 @@ class Store:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0) -> Store:
+    def open(
+        cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0, processes: int = 1
+    ) -> Store:
         """Open the store in folder ``path``, creating it (and its ``.gitignore``) if ``create``.
 
         ``config`` (a :class:`~readinglist.config.Config`, or a function that returns one when
         it is first needed) supplies the near-duplicate threshold for imports; ``clock`` returns the time history events are stamped with
-        (default: now, UTC); ``lock_timeout`` is how long a writer waits for another one.
+        (default: now, UTC); ``lock_timeout`` is how long a writer waits for another one;
+        ``processes`` > 1 lets reading a large store (a fresh clone's cache) fork that many
+        workers at most (the CLI passes its cores; by default nothing forks).
         """
         root = Path(path)
         if root.exists() and not root.is_dir():
@@ -335,7 +340,7 @@ class Store:
                     fh.write(GITIGNORE)
             except OSError:
                 pass  # a read-only store can still be read
-        return cls(root, config=config, clock=clock, lock_timeout=lock_timeout)
+        return cls(root, config=config, clock=clock, lock_timeout=lock_timeout, processes=processes)
 
     @property
     def config(self):
@@ -589,10 +594,10 @@ class Store:
         if self._index is not None and self._depth > 0 and self._index_locked:
             return self._index
         if self._index is not None:
-            index, scan_ns = cache.scan(self.papers_dir, self._index)
+            index, scan_ns = cache.scan(self.papers_dir, self._index, processes=self.processes)
         else:
-            previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir)
-            index, scan_ns = cache.scan(self.papers_dir, previous, stats)
+            previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir, processes=self.processes)
+            index, scan_ns = cache.scan(self.papers_dir, previous, stats, processes=self.processes)
         self._broken = index.broken
         if index.broken and self._depth > 0:  # a write that needs every paper refuses
             raise StoreError(next(iter(index.broken.values())) + "; fix or remove this file first")
@@ -646,7 +651,7 @@ class Store:
 
         for attempt in (1, 2):
             with self._building_cache():
-                synced = cache.sync(self.cache_dir, self.papers_dir)
+                synced = cache.sync(self.cache_dir, self.papers_dir, processes=self.processes)
             self._broken = synced.broken
             try:
                 return run(synced.db)
