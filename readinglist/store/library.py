@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     from ..record import Event, Paper, Record
+    from ..selection import Filter
     from .importer import ImportSummary as ImportSummary
 
     from .atomic import Staged
@@ -701,6 +702,7 @@ class Store:
 
     def find(
         self,
+        where: Filter | None = None,
         *,
         status: str | Iterable[str] | None = None,
         tags: Iterable[str] = (),
@@ -716,7 +718,8 @@ class Store:
     ) -> list:
         """The papers that match every given filter, sorted.
 
-        ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
+        ``where``: the filters as one value (:class:`~readinglist.selection.Filter`, what the
+        CLI passes), instead of the keywords; ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
         case-insensitive); ``venue``: case-insensitive; ``search``: words that must all occur in
         the title, abstract or notes (see :meth:`search`). ``sort`` is one of SORTS, ``-`` in
         front reverses; "priority" puts 1 first, "rating" the best first (unset ones last);
@@ -725,6 +728,9 @@ class Store:
         shows) instead of whole papers, much cheaper for a large result; ``lines``: the line a
         piped ``list`` prints of each (:func:`~readinglist.store.cache.plain_line`), cheaper still.
         """
+        if where is not None:
+            status, tags, venue, year, priority = where.status or None, where.tags, where.venue, where.year, where.priority
+            rating, search = where.rating, where.search
         reverse = sort.startswith("-")
         order = sort.lstrip("-")
         if order not in SORTS:
