@@ -83,6 +83,7 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None, process
     called with each message about the curated list (a key renamed or missing); ``processes``
     as for :func:`~readinglist.jobs.export_chunks`. The exporter's
     checks run before this returns (see :func:`~readinglist.jobs.export_chunks`)."""
+    from .formats.registry import ExportOptions
     from .jobs import export_chunks
 
     papers = store.find(spec.where, sort=spec.sort)
@@ -119,12 +120,11 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None, process
                 for message in other.messages():
                     if warn is not None:
                         warn(message)
-    chunks = export_chunks(
-        papers, config=config, format=spec.format, path=path,
-        with_status=spec.with_status, with_notes=spec.with_notes, group_by=spec.group_by, title=spec.title,
-        reading_list=resolved, collection=collection, unicode=spec.unicode, reading_lists=every_list,
-        processes=processes,
+    options = ExportOptions(
+        config=config, with_status=spec.with_status, with_notes=spec.with_notes, group_by=spec.group_by, title=spec.title,
+        reading_list=resolved, collection=collection, unicode=spec.unicode, reading_lists=every_list, processes=processes,
     )  # fmt: skip
+    chunks = export_chunks(papers, options, format=spec.format, path=path)
     return len(papers), chunks
 
 

@@ -186,3 +186,14 @@ def test_an_export_stopped_early_leaves_no_child(forked):
     pid = forked[0][0]
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # already waited for
+
+
+def test_one_options_value_or_its_fields_give_one_export():
+    from readinglist.jobs import export_papers
+
+    papers = _papers(3)
+    options = ExportOptions(config=CONFIG, with_status=True, with_notes=True, unicode=True)
+    for name in sorted(MODULES):
+        assert export_papers(papers, options, format=name) == export_papers(papers, config=CONFIG, format=name, with_status=True, with_notes=True, unicode=True)
+    with pytest.raises(TypeError, match="given twice"):
+        export_papers(papers, options, format="bibtex", with_status=True)
