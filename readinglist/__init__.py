@@ -7,7 +7,7 @@ cheap::
     Store.open(path, *, config=None)                    the TOML store (get/find/search/mark/...)
     load_config(path=None, *, store=None) -> Config
     import_files(store, paths, *, config, ...)          -> ImportReport
-    export_papers(papers, *, config, format=None, path=None, ...) -> str
+    export_papers(papers, options, *, format=None, path=None) -> str   (options: ExportOptions)
     build(store, *, config)                             the main job
     reconcile(store, official_records, ...)             -> ReconcileReport
     Record, Paper, Person, Source                       frozen dataclasses

@@ -138,10 +138,11 @@ def target(store: Store, spec: ExportSpec) -> Path:
     return store.root / (spec.path or "")
 
 
-def refresh(store: Store, config: Config) -> list[Refreshed]:
+def refresh(store: Store, config: Config, *, processes: int = 1) -> list[Refreshed]:
     """Rewrite every auto-export whose text changed (atomically: a reader sees the old file or the
     new one); nothing is written for one that is up to date. One that cannot be made (its list
-    was deleted, its folder is gone) is reported and its old file left alone; the others go on."""
+    was deleted, its folder is gone) is reported and its old file left alone; the others go on.
+    ``processes`` as for :func:`~readinglist.exportspec.render`."""
     from .errors import ReadinglistError
     from .jobs import same_text
     from .store.atomic import write_output
@@ -152,7 +153,7 @@ def refresh(store: Store, config: Config) -> list[Refreshed]:
         try:
             if not path.parent.is_dir():
                 raise FileNotFoundError(f"no folder {path.parent}")
-            count, chunks = render(store, config, spec)
+            count, chunks = render(store, config, spec, processes=processes)
             text = "".join(chunks)
             same = same_text(path, text)
             if not same:

@@ -11,6 +11,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .selection import FIELDS as FILTER_FIELDS
+from .selection import Filter
+
 if TYPE_CHECKING:
     from .config import Config
     from .store.library import Store
@@ -19,18 +22,12 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class ExportSpec:
     """One export. ``path`` is where it goes (its suffix names the format when ``format`` is
-    None); the filters are those of ``list``; ``list_name`` exports a curated list in its order
-    (the filters narrow it)."""
+    None); ``where`` the filters (those of ``list``); ``list_name`` exports a curated list in its
+    order (the filters narrow it)."""
 
     path: str | None = None
     format: str | None = None
-    status: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    venue: str | None = None
-    year: int | None = None
-    priority: int | None = None
-    rating: int | None = None
-    search: str | None = None
+    where: Filter = Filter()
     sort: str = "key"
     list_name: str | None = None
     group_by: str | None = None
@@ -39,23 +36,18 @@ class ExportSpec:
     unicode: bool = False
     title: str | None = None
 
-    def describe_filters(self) -> str:
-        """The filters in words ("status read; tag llm"), "" when there are none."""
-        chosen = [
-            ("status", " or ".join(self.status)), ("tag", ", ".join(self.tags)), ("venue", self.venue), ("year", self.year),
-            ("priority", self.priority), ("rating", self.rating), ("search", self.search),
-        ]  # fmt: skip
-        return "; ".join(f"{name} {value}" for name, value in chosen if value)
+    def _flat(self) -> dict:
+        """Every field, the filters among them by name (as an auto-export file has them)."""
+        out: dict = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out.update(value.as_dict() if f.name == "where" else {f.name: value})
+        return out
 
     def as_dict(self) -> dict:
         """The fields that differ from the defaults (what an auto-export file stores)."""
-        default = ExportSpec()
-        out = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value != getattr(default, f.name):
-                out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
+        default = ExportSpec()._flat()
+        return {name: list(value) if isinstance(value, tuple) else value for name, value in self._flat().items() if value != default[name]}
 
     @classmethod
     def from_dict(cls, data: dict, where: str) -> ExportSpec:
@@ -63,12 +55,12 @@ class ExportSpec:
         is unknown or of the wrong type."""
         from .errors import ValidationError
 
-        known = {f.name: f for f in fields(cls)}
+        defaults = cls()._flat()
         values = {}
         for name, value in data.items():
-            if name not in known:
-                raise ValidationError(f"{where}: unknown field {name!r} (known: {', '.join(known)})")
-            default = getattr(cls(), name)
+            if name not in defaults:
+                raise ValidationError(f"{where}: unknown field {name!r} (known: {', '.join(defaults)})")
+            default = defaults[name]
             if isinstance(default, tuple):
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     raise ValidationError(f"{where}: {name} must be a list of strings")
@@ -82,19 +74,19 @@ class ExportSpec:
             elif not isinstance(value, str):
                 raise ValidationError(f"{where}: {name} must be a string")
             values[name] = value
-        return cls(**values)
+        chosen = {name: values.pop(name) for name in FILTER_FIELDS if name in values}
+        return cls(**values, where=Filter(**chosen))
 
 
-def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tuple[int, Iterator[str]]:
+def render(store: Store, config: Config, spec: ExportSpec, *, warn=None, processes: int = 1) -> tuple[int, Iterator[str]]:
     """(how many papers, the export's text in pieces) for ``spec`` on ``store``. ``warn`` is
-    called with each message about the curated list (a key renamed or missing). The exporter's
+    called with each message about the curated list (a key renamed or missing); ``processes``
+    as for :func:`~readinglist.jobs.export_chunks`. The exporter's
     checks run before this returns (see :func:`~readinglist.jobs.export_chunks`)."""
+    from .formats.registry import ExportOptions
     from .jobs import export_chunks
 
-    papers = store.find(
-        status=spec.status or None, tags=spec.tags, venue=spec.venue, year=spec.year, priority=spec.priority,
-        rating=spec.rating, search=spec.search, sort=spec.sort,
-    )  # fmt: skip
+    papers = store.find(spec.where, sort=spec.sort)
     resolved = None
     if spec.list_name is not None:
         from .store import lists
@@ -106,7 +98,7 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tupl
         selected = {p.key for p in papers}
         papers = [p for p in resolved.papers if p.key in selected]
     # Zotero RDF: a curated list, a filtered export or one with a title becomes a Zotero collection
-    filters = spec.describe_filters()
+    filters = spec.where.describe()
     if resolved is not None:
         collection: str | None = spec.title or resolved.list.title or resolved.list.name
     else:
@@ -128,11 +120,11 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None) -> tupl
                 for message in other.messages():
                     if warn is not None:
                         warn(message)
-    chunks = export_chunks(
-        papers, config=config, format=spec.format, path=path,
-        with_status=spec.with_status, with_notes=spec.with_notes, group_by=spec.group_by, title=spec.title,
-        reading_list=resolved, collection=collection, unicode=spec.unicode, reading_lists=every_list,
+    options = ExportOptions(
+        config=config, with_status=spec.with_status, with_notes=spec.with_notes, group_by=spec.group_by, title=spec.title,
+        reading_list=resolved, collection=collection, unicode=spec.unicode, reading_lists=every_list, processes=processes,
     )  # fmt: skip
+    chunks = export_chunks(papers, options, format=spec.format, path=path)
     return len(papers), chunks
 
 

@@ -11,6 +11,10 @@ stat pass and parsing (:mod:`readinglist.store.cache`), a large ``.bib`` file's 
 (:mod:`readinglist.formats.exporting`). :func:`pool` forks a ``multiprocessing`` pool
 (:class:`readinglist.convert.pipeline.Workers`).
 
+The library forks only when its caller asks: every site takes ``processes`` (default 1, no
+fork) and asks :func:`workers` how many processes it may use; the CLI, which owns its process,
+passes :func:`cores`.
+
 Every child :func:`leaves_with_parent`: it ignores SIGINT (Ctrl-C reaches the whole foreground
 process group; the parent decides, and stops its children), takes SIGTERM's default action (it
 dies at once, without a traceback), and dies when its parent dies, however the parent ends (even
@@ -31,6 +35,22 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 Child = tuple[int, int]  # (pid, read end of its pipe)
+
+
+def workers(processes: int, limit: int | None = None) -> int:
+    """How many processes a job may use when its caller passed ``processes``: 1 (no fork)
+    unless the caller asked for more and this system can fork; at most ``limit``."""
+    if processes < 2 or not hasattr(os, "fork"):
+        return 1
+    return processes if limit is None else max(1, min(processes, limit))
+
+
+def cores() -> int:
+    """The cores this process may run on (what the CLI passes as ``processes``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def fork(work: Callable[[], bytes]) -> Child | None:

@@ -22,7 +22,7 @@ from .config import Config
 from .record import Duplicate, ImportResult, Paper, Skipped
 
 if TYPE_CHECKING:
-    from .formats.registry import ImportOptions
+    from .formats.registry import ExportOptions, ImportOptions
 
 Progress = Callable[[int, int, str], None]
 #: ``(path, missing) -> (venue, year)``: asks for what a list's header does not name.
@@ -317,46 +317,31 @@ def _display_path(path: str | os.PathLike, config: Config, *, outside: str = "ab
 
 def export_papers(
     papers: Sequence[Paper],
+    options: ExportOptions | None = None,
     *,
-    config: Config,
     format: str | None = None,
     path: str | os.PathLike | None = None,
-    with_status: bool = False,
-    with_notes: bool = False,
-    group_by: str | None = None,
-    title: str | None = None,
-    reading_list=None,
-    collection: str | None = None,
-    unicode: bool = False,
-    reading_lists: tuple = (),
+    **fields: Any,
 ) -> str:
-    """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix).
+    """The text of ``papers`` in ``format`` (by name, else by ``path``'s suffix), exported with
+    ``options`` (an :class:`~readinglist.formats.registry.ExportOptions`: the configuration and
+    what the exporter is asked for), or with its fields given as keywords instead
+    (``config=..., with_status=True``).
 
-    ``reading_list`` (a :class:`~readinglist.store.lists.Resolved`) is handed to the exporter in
-    its options; ``papers`` should then be the list's papers in order."""
-    return "".join(
-        export_chunks(
-            papers, config=config, format=format, path=path, with_status=with_status, with_notes=with_notes,
-            group_by=group_by, title=title, reading_list=reading_list, collection=collection, unicode=unicode,
-            reading_lists=reading_lists,
-        )
-    )  # fmt: skip
+    A ``reading_list`` (a :class:`~readinglist.store.lists.Resolved`) in the options is handed
+    to the exporter; ``papers`` should then be the list's papers in order. ``processes`` > 1
+    lets a large export be rendered by forked processes (the same text; by default nothing
+    forks)."""
+    return "".join(export_chunks(papers, options, format=format, path=path, **fields))
 
 
 def export_chunks(
     papers: Sequence[Paper],
+    options: ExportOptions | None = None,
     *,
-    config: Config,
     format: str | None = None,
     path: str | os.PathLike | None = None,
-    with_status: bool = False,
-    with_notes: bool = False,
-    group_by: str | None = None,
-    title: str | None = None,
-    reading_list=None,
-    collection: str | None = None,
-    unicode: bool = False,
-    reading_lists: tuple = (),
+    **fields: Any,
 ) -> Iterator[str]:
     """:func:`export_papers`' text in pieces, for writing as they come: an exporter may offer
     ``export_chunks(papers, options)`` (an iterator of strings, the built-in ones do); one
@@ -364,11 +349,13 @@ def export_chunks(
     before the first piece is returned."""
     from .formats.registry import ExportOptions, find_exporter
 
+    if options is None:
+        options = ExportOptions(**fields)
+    elif fields:
+        raise TypeError(f"export options given twice: an ExportOptions and {', '.join(fields)}")
+    if not isinstance(options.reading_lists, tuple):
+        options = replace(options, reading_lists=tuple(options.reading_lists))
     exporter = find_exporter(format, path)
-    options = ExportOptions(
-        config=config, with_status=with_status, with_notes=with_notes, group_by=group_by, title=title,
-        reading_list=reading_list, collection=collection, unicode=unicode, reading_lists=tuple(reading_lists),
-    )
     chunks = getattr(exporter, "export_chunks", None)
     if chunks is None:
         return iter([exporter.export(list(papers), options)])
@@ -422,6 +409,7 @@ def build(store, *, config: Config, progress: Progress | None = None, processes:
     ``store`` may be a function that opens the store: it is called once there are lists to
     build from, so a folder without seeds gets no empty store."""
     from .errors import InputError
+    from .formats.registry import ExportOptions
 
     seeds = sorted(Path(config.seeds).glob("*.txt"))
     if not seeds:
@@ -433,7 +421,8 @@ def build(store, *, config: Config, progress: Progress | None = None, processes:
     written, unchanged = [], []
     for name, (fmt, group) in export_plan(papers).items():
         title = "Reading list" if fmt == "markdown" else None
-        text = export_papers(group, config=config, format=fmt, group_by="tag" if fmt == "markdown" else None, title=title)
+        options = ExportOptions(config=config, group_by="tag" if fmt == "markdown" else None, title=title, processes=processes)
+        text = export_papers(group, options, format=fmt)
         target = Path(config.exports) / name
         if same_text(target, text):
             unchanged.append(str(target))

@@ -125,9 +125,9 @@ def test_a_run_imports_only_the_module_of_its_command(store):
     """Through the typer app (the console script runs plain single-paper lines without it:
     tests/test_cli_fast.py)."""
     shared = ["readinglist.cli.common", "readinglist.cli.root"]
-    reading = ["readinglist.cli.common", "readinglist.cli.options", "readinglist.cli.papers", "readinglist.cli.reading", "readinglist.cli.root"]
+    reading = ["readinglist.cli.common", "readinglist.cli.filters", "readinglist.cli.options", "readinglist.cli.papers", "readinglist.cli.reading", "readinglist.cli.root"]
     assert _loaded(["--help"]) == {"cli": shared, "rich": False}
     assert _loaded(["--store", store, "show", "canvit2026"]) == {"cli": reading, "rich": False}
     assert _loaded(["--store", store, "mark", "read", "canvit2026"])["cli"] == reading
-    assert _loaded(["--store", store, "list"]) == {"cli": ["readinglist.cli.common", "readinglist.cli.library", "readinglist.cli.options", "readinglist.cli.root"], "rich": False}
-    assert _loaded(["--store", store, "lists"])["cli"] == ["readinglist.cli.common", "readinglist.cli.lists", "readinglist.cli.options", "readinglist.cli.root"]
+    assert _loaded(["--store", store, "list"]) == {"cli": ["readinglist.cli.common", "readinglist.cli.filters", "readinglist.cli.library", "readinglist.cli.options", "readinglist.cli.root"], "rich": False}
+    assert _loaded(["--store", store, "lists"])["cli"] == ["readinglist.cli.common", "readinglist.cli.filters", "readinglist.cli.lists", "readinglist.cli.options", "readinglist.cli.root"]

@@ -23,6 +23,14 @@ class State:
         self._config: object = None
         self._store: object = None
 
+    @property
+    def processes(self) -> int:
+        """How many processes the library may fork for a large job: the CLI owns its process,
+        so one per core (the library itself never forks unasked: see readinglist.forking)."""
+        from ..forking import cores
+
+        return cores()
+
     def set_options(self, *, config: str | None, store: str | None, color: str, pager: bool) -> None:
         """What the global options say (the root command's callback, or :mod:`.fast`)."""
         self.config_path, self.store_path, self.color, self.pager = config, store, color, pager
@@ -54,11 +62,11 @@ class State:
 
             path = None if here else find_store(self.config_path, store=self.store_path)
             if path is not None:
-                self._store = Store.open(path, config=lambda: self.config, create=create)
+                self._store = Store.open(path, config=lambda: self.config, create=create, processes=self.processes)
             else:
                 cfg = self.config
                 path = cfg.root / "library" if here and cfg.store_from == "user default" else cfg.store
-                self._store = Store.open(path, config=cfg, create=create)
+                self._store = Store.open(path, config=cfg, create=create, processes=self.processes)
             self._store.on_commit(self._refresh_auto_exports)
             self._store.building = _building_status
         return self._store
@@ -75,7 +83,7 @@ class State:
         from ..errors import ReadinglistError
 
         try:
-            done = refresh(store, self.config)  # type: ignore[arg-type]
+            done = refresh(store, self.config, processes=self.processes)  # type: ignore[arg-type]
         except ReadinglistError as exc:  # the file itself is broken: the change is made all the same
             echo(f"warning: auto-export: {exc}", err=True)
             return
@@ -203,14 +211,15 @@ def _print_papers(papers, *, as_json: bool) -> None:
     echo(_count(len(papers), "paper"), err=True)
 
 
-def list_papers(status, tag, venue, year, priority, rating, search, sort, reverse, limit, as_json) -> None:
-    """What ``readinglist list`` does (see :mod:`.library` for its options)."""
+def list_papers(where, sort, reverse, limit, as_json) -> None:
+    """What ``readinglist list`` does (see :mod:`.library` for its options; ``where``: the
+    filters, a :class:`~readinglist.selection.Filter`)."""
     if reverse:  # every order ends with the key: the reversed order is the reversed list
         sort = sort[1:] if sort.startswith("-") else "-" + sort
     if not as_json and _plain_output():  # the cache keeps each paper's line: one text a paper
-        sys.stdout.write("".join(_find(status, tag, venue, year, priority, rating, search, sort, limit=limit, lines=True)))
+        sys.stdout.write("".join(_find(where, sort, limit=limit, lines=True)))
         return
-    papers = _find(status, tag, venue, year, priority, rating, search, sort, limit=limit, brief=not as_json)
+    papers = _find(where, sort, limit=limit, brief=not as_json)
     _print_papers(papers, as_json=as_json)
 
 
@@ -233,20 +242,16 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 
-def next_papers(limit, tag, venue, year, as_json) -> None:
+def next_papers(where, limit, as_json) -> None:
     """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it). The query
     sorts and cuts, as for list: only the papers shown are read, as cached rows for the table."""
-    papers = state.store.find(
-        status=("reading", "unread"), tags=tuple(tag or ()), venue=venue, year=year, sort="next", limit=limit, brief=not as_json
-    )
+    papers = state.store.find(where.replace(status=("reading", "unread")), sort="next", limit=limit, brief=not as_json)
     _warn_broken()
     _print_papers(papers, as_json=as_json)
 
 
-def _find(status, tag, venue, year, priority, rating, search, sort, **more):
-    papers = state.store.find(
-        status=status or None, tags=tuple(tag or ()), venue=venue, year=year, priority=priority, rating=rating, search=search, sort=sort, **more
-    )
+def _find(where, sort, **more):
+    papers = state.store.find(where, sort=sort, **more)
     _warn_broken()
     return papers
 

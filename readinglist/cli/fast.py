@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import os
 import sys
+
+from .filters import gathered, parser_table
+
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
     from typing import Any
@@ -24,17 +27,11 @@ _GLOBAL_VALUES = {"--store": "store", "--config": "config", "--color": "color"}
 #: the highest value ``rate`` and ``priority`` take (typer's IntRange on N)
 _HIGHEST = {"rate": 5, "priority": 3}
 #: ``list``'s options -> (parameter, kind): "flag", "text", "texts" (repeatable) or the
-#: (lowest, highest) of a number (typer's IntRange; None: no bound)
+#: (lowest, highest) of a number (typer's IntRange; None: no bound). The filter options come
+#: from their one declaration (cli/filters.py); tests/test_cli_fast.py checks the others
+#: against the typer command.
 _LIST_OPTIONS: dict[str, tuple[str, Any]] = {
-    "--status": ("status", "texts"),
-    "-s": ("status", "texts"),
-    "--tag": ("tag", "texts"),
-    "-t": ("tag", "texts"),
-    "--venue": ("venue", "text"),
-    "--year": ("year", (1000, 2999)),
-    "--priority": ("priority", (1, 3)),
-    "--rating": ("rating", (1, 5)),
-    "--search": ("search", "text"),
+    **parser_table(),
     "--sort": ("sort", "text"),
     "--reverse": ("reverse", "flag"),
     "-r": ("reverse", "flag"),
@@ -42,12 +39,14 @@ _LIST_OPTIONS: dict[str, tuple[str, Any]] = {
     "-n": ("limit", (0, None)),
     "--json": ("as_json", "flag"),
 }
-_LIST_DEFAULTS: dict[str, Any] = dict(status=None, tag=None, venue=None, year=None, priority=None, rating=None, search=None, sort="key", reverse=False, limit=None, as_json=False)
-#: ``next``'s options, as for list
+_LIST_DEFAULTS: dict[str, Any] = dict(sort="key", reverse=False, limit=None, as_json=False)
+#: ``next``'s options, as for list (the filters it takes: reading.next_'s filter_options)
+_NEXT_FILTERS = ("tags", "venue", "year")
 _NEXT_OPTIONS: dict[str, tuple[str, Any]] = {
-    name: _LIST_OPTIONS[name] for name in ("--tag", "-t", "--venue", "--year", "--limit", "-n", "--json")
+    **parser_table(_NEXT_FILTERS),
+    **{name: _LIST_OPTIONS[name] for name in ("--limit", "-n", "--json")},
 }
-_NEXT_DEFAULTS: dict[str, Any] = dict(limit=10, tag=None, venue=None, year=None, as_json=False)
+_NEXT_DEFAULTS: dict[str, Any] = dict(limit=10, as_json=False)
 
 
 def _word(arg: str) -> bool:
@@ -64,7 +63,8 @@ def _small_int(arg: str, highest: int | None, lowest: int = 0) -> int | None:
 
 def _list_options(args: list[str], options: dict[str, tuple[str, Any]] = _LIST_OPTIONS, defaults: dict[str, Any] = _LIST_DEFAULTS) -> dict | None:
     """``list``'s (or ``next``'s, with its ``options`` and ``defaults``) keyword arguments when
-    ``args`` are only its options in plain forms (each once, but --tag and --status), else None."""
+    ``args`` are only its options in plain forms (each once, but --tag and --status), else None;
+    the filters among them as one ``where``."""
     kwargs: dict[str, Any] = dict(defaults)
     seen: set[str] = set()
     i = 0
@@ -88,7 +88,7 @@ def _list_options(args: list[str], options: dict[str, tuple[str, Any]] = _LIST_O
             return None
         seen.add(param)
         if kind == "texts":
-            kwargs[param] = [*(kwargs[param] or ()), value]
+            kwargs[param] = [*(kwargs.get(param) or ()), value]
         elif kind == "text":
             kwargs[param] = value
         else:
@@ -97,7 +97,7 @@ def _list_options(args: list[str], options: dict[str, tuple[str, Any]] = _LIST_O
             if number is None:
                 return None
             kwargs[param] = number
-    return kwargs
+    return gathered(kwargs)
 
 
 def _globals(argv: list[str]) -> tuple[dict, int] | None:
@@ -131,17 +131,16 @@ def _globals(argv: list[str]) -> tuple[dict, int] | None:
 
 def _command(name: str, args: list[str]) -> dict | None:
     """The keyword arguments of :mod:`.papers`' function ``name`` for a plain form, else None."""
-    none = dict(status=None, tag=None, venue=None, year=None, priority=None, rating=None, search=None, dry_run=False)
     if name == "show":
         words = [a for a in args if a != "--json"]
         if len(words) == 1 and _word(words[0]):
             return dict(key=words[0], as_json=len(words) < len(args))
     elif name == "mark":
         if len(args) >= 2 and all(map(_word, args)):
-            return dict(none, status=args[0], keys=args[1:], where_status=None)  # status: the new one
+            return gathered(dict(status=args[0], keys=args[1:], dry_run=False))  # status: the new one; no filters
     elif name == "tag":
         if len(args) >= 2 and all(map(_word, args)):
-            return dict(none, words=args, keys=None, remove=False)
+            return gathered(dict(words=args, keys=None, remove=False, dry_run=False))
     elif name in _HIGHEST:
         if len(args) == 2 and _word(args[0]):
             n = _small_int(args[1], _HIGHEST[name])

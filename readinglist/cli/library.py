@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import typer
 
@@ -17,28 +17,16 @@ from .common import (
     _warn_broken,
     state,
 )
-from .options import (
-    _PRIORITY_OPT,
-    _RATING_OPT,
-    _SEARCH_OPT,
-    _STATUS_OPT,
-    _TAG_OPT,
-    _VENUE_OPT,
-    _YEAR_OPT,
-)
+from ..selection import Filter
+from .options import filter_options, with_filters
 
 commands = typer.Typer()
 
 
 @commands.command("list")
+@with_filters
 def list_(
-    status: Optional[List[str]] = _STATUS_OPT,
-    tag: Optional[List[str]] = _TAG_OPT,
-    venue: Optional[str] = _VENUE_OPT,
-    year: Optional[int] = _YEAR_OPT,
-    priority: Optional[int] = _PRIORITY_OPT,
-    rating: Optional[int] = _RATING_OPT,
-    search: Optional[str] = _SEARCH_OPT,
+    where: Filter = filter_options(),
     sort: str = typer.Option("key", help=" | ".join(SORTS) + " (priority: 1 first; rating: best first)."),
     reverse: bool = typer.Option(False, "--reverse", "-r", help="Reverse the order."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, metavar="N", help="At most N papers."),
@@ -49,7 +37,7 @@ def list_(
 
     Example: readinglist list --status unread --tag llm --sort priority --limit 10
     """
-    list_papers(status, tag, venue, year, priority, rating, search, sort, reverse, limit, as_json)
+    list_papers(where, sort, reverse, limit, as_json)
 
 
 

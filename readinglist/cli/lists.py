@@ -12,16 +12,8 @@ from .common import (
     _find,
     state,
 )
-from .options import (
-    _PRIORITY_OPT,
-    _RATING_OPT,
-    _SEARCH_OPT,
-    _STATUS_OPT,
-    _TAG_OPT,
-    _VENUE_OPT,
-    _YEAR_OPT,
-    _complete_key,
-)
+from ..selection import Filter
+from .options import _complete_key, filter_options, with_filters
 
 
 lists_app = typer.Typer(
@@ -87,18 +79,13 @@ def lists_new(
 
 
 @lists_app.command("add")
+@with_filters
 def lists_add(
     name: str = _LIST_NAME,
     keys: Optional[List[str]] = typer.Argument(None, help="Citation keys to add (or use filters).", autocompletion=_complete_key),
     section: Optional[str] = typer.Option(None, "--section", help="Add under this heading (made when new; else the last section)."),
     comment: Optional[str] = typer.Option(None, "--comment", "-c", help="A line on why (\"read §3 only\")."),
-    status: Optional[List[str]] = _STATUS_OPT,
-    tag: Optional[List[str]] = _TAG_OPT,
-    venue: Optional[str] = _VENUE_OPT,
-    year: Optional[int] = _YEAR_OPT,
-    priority: Optional[int] = _PRIORITY_OPT,
-    rating: Optional[int] = _RATING_OPT,
-    search: Optional[str] = _SEARCH_OPT,
+    where: Filter = filter_options(),
 ) -> None:
     """Add papers to a list, by key or by filter (seeding a list: --tag llm --status unread).
 
@@ -108,9 +95,8 @@ def lists_add(
     from ..store import lists
 
     wanted = list(keys or ())
-    filtered = any(x is not None for x in (status, venue, year, priority, rating, search)) or bool(tag)
-    if filtered:
-        wanted += [p.key for p in _find(status, tag, venue, year, priority, rating, search, "key")]
+    if where:
+        wanted += [p.key for p in _find(where, "key")]
     if not wanted:
         raise ValidationError("nothing to add: give keys, or filters that match papers")
     report = lists.add(state.store, name, wanted, section=section, comment=comment)

@@ -59,18 +59,17 @@ def show(key, as_json) -> None:
         _echo_row(state.store.get_row(key))
 
 
-def _selection(keys, status, tag, venue, year, priority, rating, search) -> list[tuple]:
+def _selection(keys, where) -> list[tuple]:
     """The rows of the papers a changing command acts on: KEYs (every one checked first: one
     unknown key changes nothing) or the papers the list filters select (never both)."""
     from ..errors import UnknownKeyError, ValidationError
 
-    filters = any(v not in (None, [], ()) for v in (status, tag, venue, year, priority, rating, search))
-    if keys and filters:
+    if keys and where:
         raise ValidationError("give KEYs or filters (--tag, --status, ...), not both")
-    if filters:
+    if where:
         from ..store.paperfile import paper_to_row
 
-        return [paper_to_row(p) for p in _find(status, tag, venue, year, priority, rating, search, "key")]
+        return [paper_to_row(p) for p in _find(where, "key")]
     if not keys:
         import typer  # only a usage error (the typer command's): never on the fast path
 
@@ -81,14 +80,15 @@ def _selection(keys, status, tag, venue, year, priority, rating, search) -> list
         raise ValidationError(f"{exc}; nothing changed") from None
 
 
-def mark(status, keys, where_status, tag, venue, year, priority, rating, search, dry_run) -> None:
-    """The body of ``readinglist mark`` (see :mod:`.reading` for its options)."""
+def mark(status, keys, where, dry_run) -> None:
+    """The body of ``readinglist mark`` (see :mod:`.reading` for its options): ``status`` the
+    new one, ``where`` the filters (a :class:`~readinglist.selection.Filter`)."""
     from ..store.library import check_status
     from ..store.paperrow import KEY, STATUS
 
     check_status(status)
     store = state.store
-    rows = _selection(keys, where_status, tag, venue, year, priority, rating, search)
+    rows = _selection(keys, where)
     todo = [r for r in rows if r[STATUS] != status]
     if dry_run:
         for r in todo:
@@ -175,13 +175,12 @@ def _edit(text: str) -> str:
             raise ValidationError(f"the editor saved text that is not UTF-8 (line {line}, column {col}); notes unchanged; your text is in {kept}") from None
 
 
-def tag(words, keys, remove, status, tag, venue, year, priority, rating, search, dry_run) -> None:
+def tag(words, keys, remove, where, dry_run) -> None:
     """The body of ``readinglist tag`` (see :mod:`.reading` for its options)."""
     from ..errors import ValidationError
     from ..store.paperrow import KEY, USER_TAGS, paper_tags
 
-    filters = any(v not in (None, [], ()) for v in (status, tag, venue, year, priority, rating, search))
-    single = not keys and not filters
+    single = not keys and not where
     if single:
         if len(words) < 2:
             import typer  # only a usage error (the typer command's): never on the fast path
@@ -191,7 +190,7 @@ def tag(words, keys, remove, status, tag, venue, year, priority, rating, search,
     else:
         tags = words
     store = state.store
-    rows = _selection(keys, status, tag, venue, year, priority, rating, search)
+    rows = _selection(keys, where)
     for word in tags:
         # a paper's key where a tag belongs: `tag KEY1 KEY2` meant two papers (a tag that really
         # is spelled like a key may still be removed from the papers that have it)

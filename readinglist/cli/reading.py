@@ -16,18 +16,8 @@ from .common import (
     _count,
     state,
 )
-from .options import (
-    _KEY,
-    _PRIORITY_OPT,
-    _RATING_OPT,
-    _SEARCH_OPT,
-    _STATUS_ARG,
-    _STATUS_OPT,
-    _TAG_OPT,
-    _VENUE_OPT,
-    _YEAR_OPT,
-    _complete_key,
-)
+from ..selection import Filter
+from .options import _KEY, _STATUS_ARG, _complete_key, filter_options, with_filters
 
 commands = typer.Typer()
 
@@ -46,16 +36,11 @@ _DRY_RUN = typer.Option(False, "--dry-run", "-n", help="Show what would change, 
 
 
 @commands.command()
+@with_filters
 def mark(
     status: str = _STATUS_ARG,
     keys: Optional[List[str]] = _KEYS_ARG,
-    where_status: Optional[List[str]] = typer.Option(None, "--status", "-s", help="Only papers with this status now (repeat: any of them)."),
-    tag: Optional[List[str]] = _TAG_OPT,
-    venue: Optional[str] = _VENUE_OPT,
-    year: Optional[int] = _YEAR_OPT,
-    priority: Optional[int] = _PRIORITY_OPT,
-    rating: Optional[int] = _RATING_OPT,
-    search: Optional[str] = _SEARCH_OPT,
+    where: Filter = filter_options(help={"status": "Only papers with this status now (repeat: any of them)."}),
     dry_run: bool = _DRY_RUN,
 ) -> None:
     """Set the reading status of papers: by key (all keys are checked first; one unknown key
@@ -63,7 +48,7 @@ def mark(
 
     Example: readinglist mark read canvit2026 m2le2026 ; readinglist mark read --tag llm --dry-run
     """
-    papers.mark(status, keys, where_status, tag, venue, year, priority, rating, search, dry_run)
+    papers.mark(status, keys, where, dry_run)
 
 
 @commands.command()
@@ -95,18 +80,13 @@ def _run_editor(path: Path) -> None:
         raise ValidationError(f"the editor {editor!r} exited with status {code}; nothing written")
 
 @commands.command()
+@with_filters
 def tag(
     words: List[str] = typer.Argument(..., metavar="[KEY] TAG...", help="A key then tags; with --key or a filter, tags only."),
     keys: Optional[List[str]] = typer.Option(None, "--key", "-k", help="A paper to tag (repeat for several).", autocompletion=_complete_key),
     remove: bool = typer.Option(False, "--remove", "-r", help="Remove these tags."),
     rename: bool = typer.Option(False, "--rename", help="Rename a tag on every paper that has it: TAG... is OLD NEW."),
-    status: Optional[List[str]] = _STATUS_OPT,
-    tag: Optional[List[str]] = typer.Option(None, "--tag", "-t", help="Only papers that have this tag (repeat: all must match)."),
-    venue: Optional[str] = _VENUE_OPT,
-    year: Optional[int] = _YEAR_OPT,
-    priority: Optional[int] = _PRIORITY_OPT,
-    rating: Optional[int] = _RATING_OPT,
-    search: Optional[str] = _SEARCH_OPT,
+    where: Filter = filter_options(help={"tags": "Only papers that have this tag (repeat: all must match)."}),
     dry_run: bool = _DRY_RUN,
 ) -> None:
     """Add your own tags to papers (kept apart from generated topic tags), or remove tags: one
@@ -118,11 +98,11 @@ def tag(
     if rename:
         from ..errors import ValidationError
 
-        if keys or remove or len(words) != 2 or any(v not in (None, []) for v in (status, tag, venue, year, priority, rating, search)):
+        if keys or remove or len(words) != 2 or where:
             raise ValidationError("tag --rename takes OLD NEW and renames the tag on every paper that has it (no keys, filters or --remove)")
         papers.rename_tag(words[0], words[1], dry_run)
         return
-    papers.tag(words, keys, remove, status, tag, venue, year, priority, rating, search, dry_run)
+    papers.tag(words, keys, remove, where, dry_run)
 
 
 @commands.command()
@@ -144,11 +124,10 @@ def priority(key: str = _KEY, n: int = typer.Argument(..., min=0, max=3, help="1
 
 
 @commands.command("next")
+@with_filters
 def next_(
     limit: int = typer.Option(10, "--limit", "-n", min=0, metavar="N", help="At most N papers."),
-    tag: Optional[List[str]] = _TAG_OPT,
-    venue: Optional[str] = _VENUE_OPT,
-    year: Optional[int] = _YEAR_OPT,
+    where: Filter = filter_options(only=("tags", "venue", "year")),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per line, for scripts."),
 ) -> None:
     """What to read next: unread and started papers, priority 1 first (no priority last), then
@@ -158,7 +137,7 @@ def next_(
     """
     from .common import next_papers
 
-    next_papers(limit, tag, venue, year, as_json)
+    next_papers(where, limit, as_json)
 
 
 @commands.command("rm")

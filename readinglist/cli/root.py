@@ -52,11 +52,22 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Group(TyperGroup):
-    """Library errors become one line on stderr and exit status 1, never a traceback."""
+    """Library errors become one line on stderr and exit status 1, never a traceback; usage
+    errors (of this app only) one line and a hint (:func:`_show_usage_error`)."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except _USAGE_ERROR as exc:  # the root's own options
+            _one_line(exc)
+            raise
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except _USAGE_ERROR as exc:  # a command's options, an unknown command
+            _one_line(exc)
+            raise
         except BrokenPipeError:  # the reader of stdout left: main() ends quietly
             raise
         except HANDLED as exc:  # RecursionError: readers bound their depth, but never a traceback
@@ -87,16 +98,20 @@ def _show_usage_error(self, file=None) -> None:
         sys.stderr.write(f"hint: {usage}   ('{cmd} -h' for help)\n")
 
 
-def _install_usage_errors() -> None:
-    """typer 0.28 vendors click as typer._click; older releases use click itself."""
-    try:
-        from typer._click import exceptions  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # pragma: no cover
-        from click import exceptions  # type: ignore[no-redef,import-not-found,unused-ignore]
-    exceptions.UsageError.show = _show_usage_error  # type: ignore[method-assign]
+try:  # typer 0.28 vendors click as typer._click; older releases use click itself
+    from typer._click.exceptions import UsageError as _USAGE_ERROR  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover
+    from click.exceptions import UsageError as _USAGE_ERROR  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 
-_install_usage_errors()
+def _one_line(exc) -> None:
+    """Let ``exc``, a usage error of this app, be shown by :func:`_show_usage_error` (this exception
+    only: click itself, and any other click app in the process, are left as they are). One
+    that shows something else (the help, when no command is given) keeps its own way."""
+    if type(exc).show is _USAGE_ERROR.show:
+        import types
+
+        exc.show = types.MethodType(_show_usage_error, exc)
 
 
 def declared(module_name: str) -> typer.Typer:

@@ -16,22 +16,15 @@ from .common import (
     _warn_broken,
     state,
 )
-from .options import (
-    _PRIORITY_OPT,
-    _RATING_OPT,
-    _SEARCH_OPT,
-    _STATUS_OPT,
-    _TAG_OPT,
-    _VENUE_OPT,
-    _YEAR_OPT,
-)
+from ..selection import Filter
+from .options import filter_options, with_filters
 
 commands = typer.Typer()
 
 
 def _worker_processes() -> int:
     """The CLI owns its process, so large imports may fork one worker per core (up to 8)."""
-    return min(os.cpu_count() or 1, 8)
+    return min(state.processes, 8)
 
 
 @commands.command("import")
@@ -218,16 +211,11 @@ def _print_import_report(report) -> None:
 
 
 @commands.command()
+@with_filters
 def export(
     format: Optional[str] = typer.Option(None, "--format", "-f", help="An exporter's name (`readinglist formats` lists them; else from -o's suffix)."),
     output_name: Optional[str] = typer.Option(None, "--output", "-o", help="Write here (else stdout).", metavar="PATH"),
-    status: Optional[List[str]] = _STATUS_OPT,
-    tag: Optional[List[str]] = _TAG_OPT,
-    venue: Optional[str] = _VENUE_OPT,
-    year: Optional[int] = _YEAR_OPT,
-    priority: Optional[int] = _PRIORITY_OPT,
-    rating: Optional[int] = _RATING_OPT,
-    search: Optional[str] = _SEARCH_OPT,
+    where: Filter = filter_options(),
     sort: str = typer.Option("key", help="Order of entries (as for list)."),
     group_by: Optional[str] = typer.Option(None, "--group-by", help="Markdown: tag (under every tag) | first-tag | status | venue | priority."),
     with_status: bool = typer.Option(False, "--with-status", help="Include reading status, priority and rating."),
@@ -259,11 +247,10 @@ def export(
     if keep_updated and output is None:
         raise ValidationError("--keep-updated needs -o FILE: the file to keep up to date")
     spec = ExportSpec(
-        path=output_name, format=format, status=tuple(status or ()), tags=tuple(tag or ()), venue=venue, year=year,
-        priority=priority, rating=rating, search=search, sort=sort, list_name=list_name, group_by=group_by,
+        path=output_name, format=format, where=where, sort=sort, list_name=list_name, group_by=group_by,
         with_status=with_status, with_notes=with_notes, unicode=unicode, title=title,
     )  # fmt: skip
-    count, chunks = render(state.store, state.config, spec, warn=lambda message: echo(f"warning: {message}", err=True))
+    count, chunks = render(state.store, state.config, spec, warn=lambda message: echo(f"warning: {message}", err=True), processes=state.processes)
     _warn_broken()  # a paper file that does not parse is left out, and said so
     if output is None:
         for chunk in chunks:  # written as they come: a large export never holds every string
@@ -313,7 +300,7 @@ def auto_export(
     if not specs:
         echo("no auto-exports (readinglist export -o FILE ... --keep-updated makes one)")
     for spec in specs:
-        what = [f"list {spec.list_name}" if spec.list_name else "", spec.describe_filters(), spec.format or ""]
+        what = [f"list {spec.list_name}" if spec.list_name else "", spec.where.describe(), spec.format or ""]
         echo(f"{spec.path}  ({'; '.join(w for w in what if w) or 'all papers'})")
 
 

@@ -223,10 +223,10 @@ def _generate_here(
 ) -> Iterator[Fields]:
     """:func:`generate_iter` without a pool forked already: in this process, or in a pool forked
     for these abstracts when there are many."""
-    import multiprocessing
+    from ..forking import workers as usable_workers
 
     total = len(abstracts)
-    if processes < 2 or total < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
+    if total < PARALLEL_MIN or usable_workers(processes) < 2:
         for n, a in enumerate(abstracts, 1):
             fields = _generate(a, tagger, max_tags, generator)
             if progress and (n % 25 == 0 or n == total):

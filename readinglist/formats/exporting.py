@@ -5,11 +5,11 @@ Kept free of heavy imports: the exporters themselves pull in bibtexparser or pyl
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import PureWindowsPath
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from .. import forking
 from ..errors import ValidationError
 from ..constants import source_text
 from ..record import STATUS_EVENTS, Paper, Record, Source
@@ -20,11 +20,11 @@ FORK_MIN_PAPERS = 2000
 _READ_BACK = 1 << 20
 
 
-def rendered(count: int, size: int, render: Callable[[int, int], str]) -> Iterator[str]:
+def rendered(count: int, size: int, render: Callable[[int, int], str], *, processes: int = 1) -> Iterator[str]:
     """``render(start, stop)`` for every piece of ``size`` papers of ``range(count)``, in order:
     an exporter's streamed text, whose pieces depend on nothing but their range.
 
-    On a large export (FORK_MIN_PAPERS, two cores or more) a forked child renders the second
+    On a large export (FORK_MIN_PAPERS, and ``processes`` > 1) a forked child renders the second
     half meanwhile into an unnamed temporary file, read back here in pieces once this process
     has given its own half: the same text, in about half the time, and never all of it in
     memory at once. If the child cannot start or fails in any way (a rendering error, a full
@@ -32,13 +32,11 @@ def rendered(count: int, size: int, render: Callable[[int, int], str]) -> Iterat
     would have been without a child."""
     starts = range(0, count, size)
     pieces = len(starts)
-    if count < FORK_MIN_PAPERS or pieces < 2 or not hasattr(os, "fork") or _cores() < 2:
+    if count < FORK_MIN_PAPERS or pieces < 2 or forking.workers(processes) < 2:
         for start in starts:
             yield render(start, min(start + size, count))
         return
     import tempfile
-
-    from .. import forking
 
     middle = starts[pieces // 2]
     try:
@@ -71,13 +69,6 @@ def rendered(count: int, size: int, render: Callable[[int, int], str]) -> Iterat
         forking.discard(child)  # the caller stopped early (an error while writing): no orphan
         if spool is not None:
             spool.close()
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 

@@ -1,8 +1,10 @@
-"""Importer and exporter plugins, found through entry points.
+"""Importer and exporter plugins, found through entry points or registered at run time.
 
 Built-in formats are registered in ``pyproject.toml`` exactly like third-party ones, under the
-entry-point groups ``readinglist.importers`` and ``readinglist.exporters``. Each entry point
-names an object with ``name``, ``suffixes`` and ``description`` attributes and
+entry-point groups ``readinglist.importers`` and ``readinglist.exporters``; a program can also
+:func:`register` a format object at run time, beside them (as pybtex's ``register_plugin``):
+every format, built-in, installed or registered, is one entry of the same table, looked up the
+same way. Each format is an object with ``name``, ``suffixes`` and ``description`` attributes and
 
 * for an exporter: ``export(papers, options) -> str`` (the caller writes the file);
 * for an importer: ``parse(text, *, source, options) -> ImportResult``.
@@ -46,6 +48,7 @@ class ExportOptions:
     #: Every curated list of the store (``Resolved`` each) when the whole library is exported:
     #: Zotero RDF writes each as a collection (with sections, introduction and comments).
     reading_lists: tuple = ()
+    processes: int = 1  # > 1: a large export may be rendered by that many processes (the CLI passes its cores)
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ class Importer(Protocol):
 
 
 @cache
-def _load(group: str) -> dict:
+def _entry_points(group: str) -> dict:
+    """The group's entry points by name (each loaded when first used)."""
     from importlib.metadata import entry_points
 
     found = {}
@@ -90,8 +94,42 @@ def _load(group: str) -> dict:
     return found
 
 
+#: The formats :func:`register` was given, by group and name (nothing unless a caller registers).
+_registered: dict[str, dict[str, object]] = {IMPORTERS: {}, EXPORTERS: {}}
+
+
+def _load(group: str) -> dict:
+    """Every format of the group by name, sorted: the entry points and the registered ones (a
+    registered one replaces an entry point of its name: :func:`register` with ``force``)."""
+    known = {**_entry_points(group), **_registered[group]}
+    return {name: known[name] for name in sorted(known)}
+
+
 def _plugin(group: str, name: str):
-    return _load(group)[name].load()
+    found = _load(group)[name]
+    return found if name in _registered[group] else found.load()
+
+
+def register(plugin, *, name: str | None = None, force: bool = False) -> None:
+    """Make the format ``plugin`` known from now on, in this process, beside the entry points:
+    as an exporter if it has ``export``, as an importer if it has ``parse`` (both if both), under
+    ``name`` (default: its own ``name``; lower case, as names are looked up). ValueError when it
+    is neither, has no ``suffixes``, or its name is taken already (by a built-in, an installed or
+    a registered format) and ``force`` is not given; with ``force`` it replaces that one."""
+    groups = [g for g, method in ((EXPORTERS, "export"), (IMPORTERS, "parse")) if callable(getattr(plugin, method, None))]
+    if not groups:
+        raise ValueError(f"{plugin!r} is no format: it has neither export(papers, options) nor parse(text, *, source, options)")
+    if not isinstance(getattr(plugin, "suffixes", None), tuple):
+        raise ValueError(f"{plugin!r} has no suffixes (a tuple such as ('.ris',))")
+    wanted = (name or getattr(plugin, "name", "") or "").lower()
+    if not wanted:
+        raise ValueError(f"{plugin!r} has no name: pass name=")
+    for group in groups:
+        if wanted in _load(group) and not force:
+            kind = "exporter" if group == EXPORTERS else "importer"
+            raise ValueError(f"an {kind} named {wanted!r} is known already (register(..., force=True) replaces it)")
+    for group in groups:
+        _registered[group][wanted] = plugin
 
 
 def names(group: str) -> tuple[str, ...]:
@@ -149,5 +187,6 @@ def importer_names() -> tuple[str, ...]:
 
 
 def clear_cache() -> None:
-    """Forget discovered plugins (after installing one at run time, or in tests)."""
-    _load.cache_clear()
+    """Forget discovered plugins (after installing one at run time, or in tests); the
+    registered ones stay."""
+    _entry_points.cache_clear()

@@ -16,7 +16,7 @@ The cache file is SQLite (see :func:`sync` and the queries below); each paper's 
 the file's name). A cache that cannot be read is ignored and rebuilt. Rebuilding it (a fresh
 clone) reads the files with :func:`~readinglist.store.paperfile.read_texts` and the compiled
 TOML reader, straight to rows (:func:`~readinglist.store.paperfile.parse_row`), in forked
-workers when there are many (:func:`_parsed_parts`).
+workers when there are many and the caller passed ``processes`` > 1 (:func:`_parsed_parts`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..tagform import tag_key, unique_tags
-from ..forking import collect, discard, fork, fork_writer
+from ..forking import collect, discard, fork, fork_writer, workers as usable_workers
 from ..gc_pause import gc_paused
 from ..constants import STATUSES
 from .paperrow import read_texts
@@ -173,7 +173,7 @@ def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
         db.close()
 
 
-def scan(papers_dir: Path, previous: Index, stats: Stats | None = None) -> tuple[Index, int]:
+def scan(papers_dir: Path, previous: Index, stats: Stats | None = None, *, processes: int = 1) -> tuple[Index, int]:
     """Stat every paper file and build the index, re-parsing files whose signature changed.
 
     ``stats`` is :func:`stat_files`'s result when the caller has it already (see
@@ -182,18 +182,18 @@ def scan(papers_dir: Path, previous: Index, stats: Stats | None = None) -> tuple
     that claim the same key.
     """
     with gc_paused():
-        return _scan(papers_dir, previous, stats or stat_files(papers_dir))
+        return _scan(papers_dir, previous, stats or stat_files(papers_dir), processes)
 
 
 Stats = tuple  # (signatures by file name, leftover temp files, when the stat pass started)
 
 
-def stat_files(papers_dir: Path, *, parallel: bool = False) -> Stats:
+def stat_files(papers_dir: Path, *, processes: int = 1) -> Stats:
     """The signature of every paper file (one ``stat`` each), the temp files killed writers
-    left, and the time the pass started. ``parallel``: on a large store a forked child stats
+    left, and the time the pass started. ``processes`` > 1: on a large store a forked child stats
     half of the files (the pass is system calls, which two cores make twice as fast); if the
     child fails in any way, this process stats its half too."""
-    scan = Scan(papers_dir, parallel=parallel)
+    scan = Scan(papers_dir, processes=processes)
     try:
         return scan.sigs(), scan.temp, scan.scan_ns
     finally:
@@ -204,14 +204,14 @@ class Scan:
     """One stat pass over the paper files, which a read compares with the cache by
     :meth:`digest` before it asks for the signatures themselves (:meth:`sigs`).
 
-    On a large store (``parallel``) a forked child stats half of the files and sends first the
+    On a large store (and ``processes`` > 1) a forked child stats half of the files and sends first the
     :func:`digest_part` of its half (16 bytes), then its signatures; when the digest shows that
     nothing changed, the common case, the signatures are never sent, read nor merged (the child
     is stopped by :meth:`close`). If the child fails in any way, this process stats its half."""
 
     __slots__ = ("papers_dir", "temp", "scan_ns", "listing", "_sigs", "_rest", "_child", "_part")
 
-    def __init__(self, papers_dir: Path, *, parallel: bool = False, listing: Listing | None = None) -> None:
+    def __init__(self, papers_dir: Path, *, processes: int = 1, listing: Listing | None = None) -> None:
         self.papers_dir = papers_dir
         self.scan_ns = time.time_ns()
         # self.listing: a listing of the folder worth remembering (see list_folder), or None
@@ -219,7 +219,7 @@ class Scan:
         self._rest: list[str] = []  # the child's half
         self._child: tuple[int, int] | None = None
         self._part: tuple[int, int] | None = None  # the child's digest part, once read
-        if parallel and len(names) >= FORK_MIN_FILES and hasattr(os, "fork") and _cores() >= 2:
+        if len(names) >= FORK_MIN_FILES and usable_workers(processes) >= 2:
             half = len(names) // 2
             names, self._rest = names[:half], names[half:]
             self._child = fork_writer(self._send)
@@ -356,13 +356,14 @@ def odd(sigs: dict[str, Signature | None], names: Iterable[str]) -> frozenset[st
 FORK_MIN_FILES = 2000
 
 
-def load_and_stat(cache_dir: Path, papers_dir: Path) -> tuple[Index, Stats]:
-    """:func:`load_cache` and :func:`stat_files` at once: on a large store a forked child does
+def load_and_stat(cache_dir: Path, papers_dir: Path, *, processes: int = 1) -> tuple[Index, Stats]:
+    """:func:`load_cache` and :func:`stat_files` at once: on a large store (and ``processes`` >
+    1) a forked child does
     the stat pass (system calls, ~80 ms for 20,000 files) while this process unmarshals the
     cache (~130 ms), and sends its result back through a pipe. Falls back to doing both here
     where there is no fork, on a small store, or if the child fails in any way."""
     child = None
-    if _file_count_hint(cache_dir) >= FORK_MIN_FILES:  # the child: stat, send
+    if usable_workers(processes) >= 2 and _file_count_hint(cache_dir) >= FORK_MIN_FILES:  # the child: stat, send
         child = fork(lambda: marshal.dumps(stat_files(papers_dir)))
     previous = load_cache(cache_dir)
     stats = None
@@ -383,7 +384,7 @@ def _file_count_hint(cache_dir: Path) -> int:
         return 0
 
 
-def _scan(papers_dir: Path, previous: Index, stats: Stats) -> tuple[Index, int]:
+def _scan(papers_dir: Path, previous: Index, stats: Stats, processes: int = 1) -> tuple[Index, int]:
     sigs, temp, scan_ns = stats
     index = Index(sigs=sigs, temp_files=temp, changes=previous.changes)
     old_papers = previous.papers
@@ -398,7 +399,7 @@ def _scan(papers_dir: Path, previous: Index, stats: Stats) -> tuple[Index, int]:
     changed = sorted(name for name, _ in sigs.items() - previous.sigs.items())
     gone = old_papers.keys() - sigs.keys()
     try:
-        parsed, vanished = parse_files(papers_dir, changed, careful=odd(sigs, changed))
+        parsed, vanished = parse_files(papers_dir, changed, careful=odd(sigs, changed), processes=processes)
     except StoreError:  # one bad file must not hide the others: parse one by one, note the bad
         parsed, vanished = {}, []
         for name in changed:
@@ -434,11 +435,15 @@ def _scan(papers_dir: Path, previous: Index, stats: Stats) -> tuple[Index, int]:
 #: From this many files to parse, a compiled TOML reader is worth importing (see
 #: :func:`readinglist.store.paperfile.compiled_loads`)...
 COMPILED_MIN_FILES = 64
-#: ...and from this many, forked workers share the parsing among the machine's cores.
+#: ...and from this many (and ``processes`` > 1), forked workers share the parsing (at most
+#: MAX_WORKERS of them).
 PARALLEL_MIN_FILES = 2000
+MAX_WORKERS = 4
 
 
-def parse_files(papers_dir: Path, names: list[str], convert=None, careful: Container[str] = ()) -> tuple[dict, list[str]]:
+def parse_files(
+    papers_dir: Path, names: list[str], convert=None, careful: Container[str] = (), *, processes: int = 1
+) -> tuple[dict, list[str]]:
     """The papers in ``names`` (files in ``papers_dir``), and the names that were not found.
     ``convert(name, row)``: what to return for each paper instead, from its row
     (:func:`~readinglist.store.paperfile.paper_to_row`; marshal data, so that forked workers
@@ -446,7 +451,7 @@ def parse_files(papers_dir: Path, names: list[str], convert=None, careful: Conta
     :func:`odd`), never opened.
 
     Many files (a fresh clone, a deleted cache) are parsed with a compiled TOML reader when
-    one is installed, and shared among forked workers on a machine with several cores; the
+    one is installed, and shared among forked workers when the caller passed ``processes`` > 1; the
     result is the same as parsing them one by one here, including which error is raised
     first (the first bad file in ``names``' order). A worker that fails in any other way
     leaves its share to this process.
@@ -456,7 +461,7 @@ def parse_files(papers_dir: Path, names: list[str], convert=None, careful: Conta
     from .paperfile import compiled_loads
 
     loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
-    workers = _cores() if len(names) >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
+    workers = usable_workers(processes, MAX_WORKERS) if len(names) >= PARALLEL_MIN_FILES else 1
     if workers < 2:
         return _converted(*_parse_share(papers_dir, names, loads, careful), convert)
     size = -(-len(names) // workers)
@@ -503,13 +508,6 @@ def _converted(rows: dict[str, tuple], vanished: list[str], convert) -> tuple[di
         if convert is not None:
             return {name: convert(name, row) for name, row in rows.items()}, vanished
         return {name: row_to_paper(row) for name, row in rows.items()}, vanished
-
-
-def _cores() -> int:
-    try:
-        return min(len(os.sched_getaffinity(0)), 4)
-    except (AttributeError, OSError):
-        return min(os.cpu_count() or 1, 4)
 
 
 def _parse_share(papers_dir: Path, names: list[str], loads, careful: Container[str] = ()) -> tuple[dict[str, tuple], list[str]]:
@@ -933,7 +931,7 @@ class Synced:
         self.db.close()
 
 
-def sync(cache_dir: Path, papers_dir: Path, *, wait: float = READER_WAIT_SECONDS) -> Synced:
+def sync(cache_dir: Path, papers_dir: Path, *, wait: float = READER_WAIT_SECONDS, processes: int = 1) -> Synced:
     """The cache, brought up to date: every paper file stat'ed, the ones whose signature
     changed parsed again and written back, the removed ones dropped. Files that do not parse
     are left out (and named in ``broken``). StoreError when two files claim one key.
@@ -943,7 +941,7 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = READER_WAIT_SECONDS
     with gc_paused():
         db = connect(cache_dir, wait=wait) or _memory_db()
         try:
-            scan = Scan(papers_dir, parallel=True, listing=_listing(db))
+            scan = Scan(papers_dir, processes=processes, listing=_listing(db))
         except BaseException:
             db.close()
             raise
@@ -954,13 +952,13 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = READER_WAIT_SECONDS
                     sigs = scan.sigs()
                     stored = _stored_sigs(db)
                     if sigs != stored:
-                        _update(db, papers_dir, sigs, stored, scan.scan_ns, broken)
+                        _update(db, papers_dir, sigs, stored, scan.scan_ns, broken, processes)
                 if scan.listing is not None:
                     _remember_listing(db, scan.listing)
             except sqlite3.Error:  # the file went bad meanwhile: this process's own copy
                 db.close()
                 db = _memory_db()
-                _update(db, papers_dir, scan.sigs(), {}, scan.scan_ns, broken)
+                _update(db, papers_dir, scan.sigs(), {}, scan.scan_ns, broken, processes)
             except BaseException:
                 db.close()
                 raise
@@ -969,10 +967,10 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = READER_WAIT_SECONDS
         return Synced(db, broken, scan.temp)
 
 
-def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict) -> None:
+def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict, processes: int = 1) -> None:
     changed = sorted(name for name, sig in sigs.items() if stored.get(name, False) != sig)
     gone: set[str] = set(stored.keys() - sigs.keys())
-    parts = _parsed_parts(papers_dir, changed, odd(sigs, changed), broken)
+    parts = _parsed_parts(papers_dir, changed, odd(sigs, changed), broken, processes)
     try:
         for chunks in parts:  # written part by part, each in its own transaction
             _write_part(db, papers_dir, sigs, stored, scan_ns, chunks, gone)
@@ -1019,11 +1017,13 @@ PARSE_US, WORKER_PARSE_US, WRITE_US, LOAD_US, FIXED_US = 71, 76, 35, 12, 250_000
 STREAM_CHUNK = 1000
 
 
-def _parsed_parts(papers_dir: Path, names: list[str], careful: Container[str], broken: dict) -> Generator[Iterator[tuple[dict, list[str]]], None, None]:
+def _parsed_parts(
+    papers_dir: Path, names: list[str], careful: Container[str], broken: dict, processes: int = 1
+) -> Generator[Iterator[tuple[dict, list[str]]], None, None]:
     """The files ``names`` parsed, part by part, each part chunk by chunk: ``(bundles, lost)``,
     name -> :func:`bundle_row` and the names that vanished or do not parse (noted in
     ``broken``). One part, or, for many files on a machine with several cores, two: this
-    process's share first, which the caller writes while forked workers parse the rest (the
+    process's share first, which the caller writes while forked workers (``processes`` > 1) parse the rest (the
     second part), whose rows they send a chunk at a time, which the caller writes as they come.
     This process writes every row, so its share is the smaller one: with P, P', W and L the
     times to parse here, to parse in a worker, to write and to receive a paper (and F this
@@ -1032,7 +1032,7 @@ def _parsed_parts(papers_dir: Path, names: list[str], careful: Container[str], b
     from .paperfile import compiled_loads
 
     loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
-    workers = _cores() if len(names) >= PARALLEL_MIN_FILES and hasattr(os, "fork") else 1
+    workers = usable_workers(processes, MAX_WORKERS) if len(names) >= PARALLEL_MIN_FILES else 1
     if workers < 2:
         yield iter([_bundles(papers_dir, names, loads, careful, broken)])
         return

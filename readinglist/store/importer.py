@@ -76,7 +76,7 @@ class Importer:
         # a throwaway one made from the store's index (which holds those changes)
         self.persist = not store._pending
         if self.persist:
-            synced = cache.sync(store.cache_dir, store.papers_dir, wait=cache.WRITER_WAIT_SECONDS)
+            synced = cache.sync(store.cache_dir, store.papers_dir, wait=cache.WRITER_WAIT_SECONDS, processes=store.processes)
             db = synced.db
             try:
                 if synced.broken:  # an import needs every paper: it refuses

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     from ..record import Event, Paper, Record
+    from ..selection import Filter
     from .importer import ImportSummary as ImportSummary
 
     from .atomic import Staged
@@ -283,8 +284,9 @@ class Store:
     :meth:`transaction`; a transaction that raises writes nothing.
     """
 
-    def __init__(self, root: Path, *, config=None, clock: Clock | None = None, lock_timeout: float = 30.0):
+    def __init__(self, root: Path, *, config=None, clock: Clock | None = None, lock_timeout: float = 30.0, processes: int = 1):
         self.root = root
+        self.processes = processes  # > 1: reading a large store may fork (see readinglist.forking)
         self.papers_dir = root / "papers"
         self.cache_dir = root / ".cache"
         self.lock_path = root / ".lock"
@@ -310,12 +312,16 @@ class Store:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0) -> Store:
+    def open(
+        cls, path, *, config=None, create: bool = True, clock: Clock | None = None, lock_timeout: float = 30.0, processes: int = 1
+    ) -> Store:
         """Open the store in folder ``path``, creating it (and its ``.gitignore``) if ``create``.
 
         ``config`` (a :class:`~readinglist.config.Config`, or a function that returns one when
         it is first needed) supplies the near-duplicate threshold for imports; ``clock`` returns the time history events are stamped with
-        (default: now, UTC); ``lock_timeout`` is how long a writer waits for another one.
+        (default: now, UTC); ``lock_timeout`` is how long a writer waits for another one;
+        ``processes`` > 1 lets reading a large store (a fresh clone's cache) fork that many
+        workers at most (the CLI passes its cores; by default nothing forks).
         """
         root = Path(path)
         if root.exists() and not root.is_dir():
@@ -335,7 +341,7 @@ class Store:
                     fh.write(GITIGNORE)
             except OSError:
                 pass  # a read-only store can still be read
-        return cls(root, config=config, clock=clock, lock_timeout=lock_timeout)
+        return cls(root, config=config, clock=clock, lock_timeout=lock_timeout, processes=processes)
 
     @property
     def config(self):
@@ -589,10 +595,10 @@ class Store:
         if self._index is not None and self._depth > 0 and self._index_locked:
             return self._index
         if self._index is not None:
-            index, scan_ns = cache.scan(self.papers_dir, self._index)
+            index, scan_ns = cache.scan(self.papers_dir, self._index, processes=self.processes)
         else:
-            previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir)
-            index, scan_ns = cache.scan(self.papers_dir, previous, stats)
+            previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir, processes=self.processes)
+            index, scan_ns = cache.scan(self.papers_dir, previous, stats, processes=self.processes)
         self._broken = index.broken
         if index.broken and self._depth > 0:  # a write that needs every paper refuses
             raise StoreError(next(iter(index.broken.values())) + "; fix or remove this file first")
@@ -646,7 +652,7 @@ class Store:
 
         for attempt in (1, 2):
             with self._building_cache():
-                synced = cache.sync(self.cache_dir, self.papers_dir)
+                synced = cache.sync(self.cache_dir, self.papers_dir, processes=self.processes)
             self._broken = synced.broken
             try:
                 return run(synced.db)
@@ -696,6 +702,7 @@ class Store:
 
     def find(
         self,
+        where: Filter | None = None,
         *,
         status: str | Iterable[str] | None = None,
         tags: Iterable[str] = (),
@@ -711,7 +718,8 @@ class Store:
     ) -> list:
         """The papers that match every given filter, sorted.
 
-        ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
+        ``where``: the filters as one value (:class:`~readinglist.selection.Filter`, what the
+        CLI passes), instead of the keywords; ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
         case-insensitive); ``venue``: case-insensitive; ``search``: words that must all occur in
         the title, abstract or notes (see :meth:`search`). ``sort`` is one of SORTS, ``-`` in
         front reverses; "priority" puts 1 first, "rating" the best first (unset ones last);
@@ -720,6 +728,9 @@ class Store:
         shows) instead of whole papers, much cheaper for a large result; ``lines``: the line a
         piped ``list`` prints of each (:func:`~readinglist.store.cache.plain_line`), cheaper still.
         """
+        if where is not None:
+            status, tags, venue, year, priority = where.status or None, where.tags, where.venue, where.year, where.priority
+            rating, search = where.rating, where.search
         reverse = sort.startswith("-")
         order = sort.lstrip("-")
         if order not in SORTS:

@@ -134,8 +134,8 @@ def _slow_exports(folder: Path) -> dict:
         "import time\n"
         "from readinglist.formats import exporting\n"
         "_real = exporting.rendered\n"
-        "def _slow(count, size, render):\n"
-        "    return _real(count, size, lambda a, b: time.sleep(0.05) or render(a, b))\n"
+        "def _slow(count, size, render, **options):\n"
+        "    return _real(count, size, lambda a, b: time.sleep(0.05) or render(a, b), **options)\n"
         "exporting.rendered = _slow\n",
         encoding="utf-8",
     )

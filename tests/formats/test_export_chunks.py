@@ -127,7 +127,6 @@ def forked(monkeypatch):
         return child
 
     monkeypatch.setattr(exporting, "FORK_MIN_PAPERS", 1)
-    monkeypatch.setattr(exporting, "_cores", lambda: 2)
     monkeypatch.setattr(forking, "fork_writer", counting)
     return started
 
@@ -137,7 +136,7 @@ def test_a_forked_export_is_the_one_piece_text(name, forked, monkeypatch):
     exporter = find_exporter(name)
     papers = _papers(7)
     for opts in OPTIONS:
-        options = ExportOptions(config=CONFIG, **opts)
+        options = ExportOptions(config=CONFIG, **opts, processes=2)
         monkeypatch.setattr(MODULES[name], "CHUNK", 10**6)
         whole = "".join(exporter.export_chunks(papers, options))
         monkeypatch.setattr(MODULES[name], "CHUNK", 2)
@@ -155,9 +154,8 @@ def test_rendered_gives_every_piece_in_order(count, size):
     expected = "".join(_render(s, min(s + size, count)) for s in range(0, count, size))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(exporting, "FORK_MIN_PAPERS", 1)
-        mp.setattr(exporting, "_cores", lambda: 2)
         mp.setattr(exporting, "_READ_BACK", 5)  # read back in small pieces (a character split nowhere)
-        assert "".join(exporting.rendered(count, size, _render)) == expected
+        assert "".join(exporting.rendered(count, size, _render, processes=2)) == expected
 
 
 def test_an_error_in_the_childs_half_is_raised_here(forked):
@@ -166,7 +164,7 @@ def test_an_error_in_the_childs_half_is_raised_here(forked):
             raise ValueError(f"paper {start} cannot be written")
         return _render(start, stop)
 
-    pieces = exporting.rendered(10, 2, render)
+    pieces = exporting.rendered(10, 2, render, processes=2)
     assert [next(pieces) for _ in range(3)] == [_render(0, 2), _render(2, 4), _render(4, 6)]
     with pytest.raises(ValueError, match="paper 6 cannot be written"):
         next(pieces)
@@ -175,17 +173,27 @@ def test_an_error_in_the_childs_half_is_raised_here(forked):
 
 def test_without_a_child_this_process_renders_everything(monkeypatch):
     monkeypatch.setattr(exporting, "FORK_MIN_PAPERS", 1)
-    monkeypatch.setattr(exporting, "_cores", lambda: 2)
     monkeypatch.setattr(forking, "fork_writer", lambda work: None)
-    assert "".join(exporting.rendered(9, 2, _render)) == _render(0, 9)
+    assert "".join(exporting.rendered(9, 2, _render, processes=2)) == _render(0, 9)
 
 
 def test_an_export_stopped_early_leaves_no_child(forked):
     import os
 
-    pieces = exporting.rendered(10, 2, _render)
+    pieces = exporting.rendered(10, 2, _render, processes=2)
     assert next(pieces) == _render(0, 2)
     pieces.close()
     pid = forked[0][0]
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # already waited for
+
+
+def test_one_options_value_or_its_fields_give_one_export():
+    from readinglist.jobs import export_papers
+
+    papers = _papers(3)
+    options = ExportOptions(config=CONFIG, with_status=True, with_notes=True, unicode=True)
+    for name in sorted(MODULES):
+        assert export_papers(papers, options, format=name) == export_papers(papers, config=CONFIG, format=name, with_status=True, with_notes=True, unicode=True)
+    with pytest.raises(TypeError, match="given twice"):
+        export_papers(papers, options, format="bibtex", with_status=True)

@@ -1,4 +1,4 @@
-"""Exporter plugins are found through entry points: built-ins exactly like third-party ones."""
+"""Format plugins are found through entry points (built-ins exactly like third-party ones) or registered at run time."""
 
 from __future__ import annotations
 
@@ -130,3 +130,67 @@ def test_export_leaves_the_garbage_collector_as_it_was():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+class _Keys:
+    """A format both ways: one citation key per line."""
+
+    name = "Keys"
+    suffixes = (".keys",)
+    description = "one citation key per line"
+
+    def export(self, papers, options):
+        return "".join(p.key + "\n" for p in papers)
+
+    def parse(self, text, *, source, options):
+        from readinglist.record import ImportResult
+
+        return ImportResult(records=tuple(Record(key=k, title=k.upper()) for k in text.split()))
+
+
+@pytest.fixture
+def run_time(monkeypatch):
+    """The run-time registrations of this test only."""
+    monkeypatch.setattr(plugins, "_registered", {plugins.IMPORTERS: {}, plugins.EXPORTERS: {}})
+
+
+def test_a_format_registered_at_run_time_is_found_as_an_installed_one(run_time, tmp_path):
+    from readinglist.formats.registry import find_importer
+    from readinglist.jobs import export_papers, import_files
+    from readinglist.store import Store
+
+    keys = _Keys()
+    with pytest.raises(UnknownFormatError):
+        find_exporter("keys")
+    plugins.register(keys)
+    assert find_exporter("keys") is keys and find_exporter("KEYS") is keys and find_exporter(path="all.keys") is keys
+    assert find_importer("keys") is keys and find_importer(path="in.keys") is keys
+    assert "keys" in plugins.exporter_names() and "keys" in plugins.importer_names() and "bibtex" in plugins.exporter_names()
+    assert keys in plugins.all_exporters() and list(plugins.exporter_names()) == sorted(plugins.exporter_names())
+    with pytest.raises(UnknownFormatError, match="keys"):  # the miss message names it too
+        find_exporter("nope")
+    papers = [Paper(Record(key=k, title=k)) for k in ("b2026", "a2026")]
+    assert export_papers(papers, config=default_config(), path="out.keys") == "b2026\na2026\n"
+    source = tmp_path / "in.keys"
+    source.write_text("x2026 y2026\n", encoding="utf-8")
+    store = Store.open(tmp_path / "library")
+    import_files(store, [source], config=default_config())
+    assert store.keys() == ["x2026", "y2026"]
+    plugins.clear_cache()  # forgetting the entry points keeps the registered formats
+    assert find_exporter("keys") is keys and find_exporter("bibtex").name == "bibtex"
+
+
+def test_a_taken_name_is_refused_unless_forced(run_time):
+    builtin = find_exporter("bibtex")
+    other = _Keys()
+    with pytest.raises(ValueError, match="'bibtex' is known already"):
+        plugins.register(other, name="bibtex")
+    assert find_exporter("bibtex") is builtin
+    plugins.register(other, name="bibtex", force=True)
+    assert find_exporter("bibtex") is other and find_exporter(path="refs.keys") is other
+    plugins.register(_Keys())
+    with pytest.raises(ValueError, match="exporter named 'keys' is known already"):
+        plugins.register(_Keys())
+    for not_a_format in (object(), type("NoSuffixes", (), {"name": "x", "export": lambda self, p, o: ""})()):
+        with pytest.raises(ValueError):
+            plugins.register(not_a_format)

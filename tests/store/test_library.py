@@ -643,7 +643,7 @@ def test_the_forked_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
     path.write_text(path.read_text().replace('status = "unread"', 'status = "read"'))
     plain_cache, plain_stats = cache.load_cache(filled.cache_dir), cache.stat_files(filled.papers_dir)
     monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    forked_cache, forked_stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
+    forked_cache, forked_stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir, processes=2)
     assert forked_stats[:2] == plain_stats[:2] and forked_cache.sigs == plain_cache.sigs
     assert len(plain_cache.papers) == len(filled) > 0  # the cache really held the papers
     assert Store.open(filled.root).get("paper1").status == "read"
@@ -673,7 +673,7 @@ def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
     real = cache.stat_files
     parent = os.getpid()
     monkeypatch.setattr(cache, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
-    _, stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
+    _, stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir, processes=2)
     assert stats[0] == real(filled.papers_dir)[0]
 
 
@@ -696,10 +696,9 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
     import time
 
     monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
     list(filled)
     time.sleep(cache.RACY_NS / 1e9 + 0.05)  # past the racy window: the cache trusts the files
-    list(Store.open(filled.root))
+    list(Store.open(filled.root, processes=2))
     names = os.listdir(filled.papers_dir)
     half = len(names) // 2
     for name in (names[0], names[-1]):  # this process's half, then the child's
@@ -708,22 +707,21 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
         path.write_text(old.replace('status = "unread"', 'status = "skipped"'))
         assert old != path.read_text()
         key = tomllib.loads(path.read_text())["key"]
-        assert {p.key: p.status for p in Store.open(filled.root).find()}[key] == "skipped", name
+        assert {p.key: p.status for p in Store.open(filled.root, processes=2).find()}[key] == "skipped", name
     assert half > 0
     time.sleep(cache.RACY_NS / 1e9 + 0.05)
-    list(Store.open(filled.root).find())
+    list(Store.open(filled.root, processes=2).find())
 
     def unwanted(*args, **kwargs):
         raise AssertionError("nothing changed, yet the signatures were received or a file parsed")
 
     monkeypatch.setattr(cache, "_parsed_parts", unwanted)
     monkeypatch.setattr(cache, "_collect", unwanted)
-    assert len(Store.open(filled.root).find()) == len(names)
+    assert len(Store.open(filled.root, processes=2).find()) == len(names)
 
 
 def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(filled, monkeypatch):
     monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
     plain = cache.stat_files(filled.papers_dir)[0]
 
     def send_digest_only(self, out):
@@ -733,14 +731,14 @@ def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(fil
         os._exit(3)
 
     monkeypatch.setattr(cache.Scan, "_send", send_digest_only)
-    scan = cache.Scan(filled.papers_dir, parallel=True)
+    scan = cache.Scan(filled.papers_dir, processes=2)
     try:
         assert scan.digest() == cache.digest(plain)
         assert scan.sigs() == plain
     finally:
         scan.close()
     monkeypatch.setattr(cache.Scan, "_send", lambda self, out: os._exit(3))  # dies at once
-    scan = cache.Scan(filled.papers_dir, parallel=True)
+    scan = cache.Scan(filled.papers_dir, processes=2)
     try:
         assert scan.digest() == cache.digest(plain) and scan.sigs() == plain
     finally:
@@ -752,13 +750,12 @@ def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatc
     the plain pass's, also when the child fails."""
     plain = cache.stat_files(filled.papers_dir)
     monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
-    parallel = cache.stat_files(filled.papers_dir, parallel=True)
+    parallel = cache.stat_files(filled.papers_dir, processes=2)
     assert parallel[:2] == plain[:2] and len(parallel[0]) == 6
     real = cache._stat_names
     parent = os.getpid()
     monkeypatch.setattr(cache, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
-    assert cache.stat_files(filled.papers_dir, parallel=True)[:2] == plain[:2]
+    assert cache.stat_files(filled.papers_dir, processes=2)[:2] == plain[:2]
 
 
 def _remembered_listing(store: Store):
@@ -780,7 +777,7 @@ def test_a_remembered_listing_spares_the_listdir_and_every_new_removed_or_rename
     import time
 
     def keys() -> list[str]:
-        return sorted(p.key for p in Store.open(filled.root).find())
+        return sorted(p.key for p in Store.open(filled.root, processes=2 if forked else 1).find())
 
     def settled() -> None:  # a read long enough after the last change remembers the listing
         time.sleep(cache.RACY_NS / 1e9 + 0.05)
@@ -789,7 +786,6 @@ def test_a_remembered_listing_spares_the_listdir_and_every_new_removed_or_rename
 
     if forked:  # a child stats half of the remembered names
         monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-        monkeypatch.setattr(cache, "_cores", lambda: 2)
     expected = sorted(p.key for p in filled)
     settled()
     listing = _remembered_listing(filled)

@@ -276,7 +276,7 @@ class BibtexExporter:
                     pieces.append(entry_text(record.entry_type, paper.key, paper_fields(paper, options, placeholder)))
             return "".join(pieces)
 
-        yield from rendered(len(papers), CHUNK, render)
+        yield from rendered(len(papers), CHUNK, render, processes=options.processes)
 
 
 def entry_text(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:

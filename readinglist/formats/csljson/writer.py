@@ -164,7 +164,7 @@ class CslJsonExporter:
                 body = ",\n".join("  " + indented(item, "  ") for item in items)
             return ("[\n" if start == 0 else ",\n") + body
 
-        yield from rendered(len(papers), CHUNK, render)
+        yield from rendered(len(papers), CHUNK, render, processes=options.processes)
         yield "\n]\n"
 
 

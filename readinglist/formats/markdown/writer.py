@@ -289,7 +289,7 @@ def _entry_chunks(papers: list[Paper], options: ExportOptions, md) -> Iterator[s
             text = "\n".join(_entries(papers[start:stop], options, md))
         return ("\n\n" if start else "") + text
 
-    return rendered(len(papers), CHUNK, render)
+    return rendered(len(papers), CHUNK, render, processes=options.processes)
 
 
 exporter = MarkdownExporter()
