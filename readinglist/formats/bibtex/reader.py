@@ -275,7 +275,7 @@ def resolve(raw: str, strings: dict[str, str], limit: int = MAX_VALUE) -> str:
             raise MacroTooLarge(f"expands to more than {limit:,} characters")
         return text
 
-    out = []
+    out: list[str] = []
     size = 0
     written = 0  # characters of the pieces as written
     for piece in _pieces(raw):
