@@ -69,3 +69,24 @@ def test_an_empty_bib_is_refused_in_one_line(tmp_path):
         (line,) = out.stderr.splitlines()
         assert line.startswith(f"readinglist: error: {name}: ") and line.endswith("nothing to import")
         assert not (tmp_path / "st").exists()  # refused before any store is made
+
+
+def test_a_reimport_that_changes_nothing_writes_no_file(tmp_path):
+    """Not a paper file nor the cache's: the near-duplicate index was rewritten by every import
+    (issue 27 item 7: 'rewrites files for nothing')."""
+    text = "ICML 2025\n\n" + ABSTRACT + "\n\n" + ABSTRACT.replace("glimpse-based", "memory-based") + "\n"
+    (tmp_path / "l.txt").write_text(text, encoding="utf-8")
+
+    def run():
+        out = subprocess.run([console_script(), "--store", "st", "import", "l.txt"], cwd=tmp_path, capture_output=True, text=True, env=_env())
+        assert out.returncode == 0, out.stderr
+
+    def files() -> dict[str, int]:
+        return {str(p.relative_to(tmp_path)): p.stat().st_mtime_ns for p in (tmp_path / "st").rglob("*") if p.is_file()}
+
+    run()
+    run()  # (the first re-import may bring the cache up to date)
+    before = files()
+    assert any(".cache" in name for name in before)
+    run()
+    assert files() == before
