@@ -210,6 +210,7 @@ MAX_LISTED = 100
 _COUNTS = re.compile(r" \([\d,]+ (?:words?|characters?)[^)]*\)| in [\d,]+ words")
 
 
+@lru_cache(maxsize=1024)
 def reason_class(reason: str) -> str:
     """``reason`` without its figures: "too short for an abstract (2 words)" -> "too short for
     an abstract" (what a summary of many skips counts by)."""
@@ -333,7 +334,7 @@ class ListReader:
         over: list | None = None  # [first line, characters, start] of a block too long to keep
         for line_no, line in self._numbered():
             is_long = isinstance(line, LongLine)
-            if not is_long and not normalize_space(line):  # a blank line ends the block
+            if not is_long and not (line.strip() if line.isascii() else normalize_space(line)):  # a blank line ends the block
                 if over is not None:
                     yield (over[0], over[1], over[2])
                 elif current:

@@ -6,6 +6,7 @@ with tracemalloc, time by complexity (twice the input costs less than three time
 
 from __future__ import annotations
 
+import os
 import time
 import tracemalloc
 
@@ -139,7 +140,11 @@ def test_bad_bytes_past_the_first_chunk_are_named(tmp_path, monkeypatch):
         _drain(path)
 
 
-@settings(max_examples=300, deadline=None)
+#: the streamed reader's fuzz target: raise HYPOTHESIS_FUZZ_EXAMPLES to fuzz longer by hand
+EXAMPLES = int(os.environ.get("HYPOTHESIS_FUZZ_EXAMPLES", "300"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(
     text=st.text(alphabet=st.sampled_from("ab \r\n\u2028\x85\v\ufeffé"), max_size=80),
     chunk=st.integers(1, 9),
