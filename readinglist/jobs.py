@@ -73,7 +73,7 @@ def import_files(
     """
     from .formats.registry import ImportOptions, find_importer
     from .formats.importing import MAX_YEAR, MIN_YEAR
-    from .convert.reader import parse_list, read_text
+    from .convert.reader import read_list, read_text
 
     if year is not None and not (isinstance(year, int) and MIN_YEAR <= year <= MAX_YEAR):
         from .errors import ValidationError
@@ -97,25 +97,29 @@ def import_files(
         counter.reading(f"reading {label}")
         file_options = replace(options, progress=counter.for_file(done)) if progress else options
         importer = find_importer(format, path)
-        text = read_text(path)
         is_list = getattr(importer, "name", "") == "abstracts"
-        if is_list:
-            if ask_venue_year is not None and (venue is None or year is None):
-                file_options = _asked_venue_year(path, text, file_options, ask_venue_year)
-            _check_venue_year(path, text, file_options.venue, file_options.year)
         whole = None
-        if not hasattr(importer, "iter_parse"):
-            whole = importer.parse(text, source=_display_path(path, config), options=file_options)
-            abstracts.append(None)
-        else:
+        if is_list and hasattr(importer, "iter_parse_path"):  # read as it comes: memory does not grow with the file
             from .convert.version import generator_version
             from .store.genmemo import abstract_hash
 
             generator = generator or generator_version(config)
-            paragraphs = parse_list(text).paragraphs if is_list else ()
-            abstracts.append({abstract_hash(p.text, generator) for p in paragraphs})
-        sizes.append(len(text))
-        del text
+            listing = read_list(path, source=str(path))
+            hashes = {abstract_hash(p.text, generator) for p in listing.paragraphs()}
+            if ask_venue_year is not None and (venue is None or year is None):
+                file_options = _asked_venue_year(path, listing, file_options, ask_venue_year)
+            _check_venue_year(path, listing, file_options.venue, file_options.year, bool(hashes))
+            abstracts.append(hashes)
+            sizes.append(os.path.getsize(path))
+        else:
+            text = read_text(path)
+            if not hasattr(importer, "iter_parse"):
+                whole = importer.parse(text, source=_display_path(path, config), options=file_options)
+                abstracts.append(None)
+            else:
+                abstracts.append(set())
+            sizes.append(len(text))
+            del text
         plan.append((path, label, importer, file_options, whole))
     # 2. converted and stored as it comes
     if not hasattr(store, "importing"):  # a callable that opens (or makes) the store
@@ -124,8 +128,12 @@ def import_files(
 
     def start(i: int) -> Iterator[ImportResult]:
         path, _, importer, file_options, _ = plan[i]
+        source = _display_path(path, config)
+        if hasattr(importer, "iter_parse_path"):  # (an abstract list, read as it comes)
+            begin = importer.prepare_path if processes > 1 else importer.iter_parse_path
+            return begin(path, source=source, options=file_options)
         begin = getattr(importer, "prepare", None) if processes > 1 else None  # reads and matches now
-        return (begin or importer.iter_parse)(read_text(path), source=_display_path(path, config), options=file_options)
+        return (begin or importer.iter_parse)(read_text(path), source=source, options=file_options)
 
     started: dict[int, Iterator[ImportResult]] = {}
     memo = None
@@ -142,8 +150,8 @@ def import_files(
             # count is made exact once the file is matched: duplicates within it are not generated)
             expected: list[int] = []
             seen: set[bytes] = set()  # (an abstract repeated in a later list is generated once)
-            for hashes in abstracts:
-                hashes = (hashes or set()) - seen
+            for file_hashes in abstracts:
+                hashes = (file_hashes or set()) - seen
                 seen |= hashes
                 expected.append(memo.unknown(hashes) if memo is not None else len(hashes))
             del seen
@@ -272,30 +280,25 @@ def _rekeyed_warning(wanted: str, given: str) -> str:
     return f"key {wanted!r} cannot be a citation key ({key_problem(wanted)}); the paper is {given}"
 
 
-def _asked_venue_year(path, text: str, options: ImportOptions, ask: AskVenueYear) -> ImportOptions:
-    """``options`` with the venue and year ``ask`` gives for a list whose header lacks them."""
-    from .convert.reader import parse_list
-
-    header = parse_list(text, source=str(path))
-    missing = tuple(name for name, given, found in (("venue", options.venue, header.venue), ("year", options.year, header.year)) if given is None and found is None)
+def _asked_venue_year(path, listing, options: ImportOptions, ask: AskVenueYear) -> ImportOptions:
+    """``options`` with the venue and year ``ask`` gives for a list whose header (``listing``:
+    a :class:`~readinglist.convert.reader.ListReader`) lacks them."""
+    missing = tuple(name for name, given, found in (("venue", options.venue, listing.venue), ("year", options.year, listing.year)) if given is None and found is None)
     if not missing:
         return options
     venue, year = ask(str(path), missing)
     return replace(options, venue=options.venue if venue is None else venue, year=options.year if year is None else year)
 
 
-def _check_venue_year(path, text: str, venue, year) -> None:
+def _check_venue_year(path, listing, venue, year, any_abstract: bool) -> None:
     """An abstract list whose header names no venue or year is refused before any key is
     given (keys and the .bib need the year, booktitle needs the venue)."""
-    from .convert.reader import parse_header, parse_list
-
-    found_venue, found_year = parse_header(text)
     missing = []
-    if venue is None and not found_venue:
+    if venue is None and not listing.venue:
         missing.append(("venue", "--venue NAME"))
-    if year is None and not found_year:
+    if year is None and not listing.year:
         missing.append(("year", "--year YYYY"))
-    if missing and parse_list(text, source=str(path)).paragraphs:  # (a list of no abstracts needs neither)
+    if missing and any_abstract:  # (a list of no abstracts needs neither)
         from .errors import InputError
 
         what = " or ".join(m for m, _ in missing)

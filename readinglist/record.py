@@ -118,6 +118,9 @@ class Skipped:
     source: Source
     reason: str
     text: str  # the paragraph's first characters, for the report
+    #: how many skipped blocks this stands for: 1, or (a summary of a long file's skips past the
+    #: first ones listed, ``text`` empty, ``source`` the first of them) how many had ``reason``
+    count: int = 1
 
 
 @dataclass(frozen=True, slots=True)

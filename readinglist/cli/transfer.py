@@ -190,24 +190,48 @@ def _short(label: str, width: int = 40) -> str:
     return label if len(label) <= width else "…" + label[-(width - 1) :]
 
 
+#: Duplicates listed one by one in an import's report; past them, one line counts the rest.
+_DUPLICATES_LISTED = 100
+
+
 def _print_import_report(report) -> None:
+    """What an import did, on stderr (each skipped paragraph and duplicate: a long list's first
+    ones, then one line per reason for the rest), and the summary naming the store on stdout."""
     from ..text.controls import escape_controls
 
     err = sys.stderr
+    skipped = 0
     for s in report.skipped:
-        print(f"skipped {s.source}: {s.reason}: {s.text!r}", file=err)
-    for d in report.duplicates:
+        skipped += s.count
+        if s.count == 1 and s.text:
+            print(f"skipped {s.source}: {s.reason}: {s.text!r}", file=err)
+        else:
+            print(f"… and {s.count:,} more skipped in {s.source.file} (from line {s.source.line} on): {s.reason}", file=err)
+    for d in report.duplicates[:_DUPLICATES_LISTED]:
         kind = "duplicate" if d.exact else f"near-duplicate ({d.similarity:.0f}%)"
         print(f"{kind} {d.source}: same paper as {d.key}", file=err)
+    if len(report.duplicates) > _DUPLICATES_LISTED:
+        print(f"… and {len(report.duplicates) - _DUPLICATES_LISTED:,} more duplicates, each merged into the paper it repeats", file=err)
     for wanted, given in report.renamed:
         print(f"key {wanted} was taken; the new paper is {given}", file=err)
     for w in report.warnings:
         print(f"warning: {escape_controls(w, keep='')}", file=err)
     echo(
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
-        f"{_count(len(report.duplicates), 'duplicate')}, {_count(len(report.skipped), 'skipped paragraph')}"
+        f"{_count(len(report.duplicates), 'duplicate')}, {_count(skipped, 'skipped paragraph')}" + _into_store()
     )
 
+
+def _into_store() -> str:
+    """`` in STORE``: which store the import wrote (said most plainly when it is the user's
+    default one, which nothing on the command line named)."""
+    store = state._store
+    if store is None:
+        return ""
+    root = getattr(store, "root", None)
+    if state.store_path is None and state.config.store_from == "user default":
+        return f" in your default store {root} (no library/ or config.toml here or above: readinglist where)"
+    return f" in {root}"
 
 
 @commands.command()

@@ -317,16 +317,22 @@ class Converter:
         """The first half of :meth:`iter_text`: the list read and its abstracts matched against
         those seen so far; the new ones, for :meth:`generate_matched` (called before the next
         list is matched)."""
-        from .matching import fingerprint
-        from .reader import parse_list
+        from .reader import ListReader, text_lines
 
-        parsed = parse_list(text, source=source)
-        self._skipped.extend(parsed.skipped)
+        return self.match_list(ListReader(text_lines(text), source=source), venue=venue, year=year)
+
+    def match_list(self, parsed, *, venue: str | None = None, year: int | None = None) -> list[_Pending]:
+        """:meth:`match_text` of a list read as it comes (a :class:`~readinglist.convert.reader.ListReader`,
+        e.g. :func:`~readinglist.convert.reader.read_list` of a file): its paragraphs are
+        matched one by one, never all held."""
+        from .matching import fingerprint
+
+        source = parsed.source
         venue = venue or parsed.venue
         year = year or parsed.year
         pending: list[_Pending] = []
         first_new = len(self._records)
-        for para in parsed.paragraphs:
+        for para in parsed.paragraphs():
             src = Source(file=source, paragraph=para.number, line=para.line)
             fp = fingerprint(para.text)
             index = self._by_fingerprint.get(fp)
@@ -347,6 +353,7 @@ class Converter:
             self._by_fingerprint[fp] = index
             self._near.add(str(index), para.text)
             pending.append(_Pending(para.text, venue, year, [src]))
+        self._skipped.extend(parsed.skipped)
         return pending
 
     def forget_seen(self) -> None:

@@ -37,14 +37,16 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 
-from ..errors import InputError
 from ..record import Skipped, Source
 from ..text import normalize_space
+from .textfile import LongLine, iter_lines, read_text
 
-__all__ = ["Paragraph", "AbstractList", "read_text", "parse_list", "is_prose"]
+__all__ = ["Paragraph", "AbstractList", "ListReader", "read_text", "read_list", "parse_list", "is_prose", "MAX_ABSTRACT", "MAX_LISTED"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,77 +67,6 @@ class AbstractList:
     header: str | None
     paragraphs: tuple[Paragraph, ...]
     skipped: tuple[Skipped, ...]
-
-
-# ---------------------------------------------------------------------------------------------
-# bytes -> text
-
-_BOMS = (
-    (b"\xff\xfe\x00\x00", "utf-32-le"),
-    (b"\x00\x00\xfe\xff", "utf-32-be"),
-    (b"\xef\xbb\xbf", "utf-8"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-
-
-def read_text(path: str | os.PathLike) -> str:
-    """The text of an abstract list (or any text input) at ``path``.
-
-    UTF-8 (a BOM is stripped) and UTF-16/UTF-32 with a BOM are accepted. Raises
-    :class:`InputError` with one line naming the file when it is missing, unreadable, binary
-    (``lists/x.txt: not a text file (binary data near byte 12)``) or not decodable
-    (``x.txt: not UTF-8 text (invalid byte 0xe9 on line 3)``)."""
-    from ..store.atomic import NotRegularFile, describe, read_bounded
-
-    name = os.fspath(path)
-    if not name:
-        raise InputError("an empty file name")
-    try:
-        data = read_bounded(path)
-    except FileNotFoundError:
-        raise InputError(f"{name}: file not found") from None
-    except NotRegularFile as exc:
-        raise InputError(f"{name}: is {exc.strerror}") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {describe(exc)}") from None
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            try:
-                text = data[len(bom) :].decode(encoding)
-            except UnicodeDecodeError as exc:
-                raise InputError(f"{name}: not {encoding.upper()} text (bad data near byte {exc.start + len(bom)})") from None
-            _check_text(name, text)
-            return text
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise InputError(f"{name}: not a text file (binary data near byte {nul})")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if _looks_binary(data):
-            raise InputError(f"{name}: not a text file (binary data near byte {exc.start})") from None
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"{name}: not UTF-8 text (invalid byte 0x{data[exc.start]:02x} on line {line})") from None
-    _check_text(name, text)
-    return text
-
-
-def _looks_binary(data: bytes) -> bool:
-    head = data[:8192]
-    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
-    return controls > max(4, len(head) // 50)
-
-
-def _check_text(name: str, text: str) -> None:
-    if "\x00" in text:
-        raise InputError(f"{name}: not a text file (NUL character at offset {text.index(chr(0))})")
-    head = text[:8192]
-    controls = _CONTROL.findall(head)
-    if len(controls) > max(4, len(head) // 50):
-        first = controls and head.index(controls[0])
-        raise InputError(f"{name}: not a text file (binary data near character {first})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -179,6 +110,7 @@ def is_prose(s: str) -> bool:
     return n >= _MANY_WORDS or (n >= _MIN_WORDS and _SENTENCE_END.search(s) is not None)
 
 
+@lru_cache(maxsize=4096)  # (a file of a million stray lines repeats the same few)
 def _why_not_prose(s: str) -> str:
     """The reason a block is not taken as an abstract."""
     bare = s.strip()
@@ -229,35 +161,6 @@ def _acronym(word: str) -> bool:
     return sum(c.isupper() for c in word) >= 2
 
 
-def _split_lines(text: str) -> list[str]:
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text.splitlines()
-
-
-def _blocks(lines: list[str], first: int) -> list[list[tuple[int, str]]]:
-    """Blank-line separated blocks of ``(line_number, line)`` from index ``first`` on."""
-    blocks: list[list[tuple[int, str]]] = []
-    current: list[tuple[int, str]] = []
-    for i in range(first, len(lines)):
-        line = lines[i]
-        if normalize_space(line):
-            current.append((i + 1, line))
-        elif current:
-            blocks.append(current)
-            current = []
-    if current:
-        blocks.append(current)
-    return blocks
-
-
-def _split_long_lines(block: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
-    """One abstract per line: a block with two or more lines too long to be hard-wrapped."""
-    if len(block) < 2 or sum(len(line) > _LONG_LINE for _, line in block) < 2:
-        return [block]
-    return [[item] for item in block]
-
-
 def _take_out_debris(block: list[tuple[int, str]]):
     """Split page markers and lone numbers out of a multi-line block of prose."""
     if len(block) < 2:
@@ -294,49 +197,214 @@ def _excerpt(s: str, limit: int = 60) -> str:
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
 
 
-def _header(lines) -> tuple[str | None, str | None, int | None, int]:
-    """(header line, venue, year, index of the first line after it) of a list's lines."""
-    for i, line in enumerate(lines):
-        if normalize_space(line):
-            v, y, looks = _header_info(normalize_space(line))
+
+# ---------------------------------------------------------------------------------------------
+# limits, and the report of what was skipped
+
+#: The longest block taken as one abstract, in characters (a real abstract has under 10,000):
+#: a longer one is skipped, and is never held in memory whole.
+MAX_ABSTRACT = 1 << 20
+#: Skipped blocks listed one by one per file; past them, they are counted by reason.
+MAX_LISTED = 100
+
+_COUNTS = re.compile(r" \([\d,]+ (?:words?|characters?)[^)]*\)| in [\d,]+ words")
+
+
+@lru_cache(maxsize=1024)
+def reason_class(reason: str) -> str:
+    """``reason`` without its figures: "too short for an abstract (2 words)" -> "too short for
+    an abstract" (what a summary of many skips counts by)."""
+    return _COUNTS.sub("", reason)
+
+
+class SkipLog:
+    """The blocks of one list that were not taken: the first ``limit`` listed, the rest counted
+    by :func:`reason_class` (so a file of a million stray lines costs no memory)."""
+
+    def __init__(self, source: str, limit: int = MAX_LISTED) -> None:
+        self.source = source
+        self.limit = limit
+        self.listed: list[Skipped] = []
+        self.more: dict[str, list[int]] = {}  # reason class -> [count, first line]
+        self.total = 0
+
+    def add(self, number: int | None, line: int, reason: str, text: str) -> None:
+        self.total += 1
+        if len(self.listed) < self.limit:
+            self.listed.append(Skipped(Source(self.source, number, line), reason, _excerpt(text)))
+            return
+        kind = reason_class(reason)
+        counted = self.more.get(kind)
+        if counted is None:
+            self.more[kind] = [1, line]
+        else:
+            counted[0] += 1
+
+    def entries(self) -> tuple[Skipped, ...]:
+        """The listed skips, then one summary :class:`Skipped` per reason (``count`` > 0)."""
+        return tuple(self.listed) + tuple(
+            Skipped(Source(self.source, None, first), reason, "", count=count) for reason, (count, first) in self.more.items()
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# lines -> blocks -> paragraphs, as they come
+
+
+class ListReader:
+    """An abstract list read as its lines come (see the module's rules): the header is read
+    when it is made (:attr:`venue`, :attr:`year`, :attr:`header`); :meth:`paragraphs` gives the
+    abstracts one by one, and then :attr:`skipped` holds what was not taken (summarised past
+    ``max_listed``: :class:`SkipLog`) and :attr:`skipped_count` how many blocks that was.
+    Memory does not grow with the list, only with what the caller keeps."""
+
+    def __init__(self, lines: Iterable[str], *, source: str = "<string>", max_listed: int = MAX_LISTED) -> None:
+        self.source = source
+        self._log = SkipLog(source, max_listed)
+        self._lines = enumerate(lines, 1)
+        self._first: tuple[int, str] | None = None  # the first line after the header
+        self.header: str | None = None
+        self.venue: str | None = None
+        self.year: int | None = None
+        for line_no, line in self._lines:
+            if line_no == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            bare = "" if isinstance(line, LongLine) else normalize_space(line)
+            if not bare and not isinstance(line, LongLine):
+                continue
+            venue, year, looks = _header_info(bare) if bare else (None, None, False)
             if looks:
-                return normalize_space(line), v, y, i + 1
-            return None, None, None, i
-    return None, None, None, 0
+                self.header, self.venue, self.year = bare, venue, year
+            else:
+                self._first = (line_no, line)
+            break
+
+    @property
+    def skipped(self) -> tuple[Skipped, ...]:
+        return self._log.entries()
+
+    @property
+    def skipped_count(self) -> int:
+        return self._log.total
+
+    def paragraphs(self) -> Iterator[Paragraph]:
+        number = 0
+        for block in self._blocks():
+            number += 1
+            if isinstance(block, tuple):  # (first line, characters, excerpt): too long to keep
+                first_line, size, head = block
+                self._log.add(number, first_line, f"too long for an abstract ({size:,} characters; the limit is {MAX_ABSTRACT:,})", head)
+                continue
+            if len(block) == 1:  # (most blocks: no debris to take out, no lines to join)
+                first_line, body = block[0][0], normalize_space(block[0][1])
+                debris = []
+            else:
+                kept, debris = _take_out_debris(block)
+                first_line, body = kept[0][0], _join([line for _, line in kept])
+            m = _NUMBERING.match(body)
+            stripped = body[m.end() :] if m else body
+            found = Paragraph(number, first_line, stripped) if is_prose(stripped) else None
+            if debris:  # (reported with no paragraph number: debris is not a block of its own)
+                items: list[tuple[int, int | None, str, str]] = [(n, None, reason + " inside a paragraph", bare) for n, bare, reason in debris]
+                if found is None:
+                    items.append((first_line, number, _why_not_prose(body), body))
+                for line_no, paragraph, reason, text in sorted(items, key=lambda item: item[0]):
+                    self._log.add(paragraph, line_no, reason, text)
+            elif found is None:
+                self._log.add(number, first_line, _why_not_prose(body), body)
+            else:
+                yield found
+                continue
+            if found is not None:
+                yield found
+
+    def _numbered(self) -> Iterator[tuple[int, str]]:
+        if self._first is not None:
+            yield self._first
+        yield from self._lines
+
+    def _blocks(self) -> Iterator[list[tuple[int, str]] | tuple[int, int, str]]:
+        """Blank-line separated blocks of ``(line_number, line)``, each line its own block in a
+        block of two or more lines too long to be hard-wrapped; a block over MAX_ABSTRACT
+        characters as ``(first line, characters, its start)``, its lines not kept."""
+        current: list[tuple[int, str]] = []
+        size = 0
+        long_lines = 0
+        split = False  # one abstract per line until the next blank line
+        over: list | None = None  # [first line, characters, start] of a block too long to keep
+        for line_no, line in self._numbered():
+            is_long = isinstance(line, LongLine)
+            if not is_long and not (line.strip() if line.isascii() else normalize_space(line)):  # a blank line ends the block
+                if over is not None:
+                    yield (over[0], over[1], over[2])
+                elif current:
+                    yield current
+                current, size, long_lines, split, over = [], 0, 0, False, None
+                continue
+            length = line.length if isinstance(line, LongLine) else len(line)
+            if split:
+                yield (line_no, length, str(line)) if is_long else [(line_no, line)]
+                continue
+            if over is not None:
+                over[1] += length + 1
+                continue
+            if length > _LONG_LINE:
+                long_lines += 1
+                if long_lines == 2:  # one abstract per line: every line so far is a block
+                    for item in current:
+                        yield [item]
+                    current, split = [], True
+                    yield (line_no, length, str(line)) if is_long else [(line_no, line)]
+                    continue
+            size += length + (1 if current else 0)
+            if is_long or size > MAX_ABSTRACT:
+                start = current[0] if current else (line_no, line)
+                over = [start[0], size, str(start[1])[:200]]
+                current = []
+                continue
+            current.append((line_no, line))
+        if over is not None:
+            yield (over[0], over[1], over[2])
+        elif current:
+            yield current
+
+
+def read_list(path: str | os.PathLike, *, source: str | None = None, max_listed: int = MAX_LISTED) -> ListReader:
+    """The abstract list at ``path``, read as it comes (:class:`ListReader` over
+    :func:`~readinglist.convert.textfile.iter_lines`): InputError for a file that is not text,
+    raised when the reading reaches the bad part."""
+    return ListReader(iter_lines(path, max_line=MAX_ABSTRACT), source=os.fspath(path) if source is None else source, max_listed=max_listed)
+
+
+def text_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` as :meth:`str.splitlines` gives them, one at a time, a line over
+    MAX_ABSTRACT characters as a LongLine."""
+    ends = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+    start = 0
+    for m in ends.finditer(text):
+        yield _line(text, start, m.start())
+        start = m.end()
+    if start < len(text):
+        yield _line(text, start, len(text))
+
+
+def _line(text: str, start: int, end: int) -> str:
+    return text[start:end] if end - start <= MAX_ABSTRACT else LongLine(text[start : start + 200], end - start)
 
 
 def parse_header(text: str) -> tuple[str | None, int | None]:
     """The (venue, year) a list's header names, as :func:`parse_list` reads them, without
     reading the abstracts."""
-    _, venue, year, _ = _header(_split_lines(text))
-    return venue, year
+    reader = ListReader(text_lines(text))
+    return reader.venue, reader.year
 
 
-def parse_list(text: str, *, source: str = "<string>") -> AbstractList:
+def parse_list(text: str, *, source: str = "<string>", max_listed: int = MAX_LISTED) -> AbstractList:
     """Split an abstract list into its header (venue, year) and abstracts.
 
     ``source`` names the input in :class:`~readinglist.record.Source` values. See the module
-    docstring for the rules. Never raises on any text."""
-    lines = _split_lines(text)
-    header, venue, year, start = _header(lines)
-    paragraphs: list[Paragraph] = []
-    skipped: list[Skipped] = []
-    number = 0
-    for raw_block in _blocks(lines, start):
-        for block in _split_long_lines(raw_block):
-            number += 1
-            kept, debris = _take_out_debris(block)
-            skipped.extend(
-                Skipped(Source(source, None, line_no), reason + " inside a paragraph", _excerpt(bare))
-                for line_no, bare, reason in debris
-            )
-            first_line = kept[0][0]
-            body = _join([line for _, line in kept])
-            m = _NUMBERING.match(body)
-            stripped = body[m.end() :] if m else body
-            if is_prose(stripped):
-                paragraphs.append(Paragraph(number, first_line, stripped))
-            else:
-                skipped.append(Skipped(Source(source, number, first_line), _why_not_prose(body), _excerpt(body)))
-    skipped.sort(key=lambda s: s.source.line or 0)
-    return AbstractList(venue, year, header, tuple(paragraphs), tuple(skipped))
+    docstring for the rules; past ``max_listed`` skipped blocks, the rest are summarised by
+    reason (:class:`SkipLog`). Never raises on any text."""
+    reader = ListReader(text_lines(text), source=source, max_listed=max_listed)
+    paragraphs = tuple(reader.paragraphs())
+    return AbstractList(reader.venue, reader.year, reader.header, paragraphs, reader.skipped)

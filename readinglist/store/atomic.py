@@ -343,6 +343,24 @@ def write_output(path: str | os.PathLike, text: Text) -> None:
         raise OutputError(f"{name}: cannot write: {reason}") from None
 
 
+def open_regular(path: str | os.PathLike) -> int:
+    """A read-only descriptor of the regular file at ``path`` (the caller closes it); the errors
+    of :func:`read_bounded` but TooLarge. What a reader of a file of any size opens."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegularFile(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", os.fspath(path))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(st.st_mode):  # swapped between the stat and the open
+        os.close(fd)
+        raise NotRegularFile(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", os.fspath(path))
+    return fd
+
+
 def read_bounded(path: str | os.PathLike, *, limit: int = INPUT_LIMIT) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.
 
@@ -350,14 +368,9 @@ def read_bounded(path: str | os.PathLike, *, limit: int = INPUT_LIMIT) -> bytes:
     folder, FIFO, device or socket (checked before it is opened, and again once open), and
     TooLarge above ``limit`` bytes. Symbolic links are followed (reading through one is safe).
     """
-    st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode):
-        raise NotRegularFile(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", os.fspath(path))
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    fd = open_regular(path)
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):  # swapped between the stat and the open
-            raise NotRegularFile(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", os.fspath(path))
         if st.st_size > limit:
             raise TooLarge(errno.EFBIG, f"larger than {limit >> 20} MB ({st.st_size} bytes)", os.fspath(path))
         chunks, total = [], 0

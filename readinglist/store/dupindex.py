@@ -273,6 +273,7 @@ class StoredNearIndex(NearIndex):
             return
         self._names, self._sigs, self._ahashes, self._segments = list(names), sigs, list(ahashes), arrays
         self._saved_segments = len(arrays)
+        self._saved_names = tuple(names)  # (a save that would write the same tables writes nothing)
 
     # ------------------------------------------------------------------ the file's entries
 
@@ -375,6 +376,8 @@ class StoredNearIndex(NearIndex):
             return
         segments = self._segments[: self._saved_segments]
         added = self._segments[self._saved_segments :]
+        if not added and tuple(names) == getattr(self, "_saved_names", None) and dict(sigs or {}) == self._sigs:
+            return  # an import that changed nothing rewrites nothing
         if added:
             segments.append(_merged(*added) if len(added) > 1 else added[0])
         dropped = sum(1 for n in names if n is None)

@@ -27,322 +27,35 @@ never dropped silently.
 
 from __future__ import annotations
 
-import re
-import tomllib
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from ..errors import ListError, UnknownKeyError, UnknownListError, ValidationError
+from ..errors import ListError, UnknownKeyError, ValidationError
+from .listfiles import (
+    _suggest,
+    check_name,
+    folder,
+    load,
+    load_all,
+    names,
+    parse,
+    path_of,
+    render,
+    render_units,
+    save,
+)
+from .listmodel import HEADER, Entry, Item, ReadingList, Resolved, Section
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..record import Paper
     from .library import Store
 
-_list = list  # Resolved has a field called ``list``
-
-HEADER = "# readinglist list — edit freely: sections and papers keep the order written here.\n"
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One paper of a list: its key and the curator's line on it."""
-
-    key: str
-    comment: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    title: str = ""  # "" for the papers before the first heading
-    entries: tuple[Entry, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ReadingList:
-    """A curated list as stored. ``keys`` are in reading order, sections in file order."""
-
-    name: str
-    title: str = ""
-    introduction: str = ""  # Markdown
-    sections: tuple[Section, ...] = ()
-
-    @property
-    def entries(self) -> tuple[Entry, ...]:
-        return tuple(e for s in self.sections for e in s.entries)
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return tuple(e.key for e in self.entries)
-
-    @property
-    def heading(self) -> str:
-        return self.title or self.name
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """A list entry with its paper (after following renames)."""
-
-    section: str  # its section's title (titles may repeat: ``index`` tells sections apart)
-    entry: Entry
-    paper: Paper
-    index: int = 0  # the position of its section in ``ReadingList.sections``
-
-
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """A list with its papers: what exporters and ``lists show`` use."""
-
-    list: ReadingList
-    items: tuple[Item, ...] = ()
-    missing: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (key, did-you-mean suggestions)
-    renamed: tuple[tuple[str, str], ...] = ()  # (key in the list, the paper's key now)
-    unreadable: tuple[tuple[str, str], ...] = ()  # (key, why its file cannot be read: a conflict, ...)
-
-    @property
-    def papers(self) -> _list[Paper]:  # the field ``list`` shadows the builtin in this class
-        """The papers in reading order (a paper listed twice appears once, first place wins)."""
-        seen: set[str] = set()
-        out = []
-        for item in self.items:
-            if item.paper.key not in seen:
-                seen.add(item.paper.key)
-                out.append(item.paper)
-        return out
-
-    def by_section(self) -> _list[tuple[Section, _list[Item]]]:
-        """Each section of the list with its items (found papers), in order: sections are told
-        apart by position, so two sections with one title keep their own papers."""
-        groups: _list[_list[Item]] = [[] for _ in self.list.sections]
-        for item in self.items:
-            groups[item.index].append(item)
-        return list(zip(self.list.sections, groups))
-
-    @property
-    def progress(self) -> tuple[int, int]:
-        """(papers read, papers in the list)."""
-        papers = self.papers
-        return sum(p.status == "read" for p in papers), len(papers)
-
-    def messages(self) -> _list[str]:
-        """One line per key that was followed or is missing."""
-        out = [f"list {self.list.name}: {old} was renamed {new}" for old, new in self.renamed]
-        for key, suggestions in self.missing:
-            msg = f"list {self.list.name}: no paper with key {key!r}"
-            if suggestions:
-                msg += "; did you mean " + " or ".join(suggestions) + "?"
-            out.append(msg)
-        out += [f"list {self.list.name}: {key} left out: {why}" for key, why in self.unreadable]
-        return out
-
-
-# --------------------------------------------------------------------------- files
-
-
-def check_name(name: str) -> str:
-    """``name`` when it may name a list file (the store's one name rule,
-    :func:`~readinglist.keyform.is_valid_name`), else ValidationError."""
-    from ..keyform import RESERVED_NAMES, is_valid_name
-
-    if not is_valid_name(name):
-        why = (
-            "a name Windows reserves for a device"
-            if isinstance(name, str) and name.split(".")[0].lower() in RESERVED_NAMES
-            else "use ASCII letters, digits, '.', '_', '+' and '-' (starting with a letter or digit, not ending in '.', at most 120)"
-        )
-        raise ValidationError(f"bad list name {name!r}: {why}")
-    return name
-
-
-def folder(store: Store) -> Path:
-    return store.root / "lists"
-
-
-def path_of(store: Store, name: str) -> Path:
-    return folder(store) / f"{check_name(name)}.toml"
-
-
-def names(store: Store) -> list[str]:
-    """The names of every list in the store, sorted."""
-    d = folder(store)
-    if not d.is_dir():
-        return []
-    from ..keyform import is_valid_name
-
-    return sorted(p.stem for p in d.glob("*.toml") if is_valid_name(p.stem) and p.is_file())
-
-
-def parse(text: str, name: str, path: str | Path = "") -> ReadingList:
-    """A list file's text -> ReadingList; ListError naming the file (and line) when it is bad."""
-    where = str(path) or f"{name}.toml"
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        from .conflicts import describe
-
-        conflict = describe(text, where, kind="list")
-        if conflict:
-            raise ListError(conflict) from None
-        raise ListError(f"{where}: {exc}; fix it by hand") from None
-    except RecursionError:
-        raise ListError(f"{where}: arrays or tables nested too deeply; fix it by hand") from None
-
-    def bad(what: str):
-        return ListError(f"{where}: {what}")
-
-    title = data.get("title", "")
-    intro = data.get("introduction", "")
-    if not isinstance(title, str):
-        raise bad("title must be a string")
-    if not isinstance(intro, str):
-        raise bad("introduction must be a string")
-    raw_sections = data.get("sections", [])
-    if not isinstance(raw_sections, list):
-        raise bad("sections must be an array of tables ([[sections]])")
-    sections = []
-    for i, s in enumerate(raw_sections, 1):
-        if not isinstance(s, dict):
-            raise bad(f"section {i} must be a table")
-        s_title = s.get("title", "")
-        if not isinstance(s_title, str):
-            raise bad(f"section {i}: title must be a string")
-        entries = []
-        papers = s.get("papers", [])
-        if not isinstance(papers, list):
-            raise bad(f"section {s_title or i!r}: papers must be an array")
-        for p in papers:
-            if isinstance(p, str):  # a bare key is fine when written by hand
-                p = {"key": p}
-            if not isinstance(p, dict) or not isinstance(p.get("key"), str) or not p["key"].strip():
-                raise bad(f"section {s_title or i!r}: each paper needs a key ({p!r})")
-            comment = p.get("comment", "")
-            if not isinstance(comment, str):
-                raise bad(f"section {s_title or i!r}: the comment of {p['key']} must be a string")
-            entries.append(Entry(p["key"].strip(), comment))
-        sections.append(Section(s_title, tuple(entries)))
-    return ReadingList(name=name, title=title, introduction=intro, sections=tuple(sections))
-
-
-def _str(s: str) -> str:
-    """A TOML basic string: JSON's escaping, DEL escaped too (TOML forbids it raw); text typed
-    under a non-UTF-8 locale decoded (see :func:`~readinglist.text.controls.os_text`)."""
-    import json
-
-    from ..text.controls import os_text
-
-    return json.dumps(os_text(s), ensure_ascii=False).replace("\x7f", "\\u007f")
-
-
-def _multiline(s: str) -> str:
-    if "'''" not in s and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", s.replace("\r\n", "\n")):
-        from ..text.controls import os_text
-
-        return "'''\n" + os_text(s).rstrip("\n") + "\n'''"
-    return _str(s)
-
-
-def render(lst: ReadingList) -> str:
-    """The file text of ``lst``: same list, same bytes; one paper per line."""
-    return "".join(render_units(lst))
-
-
-def render_units(lst: ReadingList) -> list[str]:
-    """:func:`render` as its statements, one string each (a line, or the whole multi-line
-    introduction): what a merge puts between conflict markers."""
-    out = [HEADER, f"title = {_str(lst.title)}\n"]
-    if lst.introduction.strip():
-        out.append(f"introduction = {_multiline(lst.introduction)}\n")
-    for s in lst.sections:
-        out += ["\n", "[[sections]]\n", f"title = {_str(s.title)}\n"]
-        if s.entries:
-            out.append("papers = [\n")
-            for e in s.entries:
-                comment = f", comment = {_str(e.comment)}" if e.comment else ""
-                out.append(f"  {{ key = {_str(e.key)}{comment} }},\n")
-            out.append("]\n")
-        else:
-            out.append("papers = []\n")
-    return out
-
-
-def load(store: Store, name: str) -> ReadingList:
-    """The list ``name``; UnknownListError (with the closest names) when there is none."""
-    from .atomic import describe, read_bounded
-
-    path = path_of(store, name)
-    pending = _pending(store)
-    if name in pending:  # saved earlier in this transaction, written with its papers
-        return pending[name]
-    try:
-        text = read_bounded(path, limit=16 << 20).decode("utf-8")
-    except FileNotFoundError:
-        raise UnknownListError(name, _suggest(name, names(store))) from None
-    except UnicodeDecodeError:
-        raise ListError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise ListError(f"{path}: cannot read: {describe(exc)}") from None
-    return parse(text, name, path)
-
-
-def _suggest(word: str, candidates: Sequence[str]) -> tuple[str, ...]:
-    import difflib
-
-    return tuple(difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.5))
-
-
-def load_all(store: Store) -> tuple[list[ReadingList], list[ListError]]:
-    """Every list that can be read, and one error (naming its file) per list that cannot: a
-    broken or conflicted list never keeps the others from being shown."""
-    found, broken = [], []
-    for name in names(store):
-        try:
-            found.append(load(store, name))
-        except ListError as exc:
-            broken.append(exc)
-    return found, broken
-
-
-def _pending(store: Store) -> dict[str, ReadingList]:
-    """The lists saved in the store's current transaction and not written yet."""
-    pending = store.__dict__.get("_lists_pending")
-    if pending is None or store._depth == 0:
-        pending = store.__dict__["_lists_pending"] = {}
-    return pending
-
-
-def _write(store: Store, lst: ReadingList) -> Path:
-    from .atomic import remove_leftovers, write_atomic
-
-    path = path_of(store, lst.name)
-    remove_leftovers(path.parent)  # (the temporary files of a list write that was killed)
-    try:
-        write_atomic(path, render(lst), inside=store.root)  # never through a link out of the store
-    except OSError as exc:
-        raise ListError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    return path
-
-
-def save(store: Store, lst: ReadingList) -> Path:
-    """Write ``lst`` atomically when the store's transaction (which the caller holds) writes
-    its papers: a transaction that fails later (a ``reconcile --rekey`` refused on its tenth
-    paper) leaves the lists as they were, never naming keys that no paper got."""
-    path = path_of(store, lst.name)
-    if store._depth == 0:
-        return _write(store, lst)
-    pending = _pending(store)
-    if not pending:
-
-        def flush() -> None:
-            for item in list(pending.values()):
-                _write(store, item)
-
-        store._after_flush.append(flush)
-        store._at_end.append(pending.clear)
-    pending[lst.name] = lst
-    return path
-
+__all__ = [
+    "HEADER", "Entry", "Item", "ReadingList", "Resolved", "Section", "check_name", "folder", "load", "load_all",
+    "names", "parse", "path_of", "render", "render_units", "save", "resolve", "create", "add", "remove", "move",
+    "set_comment", "follow_rename", "containing", "forget", "AddReport",
+]  # fmt: skip
 
 # --------------------------------------------------------------------------- resolving keys
 
@@ -358,8 +71,17 @@ def _renamed_by_file(store: Store) -> dict[str, Paper]:
     return out
 
 
+#: A list with more entries than this is resolved from the store's index (every paper, read
+#: once from the cache) rather than paper file by paper file.
+BULK_FROM = 64
+#: Keys of a list that match no paper given did-you-mean suggestions (each one compares the
+#: key with every key of the store); the others are named without.
+SUGGESTED = 20
+
+
 def resolve(store: Store, lst: ReadingList) -> Resolved:
-    """The list's papers in order, following renamed keys; missing keys with suggestions."""
+    """The list's papers in order, following renamed keys; missing keys with suggestions (the
+    first SUGGESTED of them). Linear in the list's entries: each key is looked up once."""
     from ..errors import StoreError
     from .paperfile import file_stem
 
@@ -368,23 +90,44 @@ def resolve(store: Store, lst: ReadingList) -> Resolved:
     missing: list[tuple[str, tuple[str, ...]]] = []
     renamed: list[tuple[str, str]] = []
     by_file: dict[str, Paper] | None = None
-    for index, section in enumerate(lst.sections):
+    index = store._load_index() if sum(len(s.entries) for s in lst.sections) > BULK_FROM else None
+    found: dict[str, tuple[str, object]] = {}  # key -> ("paper" | "renamed" | "missing" | "unreadable", what)
+
+    def look_up(key: str) -> tuple[str, object]:
+        nonlocal by_file
+        if index is not None:
+            name = index.by_key.get(key)
+            paper = index.papers.get(name) if name is not None else None
+            if paper is not None and paper.key == key:
+                return "paper", paper
+        try:
+            if index is not None and not index.broken:
+                raise UnknownKeyError(key)  # (not in the index: no file to read; suggestions below)
+            return "paper", store.get(key)
+        except UnknownKeyError as exc:
+            if by_file is None:
+                by_file = _renamed_by_file(store)
+            paper = by_file.get(file_stem(key))
+            if paper is not None:
+                return "renamed", paper
+            suggestions = exc.suggestions
+            if index is not None and len(missing) < SUGGESTED:
+                suggestions = store._suggest(key, index.by_key)
+            return "missing", suggestions if len(missing) < SUGGESTED else ()
+        except StoreError as exc:  # its file does not parse (a git conflict): the rest is shown
+            return "unreadable", str(exc)
+
+    for position, section in enumerate(lst.sections):
         for entry in section.entries:
-            try:
-                paper = store.get(entry.key)
-            except UnknownKeyError as exc:
-                if by_file is None:
-                    by_file = _renamed_by_file(store)
-                found = by_file.get(file_stem(entry.key))
-                if found is None:
-                    missing.append((entry.key, exc.suggestions))
-                    continue
-                paper = found
-                renamed.append((entry.key, paper.key))
-            except StoreError as exc:  # its file does not parse (a git conflict): the rest is shown
-                unreadable.append((entry.key, str(exc)))
-                continue
-            items.append(Item(section.title, entry, paper, index))
+            kind, what = found.get(entry.key) or found.setdefault(entry.key, look_up(entry.key))
+            if kind == "missing":
+                missing.append((entry.key, what))  # type: ignore[arg-type]
+            elif kind == "unreadable":
+                unreadable.append((entry.key, what))  # type: ignore[arg-type]
+            else:
+                if kind == "renamed":
+                    renamed.append((entry.key, what.key))  # type: ignore[attr-defined]
+                items.append(Item(section.title, entry, what, position))  # type: ignore[arg-type]
     return Resolved(lst, tuple(items), tuple(missing), tuple(renamed), tuple(unreadable))
 
 
@@ -610,3 +353,4 @@ def forget(store: Store, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
     for name, hits in found.items():
         remove(store, name, hits)
     return found
+

@@ -126,7 +126,7 @@ def test_piped_output_has_no_progress(tmp_path):
     (tmp_path / "l.txt").write_text(_list(ABSTRACTS[:6]), encoding="utf-8")
     out = subprocess.run([console_script(), "--store", "st", "import", "l.txt"], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0
-    assert out.stderr == "" and out.stdout.strip().splitlines() == ["6 added, 0 updated, 0 unchanged, 0 duplicates, 0 skipped paragraphs"]
+    assert out.stderr == "" and out.stdout.strip().splitlines() == ["6 added, 0 updated, 0 unchanged, 0 duplicates, 0 skipped paragraphs in st"]
 
 
 @pytest.fixture(scope="module")

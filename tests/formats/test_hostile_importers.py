@@ -137,7 +137,7 @@ def test_doubling_string_macros_are_refused_not_expanded():
 def test_a_field_concatenating_big_macros_is_refused():
     big = "x" * 600_000
     text = f'@string{{a = "{big}"}}\n@article{{k, title = a # a # a, year = 2020}}\n'
-    with pytest.raises(InputError, match="m.bib:2: a field of k expands"):
+    with pytest.raises(InputError, match="m.bib:2: the title of k expands .* through @string macros"):
         find_importer("bibtex", None).parse(text, source="m.bib", options=OPTIONS)
 
 
@@ -199,3 +199,17 @@ def test_real_authors_under_our_generated_line_are_kept(tmp_path):
     edited = text.replace("  key = {A title},", "  author = {Doe, Jane},\n  key = {A title},")
     (record,) = bib.parse(edited, source="x.bib", options=OPTIONS).records
     assert [(p.family, p.given) for p in record.authors] == [("Doe", "Jane")]
+
+
+@pytest.mark.parametrize("written", ["{%s}", '"%s"', "{%s} # {b}"])
+def test_a_field_too_long_as_written_is_named_so_not_blamed_on_macros(written):
+    """A 5 MB single-word abstract uses no macro: the error says which limit it hit, and that it
+    is one field's (issue 29 item 7)."""
+    from readinglist.formats.bibtex.reader import MAX_VALUE
+
+    text = "@article{k, title = {T}, year = 2020,\n  abstract = " + written % ("a" * (5 << 20)) + "}\n"
+    with pytest.raises(InputError) as exc:
+        find_importer("bibtex", None).parse(text, source="m.bib", options=OPTIONS)
+    message = str(exc.value)
+    assert message.startswith("m.bib:1: the abstract of k is 5,242,8") and f"more than the {MAX_VALUE:,} a field may hold" in message
+    assert "macro" not in message and "\n" not in message

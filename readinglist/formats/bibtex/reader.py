@@ -250,24 +250,41 @@ MAX_VALUE = 1 << 20
 
 
 class MacroTooLarge(ValueError):
-    """A value whose ``@string`` expansion exceeds MAX_VALUE characters."""
+    """A value longer than MAX_VALUE characters: through ``@string`` expansion (``macros``),
+    or as written in the file."""
+
+    def __init__(self, message: str, *, macros: bool = True) -> None:
+        super().__init__(message)
+        self.macros = macros
+
+
+def _too_long(text: str, limit: int) -> MacroTooLarge:
+    return MacroTooLarge(f"is {len(text):,} characters long, more than the {limit:,} a field may hold", macros=False)
 
 
 def resolve(raw: str, strings: dict[str, str], limit: int = MAX_VALUE) -> str:
     """A raw BibTeX value as text: ``{...}`` and ``"..."`` unwrapped, ``@string`` names
     replaced (case-insensitively; unknown names such as ``jul`` stay as they are), pieces
-    joined at ``#``. MacroTooLarge when the result would exceed ``limit`` characters."""
+    joined at ``#``. MacroTooLarge when the result would exceed ``limit`` characters (its
+    ``macros`` False when the value is that long as written: no macro made it so)."""
     if "#" not in raw:  # one piece (nearly every value; as _pieces splits it): no list to join
         text = _piece_text(raw.strip(), strings)
         if len(text) > limit:
+            if len(raw) >= len(text):  # as long in the file: no macro made it so
+                raise _too_long(text, limit)
             raise MacroTooLarge(f"expands to more than {limit:,} characters")
         return text
-    out = []
+
+    out: list[str] = []
     size = 0
+    written = 0  # characters of the pieces as written
     for piece in _pieces(raw):
         text = _piece_text(piece, strings)
         size += len(text)
+        written += len(piece)
         if size > limit:
+            if written >= size:
+                raise _too_long("".join(out) + text, limit)
             raise MacroTooLarge(f"expands to more than {limit:,} characters")
         out.append(text)
     return "".join(out)
@@ -302,10 +319,13 @@ def _records(entries, source: str, options: ImportOptions, strings: dict[str, st
     for entry in entries:
         line = entry.line + 1
         where = f"{source}:{line}"
-        try:
-            values = {name.lower(): resolve(value, strings) for name, value in entry.fields}
-        except MacroTooLarge as exc:
-            raise InputError(f"{where}: a field of {entry.key} {exc} through @string macros") from None
+        values = {}
+        for name, value in entry.fields:
+            try:
+                values[name.lower()] = resolve(value, strings)
+            except MacroTooLarge as exc:
+                how = " through @string macros" if exc.macros else ""
+                raise InputError(f"{where}: the {name.lower()} of {entry.key} {exc}{how}") from None
 
         generated, sources = markers.get(entry.key, (frozenset(), ()))
         if "author" in generated:  # readinglist's placeholder (e.g. {CanViT}): no authors
@@ -408,6 +428,11 @@ class BibtexImporter:
             head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
             raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
 
+        if not library.entries and not warnings:
+            # an empty file, or only @string/@comment/@preamble: surely not the file meant (BibTeX
+            # itself warns "I found no database entries"); refused, so a mistaken path is noticed
+            what = "empty" if not text.strip() else "no entries (@article{...}, @inproceedings{...}, ...)"
+            raise InputError(f"{source}: {what}: nothing to import")
         markers = _markers(library.comments)
         strings: dict[str, str] = {}
         for block in library.strings:
@@ -415,7 +440,8 @@ class BibtexImporter:
                 strings[block.key.lower()] = resolve(block.value, strings)
             except MacroTooLarge as exc:
                 line = block.line + 1
-                raise InputError(f"{source}:{line}: @string {block.key} {exc} (macros doubling each other?)") from None
+                why = " (macros doubling each other?)" if exc.macros else ""
+                raise InputError(f"{source}:{line}: @string {block.key} {exc}{why}") from None
         records, skipped, states, more = _all_records(library.entries, source, options, strings, markers)
         warnings += more
         return ImportResult(

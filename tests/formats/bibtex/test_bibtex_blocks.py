@@ -188,4 +188,4 @@ def test_a_worker_reading_half_the_entries_gives_the_serial_result(monkeypatch, 
     if bad is None:
         assert len(serial.records) == 20 and serial.warnings and serial.skipped  # type: ignore[union-attr]
     else:
-        assert isinstance(serial, str) and serial.startswith("lib.bib:") and f": a field of k{bad} expands" in serial
+        assert isinstance(serial, str) and serial.startswith("lib.bib:") and f" of k{bad} expands" in serial
