@@ -542,3 +542,21 @@ def test_a_participle_is_not_cut_from_its_object():
     plain = to_plain(raw)
     title = make_title(raw, plain, "GR3D")
     assert not re.search(r"\b[a-z]{3,}[^e]ed$", title), title
+
+
+@given(st.sampled_from(["fundamentally", "efficiently", "simultaneously", "tailored", "trained", "AI-assisted", "PyTorch-based"]),
+       st.lists(st.sampled_from(["model", "graph", "learning", "for", "link", "prediction"]), min_size=1, max_size=6))
+def test_a_title_never_ends_on_an_adverb_or_a_cut_participle(last, words):
+    """"... in knowledge graphs fundamentally", "... framework tailored", "... for AI-assisted":
+    an adverb or a participle whose object was cut ends 0.1% of real titles; the check rejects
+    them whatever comes before."""
+    from readinglist.convert.titles.checks import _ends_badly
+
+    assert _ends_badly(" ".join(["Graph", *words, last]))
+
+
+@pytest.mark.parametrize("noun", ["family", "assembly", "supply", "monopoly", "butterfly"])
+def test_a_noun_ending_in_ly_is_a_fine_last_word(noun):
+    from readinglist.convert.titles.checks import _ends_badly
+
+    assert not _ends_badly(f"Detecting the {noun}")
