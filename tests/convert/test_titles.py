@@ -560,3 +560,45 @@ def test_a_noun_ending_in_ly_is_a_fine_last_word(noun):
     from readinglist.convert.titles.checks import _ends_badly
 
     assert not _ends_badly(f"Detecting the {noun}")
+
+
+@pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
+def test_a_composed_pair_says_what_the_authors_made(raw):
+    """"Graph attention network for learning dynamics": a phrase of the background glued to the
+    task is the commonest false title. Every "<a> for <b>" candidate takes <a> from a sentence
+    where the authors speak of their own work ("we", "our", "this paper") when there is one."""
+    from readinglist.convert.lexicon import split_sentences
+    from readinglist.convert.title_words import word_probabilities
+    from readinglist.convert.titles.candidates import candidates
+    from readinglist.convert.titles.features import Scorer
+
+    plain = to_plain(raw)
+    probs = word_probabilities(plain, None, rule_made_title(plain, None))
+    own = [sent.lower() for _o, sent in split_sentences(plain) if re.search(r"\b(?:we|our|this (?:paper|work|study))\b", sent, re.I)]
+    for *_features, words, tail, in ((o[:3], o[3], o[4]) for o in candidates(plain, MAX_WORDS, Scorer(probs.get, [], 8.0))):
+        if tail is not None and own:
+            assert any(" ".join(words).lower() in sent or all(w.lower() in sent for w in words) for sent in own), (words, tail)
+
+
+def test_background_phrases_are_not_presented_as_the_contribution():
+    """The background sentences talk about graph attention networks; the authors study
+    something else: no title presents a background phrase "for" the task."""
+    plain = (
+        "Graph attention networks are widely used for learning on graphs. Graph attention networks "
+        "learn attention weights over neighbours, and graph attention networks dominate benchmarks. "
+        "We study the balance of gradient norms during training and derive a conservation law. "
+        "We propose an initialization scheme that balances the network at the start of training."
+    )
+    title = make_title(plain, plain, None).lower()
+    assert not title.startswith("graph attention network"), title
+
+
+@given(st.sampled_from(["tell", "show", "give", "let", "help"]), st.sampled_from(["us", "them", "how", "whether", "what"]))
+def test_a_title_never_stops_on_a_verb_the_abstract_gives_an_object(verb, obj):
+    """"Source labels tell us where a sample came from": "... for source labels tell" stops on a
+    verb; whatever the verb, an object after it in the abstract marks it as one."""
+    from readinglist.convert.titles.checks import _ends_on_a_verb
+
+    plain = f"Source labels {verb} {obj} where a sample came from. We propose aligned mass transport."
+    assert _ends_on_a_verb(["aligned", "mass", "for", "source", "labels", verb], plain)
+    assert not _ends_on_a_verb(["aligned", "mass", "transport"], plain)

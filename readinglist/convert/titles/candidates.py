@@ -2,12 +2,16 @@
 abstract's noun phrases (:mod:`readinglist.convert.phrases`), each also joined to the topic when
 it does not say it, and "<phrase> for <phrase of the first two sentences>" (what was made, for the
 task or domain the abstract opens with: real titles name it far more often than the contribution
-sentence does), never joined the way the abstract says the reverse (:mod:`.relations`).
+sentence does), never joined the way the abstract says the reverse (:mod:`.relations`), and
+the phrase before "for" from a sentence where the authors speak of their own work ("we", "our",
+"this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
+commonest false title readers flagged.
 """
 
 from __future__ import annotations
 
 from ..lexicon import DANGLING
+from .contribution import own_sentences
 from .constants import CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import _stems, Option, Scorer
 from .relations import _befores_of, _precedes_a_for
@@ -31,7 +35,10 @@ def candidates(plain: str, budget: int, scorer: Scorer) -> list[Option]:
         joined = _phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS else words
         if joined is not words:
             options.append((*scorer.info(joined), joined, None))
-    heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2][:PAIR_PHRASES]
+    # what was made comes from a sentence where the authors speak of their own work when the
+    # abstract has one: a phrase of the background or of a compared method is no contribution
+    own = own_sentences(plain)
+    heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and (not own or i in own)][:PAIR_PHRASES]
     tails = []
     for e, w, i in every:
         if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:

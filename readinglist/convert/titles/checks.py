@@ -46,6 +46,26 @@ def _ends_badly(title: str) -> bool:
     return last in not_final() or _adverb(last) or bool(_PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
 
 
+_OBJECT_AFTER_VERB = frozenset("us them it him her how what whether why".split())
+
+
+def _ends_on_a_verb(low: list[str], plain: str) -> bool:
+    """Does the title stop on a verb the abstract follows with its object ("Source labels tell
+    us where ..." -> "... for source labels tell"): its last two words, in the abstract, before
+    a pronoun or a question word?"""
+    if len(low) < 2:
+        return False
+    tail = f"{low[-2]} {low[-1]} "
+    text = plain.lower()
+    at = text.find(tail)
+    while at >= 0:
+        nxt = text[at + len(tail) :].split(" ", 1)[0].strip(",;:.")
+        if nxt in _OBJECT_AFTER_VERB:
+            return True
+        at = text.find(tail, at + 1)
+    return False
+
+
 def _adverb(word: str) -> bool:
     """An -ly adverb of a word the training abstracts use ("fundamentally"; not "family",
     "anomaly", "assembly")."""
@@ -104,7 +124,7 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
     low = _ALNUM.findall(made.lower())
     if not CLAUSE_VERBS.isdisjoint(low) and QUESTION_WORDS.isdisjoint(low):
         return ""
-    if _for_a_verb(low) or _ends_badly(made):
+    if _for_a_verb(low) or _ends_badly(made) or _ends_on_a_verb(low, plain):
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..lexicon import OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, split_sentences
 from .constants import ANALYTIC_HEADS, ANAPHORA, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
@@ -273,3 +274,13 @@ def _fallback(plain: str, budget: int) -> list[str]:
     if not words:
         words = _fit(_words(first), budget)
     return _before_finite_verb(words)
+
+
+_OWN = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4)
+def own_sentences(plain: str) -> frozenset[int]:
+    """The indices (in :func:`split_sentences`) of the sentences where the authors speak of their
+    own work ("we", "our", "this paper"): what a phrase of them names may be the paper's own."""
+    return frozenset(i for i, (_o, sent) in enumerate(split_sentences(plain)) if _OWN.search(sent))
