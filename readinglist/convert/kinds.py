@@ -23,9 +23,13 @@ FAMILIES = {
 }
 KIND_OF = {word: family for family, words in FAMILIES.items() for word in words.split()}
 _KINDS = "|".join(sorted(KIND_OF, key=len, reverse=True))
-_AFTER = re.compile(rf"^\s*(?:\([^()]*\)\s*)?,\s*(?:which is\s+)?(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?({_KINDS})\b", re.IGNORECASE)
-_DIRECT = re.compile(rf"^\s+({_KINDS})\b", re.IGNORECASE)
-_BEFORE = re.compile(rf"\b({_KINDS})\s*,?\s*(?:(?:called|named|dubbed|termed|coined)\s+)?$", re.IGNORECASE)
+_AFTER = re.compile(rf"^\)?\s*(?:\([^()]*\)\s*)?,\s*(?:which is\s+)?(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?({_KINDS})\b", re.IGNORECASE)
+_DIRECT = re.compile(rf"^\)?\s+({_KINDS})\b", re.IGNORECASE)
+# "a benchmark, NAME", "the KIND called NAME" (an article, and no preposition between it and the
+# kind noun: the abstract says what NAME is, not "using our data as benchmark, NAME offers")
+_BEFORE = re.compile(
+    rf"\b(?:a|an|the|our)\s+(?:(?!(?:as|of|for|with|in|on|from|by)\s)[\w-]+\s+){{0,5}}?({_KINDS})\s*,?\s*(?:(?:called|named|dubbed|termed|coined)\s+)?$", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=16)

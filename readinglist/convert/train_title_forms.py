@@ -49,7 +49,8 @@ _JOINS = re.compile(r"[-–]")
 
 def main(argv: list[str] | None = None) -> int:
     from .phrases import _verbs
-    from .titles import _gerund, words_of_title
+    from .titles import words_of_title
+    from .titles.text import _gerund
 
     ap = parser(__doc__, OUT)
     ap.add_argument("--limit", type=int, default=40000)

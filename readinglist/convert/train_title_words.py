@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     from . import title_words
     from .naming import detect_name
     from .pipeline import generation_text
-    from .titles import _clean, rule_made_title
+    from .titles import rule_made_title
+    from .titles.text import _clean
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -27,6 +27,11 @@ def _is_generation_code(path: Path) -> bool:
     return path.suffix == ".py" and not path.name.startswith(("train_", "training"))
 
 
+def _code_files(folder: Path) -> list[Path]:
+    """The generation code in ``folder`` and its subpackages (``convert/titles/``), sorted."""
+    return sorted(p for p in folder.rglob("*.py") if _is_generation_code(p) and "__pycache__" not in p.parts)
+
+
 @lru_cache(maxsize=1)
 def code_version() -> bytes:
     """The fingerprint of the generation code and models (16 bytes), read once per process."""
@@ -36,7 +41,7 @@ def code_version() -> bytes:
 
     h = blake2b(digest_size=16)
     h.update(f"readinglist {__version__}; unicode {unicodedata.unidata_version}; pylatexenc {_version_of('pylatexenc')}".encode())
-    files = sorted(p for folder in (_CONVERT, _TEXT) for p in folder.iterdir() if _is_generation_code(p))
+    files = _code_files(_CONVERT) + _code_files(_TEXT)
     files += sorted(p for p in (_CONVERT / "data").iterdir() if p.is_file())
     for path in files:
         try:

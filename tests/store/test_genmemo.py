@@ -101,8 +101,11 @@ def test_the_generator_version_covers_the_models_code_and_taxonomy(tmp_path, mon
     second = version.code_version.__wrapped__()
     (copy / "text" / "plain.py").write_text("# changed\n" + (copy / "text" / "plain.py").read_text(encoding="utf-8"), encoding="utf-8")
     third = version.code_version.__wrapped__()
+    stage = copy / "convert" / "titles" / "choice.py"  # a module of a subpackage is generation code too
+    stage.write_text("# changed\n" + stage.read_text(encoding="utf-8"), encoding="utf-8")
+    fourth = version.code_version.__wrapped__()
     (copy / "convert" / "train_names.py").write_text("# a training script\n", encoding="utf-8")
-    assert len({first, second, third}) == 3 and version.code_version.__wrapped__() == third
+    assert len({first, second, third, fourth}) == 4 and version.code_version.__wrapped__() == fourth
 
 
 @pytest.mark.parametrize("damage", ["garbage", "folder", "link"])

@@ -1,0 +1,58 @@
+"""Generate a readable stand-in title for an abstract that has none.
+
+``make_title(raw, plain, name)`` is a pure function, a pipeline of small stages:
+
+1. **Candidates.** The rule-made title (:mod:`.rules`): with a system name "Name: <what it is>",
+   the description taken from the abstract (:mod:`.named`: an appositive such as "CanViT, the
+   first task- and policy-agnostic AVFM", a "which ..." clause turned into a gerund, or the
+   spelled-out name); without one a noun phrase for the paper's main contribution
+   (:mod:`.contribution`: the object of "we propose/introduce/present ..." (tier 0), else "we
+   study/formalize/derive ..." (tier 1), else "we extend/evaluate/collect ..." as a gerund or an
+   artefact), a pointer back to earlier text resolved, a short one joined to the paper's topic
+   (:mod:`.topic`) unless the abstract states the reverse relation (:mod:`.relations`); with no
+   contribution phrase, the first finding or the first sentence. That title is weighed against
+   the abstract's most central noun phrase (:mod:`readinglist.convert.phrases`, a learned score).
+   The other candidates (:mod:`.choice`): the abstract's noun phrases alone or joined to the
+   topic, and "<phrase> for <phrase of the first two sentences>".
+2. **Features** (:mod:`.features`): from the title-word model
+   (:mod:`readinglist.convert.title_words`, learned per-word probabilities that the real title
+   uses a word), each candidate's expected ROUGE-1 and the probability that it shares no fewer of
+   the real title's words than the abstract's first ten words do.
+3. **Checks** (:mod:`.checks`): a candidate must be a noun phrase a person would write (no finite
+   verb, no This/We/Our start, not the opening words, more than three words, the name neither
+   repeated nor called a kind it is not, no verb where a noun belongs).
+4. **Choice** (:mod:`.choice`): the passing candidate with the highest probability of not doing
+   worse than the opening plus ``CHOICE_WEIGHT`` times its expected ROUGE-1.
+5. **Post-edits** (:mod:`.postedits`): a leading verb as -ing, an acronym said once, a relative
+   clause as "for" + gerund, Title-Case terms in lowercase.
+
+The hand-set constants are in :mod:`.constants`, the shared text helpers in :mod:`.text`, sentence
+case and acronyms in :mod:`.casing`, the learned title forms in :mod:`.forms`.
+
+Every title: at most :data:`MAX_WORDS` words, clean text (no LaTeX or Markdown), sentence case
+after the colon (acronyms and proper words kept), no trailing punctuation, never ends on an
+article, preposition or conjunction, never cut inside a word, never empty.
+"""
+
+from __future__ import annotations
+
+from .choice import _by_expected_rouge
+from .constants import MAX_WORDS
+from .forms import gerund_starts, not_final, proper_words, words_of_title
+from .postedits import _acronym_said_once, _as_gerund, _relative_as_purpose, _terms_in_lowercase
+from .rules import rule_made_title, title_for_tags
+from .text import _clean, plain_title
+
+__all__ = [
+    "make_title", "plain_title", "rule_made_title", "title_for_tags", "MAX_WORDS",
+    "words_of_title", "not_final", "proper_words", "gerund_starts",
+]
+
+
+def make_title(raw: str, plain: str, name: str | None) -> str:
+    """A readable generated title (see the package docstring for the stages)."""
+    text = plain or ""
+    if name:
+        name = _clean(name)
+    title = _as_gerund(_by_expected_rouge(rule_made_title(text, name), text, name), name)
+    return _terms_in_lowercase(_relative_as_purpose(_acronym_said_once(title, name)), name)

@@ -1,0 +1,73 @@
+"""The candidates of the learned choice, besides the rule-made title (:mod:`.rules`): the
+abstract's noun phrases (:mod:`readinglist.convert.phrases`), each also joined to the topic when
+it does not say it, and "<phrase> for <phrase of the first two sentences>" (what was made, for the
+task or domain the abstract opens with: real titles name it far more often than the contribution
+sentence does), never joined the way the abstract says the reverse (:mod:`.relations`), and
+the phrase before "for" from a sentence where the authors speak of their own work ("we", "our",
+"this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
+commonest false title readers flagged.
+"""
+
+from __future__ import annotations
+
+from ..lexicon import DANGLING
+from .contribution import own_sentences
+from .constants import CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .features import _stems, Option, Scorer
+from .relations import _befores_of, _precedes_a_for
+from .text import _head, _PARTICIPLE_END, _strip_dangling
+from .topic import _phrase_with_topic
+
+
+def candidates(plain: str, budget: int, scorer: Scorer) -> list[Option]:
+    """The candidates with their features (:class:`.features.Scorer`), best expected ROUGE-1
+    first; a phrase of at most ``budget`` words, a pair of at most ``PAIR_MAX``."""
+    from ..phrases import ranked_phrases
+
+    every = sorted(((scorer.info(words), words, s_idx) for _s, words, s_idx in ranked_phrases(plain, min(budget, 11))),
+                   key=lambda isw: -isw[0][0])
+    options: list[Option] = []
+    for e, phrase, _i in every[:CHOICE_PHRASES]:
+        words = _strip_dangling(phrase)
+        if len(words) < 2:
+            continue
+        options.append((*(e if words is phrase else scorer.info(words)), words, None))  # the phrase itself when nothing dangled
+        joined = _phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS else words
+        if joined is not words:
+            options.append((*scorer.info(joined), joined, None))
+    # what was made comes from a sentence where the authors speak of their own work when the
+    # abstract has one: a phrase of the background or of a compared method is no contribution
+    own = own_sentences(plain)
+    heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and (not own or i in own)][:PAIR_PHRASES]
+    tails = []
+    for e, w, i in every:
+        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
+            low = [x.lower() for x in w]
+            letters = "".join(x[:1] for x in low if x not in DANGLING)
+            tails.append((w, e[1], e[2], _stems(low), i, {letters, letters + "s"}, len(w)))
+            if len(tails) == PAIR_PHRASES:
+                break
+    pair_max = min(budget, PAIR_MAX) - 1
+    for a, (_ea, toks_a, n_a), a_sentence in heads if tails else ():
+        if " for " in f" {' '.join(a).lower()} " or _PARTICIPLE_END.search(a[-1]) or _head(a) in NOT_FOR_HEADS:
+            continue  # "a causal account" is of something, not for it
+        said = _stems(x.lower() for x in a)  # "transformers" and "transformer models", "real world" and "real-world" say it twice
+        initials = "".join(x[:1] for x in a).lower()
+        a_initials = {initials, initials + "s"}
+        room = pair_max - len(a)
+        a_befores = _befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
+        for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
+            # what was made (said later) comes first, what the abstract opens with after "for";
+            # "recurrent neural networks for stable RNNs" says it twice
+            if (b_sentence >= a_sentence or b_len > room or not said.isdisjoint(b_low)
+                    or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)
+                    or _precedes_a_for(b, a_befores)):
+                continue
+            options.append((*scorer.pair(toks_a, n_a, toks_b, n_b), a, b))
+    options.sort(key=lambda option: -option[0])
+    return options
+
+
+def _option_words(words: list[str], tail: list[str] | None) -> list[str]:
+    """A candidate's words: a phrase, or ``words`` "for" ``tail``."""
+    return words if tail is None else words + ["for"] + tail

@@ -1,0 +1,71 @@
+"""The learned choice: among the candidates (the rule-made title, the abstract's noun phrases alone
+or joined to the topic, "<phrase> for <phrase of the opening sentences>") that pass the checks
+(:mod:`.checks`), the one with the best features (:mod:`.features`).
+"""
+
+from __future__ import annotations
+
+from .checks import _ends_badly, _ends_on_a_verb, _for_a_verb, _form_checked, _passing
+from .candidates import _option_words, candidates
+from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS
+from .features import _not_worse, _Opening, _opening_words, _WORD_TOKENS, Scorer
+from .text import _ALNUM, _first_tokens, _words
+
+
+def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
+    """The title made so far, or the candidate that best says more than the abstract's opening:
+    the highest probability of sharing no fewer of the real title's words than the abstract's
+    first ten words (:func:`_not_worse`) plus ``CHOICE_WEIGHT`` times the expected ROUGE-1 F1,
+    both from :mod:`readinglist.convert.title_words` (learned per-word probabilities that the
+    title uses a word; with no content word in the opening, the first candidate expected to
+    score above the title made so far). The candidates, led by the name when there is
+    one: the abstract's noun phrases (:mod:`readinglist.convert.phrases`), each also joined to
+    the topic when it does not say it, and "<phrase> for <phrase of the first two sentences>"
+    (what was made, for the task or domain the abstract opens with: real titles name it far
+    more often than the contribution sentence does). A candidate must pass the form checks: no
+    finite verb, no This/We/Our start, not the opening words, more than three words (three
+    after the name), the name not repeated, not ending on a participle."""
+    from ..title_words import load_model, tokens, word_probabilities
+
+    probs = word_probabilities(plain, name, title)
+    if not probs:
+        return title
+    length = load_model().get("title_length", 8.0)
+    named = bool(name) and title.startswith(f"{name}: ")
+    budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
+    if budget < 3 or (name and not named):
+        return title  # a title that is the name alone keeps it
+    if len(_WORD_TOKENS) > 200_000:
+        _WORD_TOKENS.clear()
+    get = probs.get
+    scorer = Scorer(get, tokens(name or "") if named else [], length)
+    prefix = scorer.prefix
+    title_tokens = tokens(title)
+    current = 0.0
+    if title_tokens:
+        current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
+    options = candidates(plain, budget, scorer)
+    opening = _opening_words(plain)
+    if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
+        for score, made in _passing(((o[0], _option_words(o[3], o[4])) for o in options), plain, name, named):
+            return made if score > current else title
+        return title
+    # the title made so far or the candidate (that passes the form checks) with the highest
+    # probability of sharing no fewer of the real title's words than the abstract's opening
+    # words do, plus CHOICE_WEIGHT times its expected ROUGE-1
+    baseline = _Opening(opening, get, length)
+    best = _not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
+    chosen = title
+    if _for_a_verb(title_low := _ALNUM.findall(title.lower())) or _ends_badly(title) or _ends_on_a_verb(title_low, plain):
+        best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
+    head = _first_tokens(plain)
+    for score, new, count, words, tail in options:
+        if 1.0 + CHOICE_WEIGHT * score <= best:
+            break  # a probability is at most 1: neither this option nor any after it can win
+        # (-inf when an upper bound of the probability shows it cannot beat the best so far)
+        value = _not_worse({**dict.fromkeys(prefix), **new}, len(prefix) + count, baseline, best - CHOICE_WEIGHT * score) + CHOICE_WEIGHT * score
+        if value > best:
+            made = _form_checked(_option_words(words, tail), plain, name, named, head)
+            if made:
+                best, chosen = value, made
+    return chosen

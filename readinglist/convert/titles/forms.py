@@ -1,0 +1,52 @@
+"""How real titles read, as learned from the training titles (``data/title_forms.json``): the
+words they never end on, the words written with a capital, the verbs they start with as -ing;
+and the word counts of the training abstracts (``data/title_word_model.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+
+def _common_words():
+    """Words the training abstracts use often (the title-word model's vocabulary, lowercase):
+    "adaptive" of "Bayes-Adaptive" is one, "Bulgarian" of "German\u2013Bulgarian" is not."""
+    from ..title_words import load_model
+
+    return load_model().get("df", {})
+
+
+_TITLE_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
+
+
+def words_of_title(title: str) -> list[str]:
+    """A title's words as :mod:`readinglist.convert.train_title_forms` counts them: lowercase,
+    hyphenated words whole ("end-to-end")."""
+    return _TITLE_WORD.findall(title.lower())
+
+
+@lru_cache(maxsize=1)
+def _forms() -> dict:
+    from ..models import DATA, read_model
+
+    return read_model(DATA / "title_forms.json")
+
+
+@lru_cache(maxsize=1)
+def not_final() -> frozenset[str]:
+    """The words real titles almost never end on (learned: ``data/title_forms.json``)."""
+    return frozenset(_forms().get("not_final", ()))
+
+
+@lru_cache(maxsize=1)
+def proper_words() -> frozenset[str]:
+    """Words abstracts write with a capital inside a sentence ("gaussian", "bayesian", "kurdish";
+    lowercase here; learned: ``data/title_forms.json``): sentence case keeps their capital."""
+    return frozenset(_forms().get("proper", ()))
+
+
+def gerund_starts() -> dict[str, str]:
+    """Plain verbs whose -ing form starts real titles far more often ("solve" -> "solving";
+    learned: ``data/title_forms.json``)."""
+    return _forms().get("gerund_start", {})

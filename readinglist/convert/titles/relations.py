@@ -1,0 +1,62 @@
+"""The direction of "X for Y": the "for" relations an abstract states, so that a title never joins
+two of its phrases the wrong way round ("distributed training for model merging" when the
+abstract says merging is a strategy for distributed training).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..lexicon import split_sentences
+from .constants import REVERSE_MAX_DF
+from .forms import _common_words
+from .text import _head
+
+
+_FOR_SPLIT = re.compile(r"\bfor\b")
+_CONTENT_TOKEN = re.compile(r"[a-z][a-z0-9]{3,}")
+
+
+@lru_cache(maxsize=4)
+def _for_relations(plain: str) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], frozenset[str]]:
+    """(the content words up to six before, up to three after) of every "for" of the abstract,
+    within its sentence: the "X for Y" relations the abstract itself states; and every word
+    that comes after one."""
+    out = []
+    for _o, sent in split_sentences(plain):
+        low = sent.lower()
+        for m in _FOR_SPLIT.finditer(low):
+            before = _CONTENT_TOKEN.findall(low[max(0, m.start() - 80) : m.start()])[-6:]
+            after = _CONTENT_TOKEN.findall(low[m.end() : m.end() + 50])[:3]
+            out.append((frozenset(before), frozenset(after)))
+    return tuple(out), frozenset(w for _b, after in out for w in after)
+
+
+def _befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
+    """The words before each "for" of the abstract that ``made``'s head noun follows (and does
+    not also precede)."""
+    relations, after_any = _for_relations(plain)
+    made_head = _head(made)
+    if not made_head:
+        return ()
+    forms = {made_head, made_head[:-1] if made_head.endswith("s") else made_head + "s"}
+    if forms.isdisjoint(after_any):
+        return ()  # the quick answer for nearly every phrase
+    return tuple(before for before, after in relations if not forms.isdisjoint(after) and forms.isdisjoint(before))
+
+
+def _precedes_a_for(purpose: list[str], befores: tuple[frozenset[str], ...]) -> bool:
+    """Does a rare word of ``purpose`` come before one of those "for"s?"""
+    if not befores:
+        return False
+    df = _common_words()
+    words = {w for x in purpose for w in _CONTENT_TOKEN.findall(x.lower()) if df.get(w, 0) < REVERSE_MAX_DF}
+    return any(not words.isdisjoint(before) for before in befores)
+
+
+def _says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
+    """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
+    effective strategy for low-communication distributed training"), so that "<made> for
+    <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
+    return _precedes_a_for(purpose, _befores_of(made, plain))

@@ -1,0 +1,112 @@
+"""The rule-made title: the name's description or the contribution phrase (:mod:`.named`,
+:mod:`.contribution`), weighed against the abstract's most central noun phrase
+(:mod:`readinglist.convert.phrases`) and repaired when it fails the form checks. It is the first
+candidate of the learned choice (:mod:`.choice`) and the title the tagger weighs.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..kinds import contradicts, name_kind
+from .casing import _expand, _sentence_case
+from .checks import _defects
+from .constants import FALLBACK_TITLE, MAX_WORDS, NOT_CONTENT, RULE_MARGIN
+from .contribution import _contribution, _fallback, _find_contribution, _Found, _with_topic
+from .named import _name_description, _what_we_did
+from .relations import _says_the_reverse
+from .text import _ALNUM, _before_finite_verb, _capitalise, _clean, _finish, _first_five_tokens, _head, _LEADING, _strip_dangling, _words
+from .topic import _phrase_with_topic, _restates, _topic
+
+
+def title_for_tags(plain: str, name: str | None) -> str:
+    """The title the tagger weighs (the rule-made one, so the learned choice of a title phrase
+    leaves the tags as they were; computed once with :func:`make_title`)."""
+    return rule_made_title(plain or "", _clean(name) if name else None)
+
+
+@lru_cache(maxsize=4)
+def rule_made_title(text: str, name: str | None) -> str:
+    """The title the rules make (before the choice by expected ROUGE); ``name`` cleaned."""
+    title = _rule_title(text, name)
+    title = _repair(title, text, name) or title or FALLBACK_TITLE
+    if name and title.startswith(f"{name}: "):
+        desc = title[len(name) + 2 :].split()
+        joined = _phrase_with_topic(desc, text, MAX_WORDS - len(name.split()) - 1)
+        if joined is not desc and name.lower() not in " ".join(joined[len(desc):]).lower():
+            title = _finish(f"{name}: {' '.join(joined)}") or title
+    return title
+
+
+def _repair(title: str, plain: str, name: str | None) -> str:
+    """The better of the rule-made title and the abstract's best noun phrase
+    (:mod:`readinglist.phrases`, scored by the learned phrase model), led by the name when there
+    is one; a rule-made title that is a clause, a background sentence, a fragment or too short
+    always gives way to the phrase."""
+    from ..phrases import best_phrase, score_words
+
+    named = bool(name) and (title == name or title.startswith(f"{name}: "))
+    body = title[len(name or "") + 2 :] if named and title != name else ("" if named else title)
+    budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
+    opening = _first_five_tokens(plain)
+
+    name_words = {w for w in _ALNUM.findall((name or "").lower()) if len(w) > 2} if named else set()
+
+    def unfit(words: list[str]) -> bool:
+        low = _ALNUM.findall(" ".join(words).lower())
+        if name_words & set(low):  # "MetaTeacher: a MetaTeacher framework" says the name twice
+            return True
+        return len(words) >= 4 and tuple(low[:5]) == opening
+
+    min_words = max(2, 4 - len(_words(name))) if named and name else 4
+    phrase = best_phrase(plain, min(budget, 11), avoid=name or "", reject=unfit, min_words=min_words) if budget > 1 else []
+    if named and phrase and name:
+        phrase = [w for w in phrase if w.lower() != name.lower()]
+    phrase = _strip_dangling(_before_finite_verb(phrase))
+    if len(phrase) < 2:
+        return title
+    body_ok = bool(body) and not _defects(body, plain, named) and len(title.split()) > 3
+    if named and name and name.lower() in body.lower():
+        body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
+    if named and name and contradicts(_head(phrase), name_kind(plain, name)):
+        return title  # the phrase would call the named thing a kind it is not
+    if body_ok and score_words(body.split(), plain) + RULE_MARGIN >= score_words(phrase, plain):
+        return title
+    if not named:
+        phrase = _phrase_with_topic(phrase, plain)
+    text = _sentence_case(" ".join(phrase), plain)
+    repaired = _finish(f"{name}: {text}" if named else _capitalise(text))
+    return repaired or title
+
+
+def _rule_title(text: str, name: str | None) -> str:
+    if name:
+        budget = MAX_WORDS - len(_words(name))
+        desc = _name_description(text, name, budget) if budget > 0 else []
+        if not desc:
+            desc = _contribution(text, budget, keep_article=True) if budget > 0 else []
+        if not desc and budget > 0:
+            desc = _name_description(text, name, budget, allow_subject=True)
+        if not desc and budget > 0:
+            desc = _what_we_did(text, name, budget)
+        if desc and len([w for w in desc if w.lower() not in NOT_CONTENT]) <= 3 and "for" not in desc:
+            topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
+            if (topic and name not in topic and not _restates(desc, topic)
+                    and len(desc) + 1 + len(topic.split()) <= budget and not _says_the_reverse(desc, topic.split(), text)):
+                desc = desc + ["for"] + topic.split()
+        if desc:
+            desc = _strip_dangling(_expand(desc, text, budget))
+        if desc:
+            title = _finish(f"{name}: {' '.join(desc)}")
+        else:
+            title = _finish(" ".join(_words(name)[:MAX_WORDS]))
+        if title:
+            return title
+    words: list[str] = []
+    found = _find_contribution(text, MAX_WORDS)
+    if found is not None:
+        found = _Found(found.tier, _LEADING.sub("", " ".join(found.words)).split(), found.analytic)
+        words = _strip_dangling(_expand(_with_topic(found, text), text, MAX_WORDS))
+    if not words:
+        words = _fallback(text, MAX_WORDS)
+    return _finish(_capitalise(" ".join(words)))
