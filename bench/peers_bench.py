@@ -21,6 +21,12 @@ Usage::
 
     python bench/peers_bench.py [--install] [--rounds 5] [--papers 5000] [--papis-import 500]
                                 [--tools readinglist,pubs,papis] [--workdir DIR]
+                                [--only export,export-csljson] [--variant before=/tmp/old]
+
+``--variant NAME=SRC`` (repeatable) adds a readinglist column run with the package in SRC
+first on PYTHONPATH (``git archive main readinglist | tar -x -C /tmp/old``), interleaved with
+the others: before/after and the peers from one run. pubs has BibTeX export only and papis no
+CSL-JSON nor Markdown: on those rows they run their BibTeX export.
 """
 
 from __future__ import annotations
@@ -52,6 +58,8 @@ OPERATIONS = {
     "tag": (0.06, "tag one paper"),
     "note": (0.06, "note on one paper"),
     "export": (0.4, "export BibTeX 5k"),
+    "export-csljson": (0.4, "export CSL-JSON 5k (pubs, papis: their BibTeX)"),
+    "export-markdown": (0.4, "export Markdown 5k (pubs, papis: their BibTeX)"),
 }
 
 
@@ -100,11 +108,24 @@ def main() -> int:
     ap.add_argument("--papers", type=int, default=5000, help="a multiple of 1,000")
     ap.add_argument("--papis-import", type=int, default=500)
     ap.add_argument("--tools", default="readinglist,pubs,papis")
+    ap.add_argument("--only", default="", help="comma-separated operations (default: all)")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=SRC",
+                    help="also run readinglist with the package in SRC (e.g. before=/tmp/old), interleaved")
     ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "readinglist-peers-bench")
     args = ap.parse_args()
     work = args.workdir
     work.mkdir(parents=True, exist_ok=True)
-    tools = ["readinglist"]
+    ops = [op for op in OPERATIONS if not args.only or op in args.only.split(",")]
+    #: readinglist and its variants: column name -> the environment it runs in
+    ours: dict[str, dict] = {"readinglist": {}}
+    for spec in args.variant:
+        name, _, src = spec.partition("=")
+        if not (Path(src) / "readinglist" / "__init__.py").is_file():
+            ap.error(f"--variant {spec}: no readinglist package in {src}")
+        subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(src, "readinglist")], check=True, capture_output=True)
+        ours[f"readinglist ({name})"] = {"PYTHONPATH": os.path.abspath(src)}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "readinglist")], check=True, capture_output=True)
+    tools = list(ours)
     for tool in ("pubs", "papis"):
         if tool not in args.tools.split(","):
             continue
@@ -137,9 +158,10 @@ def main() -> int:
     run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=work))
 
     # Libraries of all the papers for the operations other than import (untimed).
-    rl_store = run_dir / "readinglist"
-    run([*rl, "--store", str(rl_store), "import", "-f", "bibtex", str(bib)])
-    run([*rl, "--store", str(rl_store), "list"])
+    rl_stores = {tool: run_dir / f"readinglist-{i}" for i, tool in enumerate(ours)}  # each its own cache
+    for tool, rl_store in rl_stores.items():
+        run([*rl, "--store", str(rl_store), "import", "-f", "bibtex", str(bib)], env={**env, **ours[tool]})
+        run([*rl, "--store", str(rl_store), "list"], env={**env, **ours[tool]})
     pubs_conf = work / "pubs.conf"
     if "pubs" in tools:
         pubs = str(venv_bin(work, "pubs") / "pubs")
@@ -163,9 +185,10 @@ def main() -> int:
 
     def argv(tool: str, op: str, r: int) -> list[str] | None:
         key = pick.choice(keys)
-        if tool == "readinglist":
-            store = ["--store", str(rl_store)]
-            fresh = ["--store", str(run_dir / f"rl-{op}-{r}")]
+        if tool in ours:
+            store = ["--store", str(rl_stores[tool])]
+            fresh = ["--store", str(run_dir / f"rl-{op}-{r}-{tools.index(tool)}")]
+            out = run_dir / f"rl-{r}-{tools.index(tool)}"
             return {
                 "import-lists": [*rl, *fresh, "import", *map(str, lists)],
                 "import-bib": [*rl, *fresh, "import", "-f", "bibtex", str(bib)],
@@ -174,7 +197,9 @@ def main() -> int:
                 "mark": [*rl, *store, "mark", "read", key],
                 "tag": [*rl, *store, "tag", key, f"round-{r}"],
                 "note": [*rl, *store, "note", key, "-m", f"round {r}", "--append"],
-                "export": [*rl, *store, "export", "-f", "bibtex", "-o", str(run_dir / f"rl-{r}.bib")],
+                "export": [*rl, *store, "export", "-f", "bibtex", "-o", f"{out}.bib"],
+                "export-csljson": [*rl, *store, "export", "-f", "csljson", "-o", f"{out}.json"],
+                "export-markdown": [*rl, *store, "export", "-f", "markdown", "-o", f"{out}.md"],
             }[op]
         if tool == "pubs":
             conf = ["-c", str(pubs_conf)]
@@ -189,6 +214,8 @@ def main() -> int:
                 "tag": [pubs, *conf, "tag", key, f"+round-{r}"],
                 "note": [pubs, *conf, "note", key, "-a", f"round {r}"],
                 "export": [pubs, *conf, "export"],
+                "export-csljson": [pubs, *conf, "export"],
+                "export-markdown": [pubs, *conf, "export"],
             }.get(op)
         lib = ["-c", str(papis_conf), "-l", str(papis_dir)]
         if op == "import-bib":
@@ -202,17 +229,19 @@ def main() -> int:
             "tag": [papis, *lib, "tag", "-b", "--add", f"round-{r}", f"ref:{key}"],
             "note": [papis, *lib, "edit", "-n", f"ref:{key}"],
             "export": [papis, *lib, "export", "--all", "-f", "bibtex", "-o", str(run_dir / f"papis-{r}.bib")],  # papis asks before overwriting
+            "export-csljson": [papis, *lib, "export", "--all", "-f", "bibtex", "-o", str(run_dir / f"papis-{r}-c.bib")],
+            "export-markdown": [papis, *lib, "export", "--all", "-f", "bibtex", "-o", str(run_dir / f"papis-{r}-m.bib")],
         }.get(op)
 
     times: dict[tuple[str, str], list[float]] = {}
     bare: list[float] = []
     for r in range(args.rounds):
-        for op in OPERATIONS:
+        for op in ops:
             for tool in tools:
                 command = argv(tool, op, r)
                 if command is None:
                     continue
-                seconds = run(command, cwd=run_dir, env=env)[0]
+                seconds = run(command, cwd=run_dir, env={**env, **ours.get(tool, {})})[0]
                 times.setdefault((tool, op), []).append(seconds)
                 bare.append(run([sys.executable, "-c", "pass"], cwd=run_dir)[0])
         print(f"round {r + 1}/{args.rounds} done (load average {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
@@ -223,7 +252,7 @@ def main() -> int:
     header = f"| op | {' | '.join(tools)} |" + (" ratio to pubs |" if "pubs" in tools else "") + " target |"
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
-    for op, (budget, label) in OPERATIONS.items():
+    for op, (budget, label) in ((op, OPERATIONS[op]) for op in ops):
         label = label.replace("5k", f"{len(keys) / 1000:g}k")
         cells, med = [], {}
         for tool in tools:
@@ -235,7 +264,8 @@ def main() -> int:
                 cells.append("—")
         row = f"| {label} | {' | '.join(cells)} |"
         if "pubs" in tools:
-            row += f" {med['pubs'] / med['readinglist']:.1f}× |" if "pubs" in med else " — |"
+            ratios = " / ".join(f"{med['pubs'] / med[t]:.1f}×" if t in med else "—" for t in ours)
+            row += f" {ratios} |" if "pubs" in med else " — |"
         row += f" {'keep' if budget is None else f'≤ {budget:g} s (x{budget / 0.0175:.0f})'} |"
         print(row)
     shutil.rmtree(run_dir, ignore_errors=True)

@@ -18,5 +18,6 @@ def test_peers_bench_prints_readinglists_side_of_the_table(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and " s (x" in line]
-    assert len(rows) == 8, done.stdout
-    assert rows[0].startswith("| import 1k abstracts") and rows[-1].startswith("| export BibTeX 1k")
+    assert len(rows) == 10, done.stdout
+    assert rows[0].startswith("| import 1k abstracts") and rows[-3].startswith("| export BibTeX 1k")
+    assert rows[-2].startswith("| export CSL-JSON 1k") and rows[-1].startswith("| export Markdown 1k")

@@ -194,7 +194,7 @@ class NearIndex:
         postings = self._postings
         for phrase in self._sketch(norm):  # recomputed: removing is rare, memory is not
             bucket = postings[phrase]
-            if bucket.__class__ is list:
+            if isinstance(bucket, list):  # (a list or a StoredNearIndex's lazy one)
                 bucket.remove(id)
                 if len(bucket) == 1:
                     postings[phrase] = bucket[0]

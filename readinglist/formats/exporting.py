@@ -6,6 +6,7 @@ Kept free of heavy imports: the exporters themselves pull in bibtexparser or pyl
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import PureWindowsPath
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -115,7 +116,9 @@ def shared_source(source: Source) -> str:
     return source_text(file, source.paragraph, source.line)
 
 
+@lru_cache(maxsize=1024)
 def _outside(file: str) -> bool:
+    """(Cached: an export asks it of every paper, and the papers of a list share one file.)"""
     windows = PureWindowsPath(file)
     return file.startswith(("/", "~", "\\")) or bool(windows.drive) or ".." in windows.parts
 

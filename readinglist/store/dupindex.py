@@ -35,7 +35,7 @@ import marshal
 import os
 import sys
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Callable, Mapping
 from zlib import adler32, crc32
 from pathlib import Path
@@ -57,6 +57,9 @@ MAX_SEGMENTS = 6
 #: of the phrases a look-up asks for are in it by chance).
 SEEN_BITS = 24
 SEEN_MASK = (1 << SEEN_BITS) - 1
+#: A phrase with more postings than this (the most a query always counts) is looked up as a
+#: :class:`_Bucket`: its size from two binary searches, its papers named only when used.
+LAZY_MIN = NearIndex.MAX_POSTING
 
 _ABSENT = object()  # a phrase or text known to have no entry
 _EXACT = "\x00"  # prefix of a whole normalised text, indexed beside its phrases
@@ -172,6 +175,64 @@ class _Order:
         self.top.pop(id, None)
 
 
+class _Bucket(list):
+    """The papers of a common phrase of the file, as the list a fresh index holds, without
+    naming them: ``len`` is known from the postings' bounds (what a query sorts its phrases by,
+    and most of them it then skips); the list is filled from the postings when first read or
+    changed, except by ``append`` (this import's papers come after the file's)."""
+
+    __slots__ = ("_index", "_ranges", "_count", "_extra", "_loaded")
+
+    def __init__(self, index: StoredNearIndex, ranges, count: int) -> None:
+        super().__init__()
+        self._index, self._ranges, self._count = index, ranges, count
+        self._extra: list[str] = []
+        self._loaded = False
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            named = self._index._named(self._ranges)
+            super().extend([named] if isinstance(named, str) else named or ())
+            super().extend(self._extra)
+            self._ranges = self._extra = ()  # type: ignore[assignment]
+
+    def __len__(self) -> int:
+        return super().__len__() if self._loaded else self._count + len(self._extra)
+
+    def __iter__(self):
+        self._load()
+        return super().__iter__()
+
+    def __getitem__(self, i):
+        self._load()
+        return super().__getitem__(i)
+
+    def __contains__(self, item) -> bool:
+        self._load()
+        return super().__contains__(item)
+
+    def __eq__(self, other) -> bool:
+        self._load()
+        return super().__eq__(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._load()
+        return super().__repr__()
+
+    def append(self, item: str) -> None:
+        if self._loaded:
+            super().append(item)
+        else:
+            self._extra.append(item)
+
+    def remove(self, item: str) -> None:
+        self._load()
+        super().remove(item)
+
+
 class StoredNearIndex(NearIndex):
     """A :class:`NearIndex` of a store's abstracts, read from and saved to ``cache_dir``.
 
@@ -186,6 +247,7 @@ class StoredNearIndex(NearIndex):
         super().__init__()
         self._path: Path | None = None
         self._names: list[str | None] = []  # row -> file name (None: dropped, or no longer valid)
+        self._dropped: list[int] = []  # the rows whose name is None, sorted
         self._sigs: dict = {}  # file name -> its signature at the last save (every paper file)
         self._ahashes: list[int] = []  # row -> hash of the abstract indexed
         self._segments: list[array] = []  # sorted postings
@@ -233,7 +295,7 @@ class StoredNearIndex(NearIndex):
                 if not unchanged:
                     abstract = abstract_of(name)
                     if not abstract or ahashes[row] != _hash(abstract):
-                        self._names[row] = None  # the abstract changed (indexed again below) or went
+                        self._drop(row)  # the abstract changed (indexed again below) or went
                         if abstract:
                             missing.append((name, abstract))
                         continue
@@ -243,7 +305,7 @@ class StoredNearIndex(NearIndex):
                 if abstract:
                     missing.append((name, abstract))
         for row in known.values():  # papers that are gone
-            self._names[row] = None
+            self._drop(row)
         self._texts = _Texts(self._rows, abstract_of)  # type: ignore[assignment]
         self._postings = _Layered(self._lookup)  # type: ignore[assignment]
         self._exact = _Layered(self._base_exact)  # type: ignore[assignment]
@@ -272,6 +334,7 @@ class StoredNearIndex(NearIndex):
         except (OSError, ValueError, EOFError, TypeError):
             return
         self._names, self._sigs, self._ahashes, self._segments = list(names), sigs, list(ahashes), arrays
+        self._dropped = [row for row, name in enumerate(self._names) if name is None]
         self._saved_segments = len(arrays)
         self._saved_names = tuple(names)  # (a save that would write the same tables writes nothing)
 
@@ -288,19 +351,32 @@ class StoredNearIndex(NearIndex):
             return None
         h = _hash(key) << ROW_BITS
         end = h + ROW_MASK + 1
-        live = self._names
-        names: list[str] = []
+        ranges = []
+        raw = 0
         for seg in segments:
             i = bisect_left(seg, h)
-            n = len(seg)
-            while i < n:
-                value = seg[i]
-                if value >= end:
-                    break
+            j = bisect_left(seg, end, i)
+            if i < j:
+                ranges.append((seg, i, j))
+                raw += j - i
+        if not raw:
+            return None
+        if raw > LAZY_MIN:
+            count = raw - self._dropped_in(h, ranges)
+            if count > LAZY_MIN:  # a common phrase: counted now, named if the query counts it
+                return _Bucket(self, ranges, count)
+        return self._named(ranges)
+
+    def _named(self, ranges) -> str | list[str] | None:
+        """The papers of the postings ``ranges`` ((segment, start, stop) each) as a fresh index
+        lists them: one name, a list, or None."""
+        live = self._names
+        names: list[str] = []
+        for seg, i, j in ranges:
+            for value in seg[i:j]:
                 name = live[value & ROW_MASK]
                 if name is not None:
                     names.append(name)
-                i += 1
         if not names:
             return None
         if len(names) == 1:
@@ -309,6 +385,29 @@ class StoredNearIndex(NearIndex):
         # name, then this import's as they came
         names.sort(key=self._order.rank)  # type: ignore[attr-defined]
         return names
+
+    def _dropped_in(self, h: int, ranges) -> int:
+        """How many of the postings ``ranges`` of phrase hash ``h`` are of dropped rows: a pass
+        over the postings or a binary search per dropped row, whichever is shorter."""
+        dropped = self._dropped
+        if not dropped:
+            return 0
+        live = self._names
+        count = 0
+        for seg, i, j in ranges:
+            if j - i <= len(dropped):
+                count += sum(1 for value in seg[i:j] if live[value & ROW_MASK] is None)
+                continue
+            for row in dropped:
+                k = bisect_left(seg, h | row, i, j)
+                count += k < j and seg[k] == h | row
+        return count
+
+    def _drop(self, row: int) -> None:
+        """Mark ``row`` dropped (its paper gone or indexed again under a new row)."""
+        if self._names[row] is not None:
+            self._names[row] = None
+            insort(self._dropped, row)
 
     def _base_exact(self, norm: str):
         found = self._lookup(_EXACT + norm)
@@ -330,7 +429,7 @@ class StoredNearIndex(NearIndex):
         for name in texts.gone | texts.top.keys():
             row = self._rows.pop(name, None)
             if row is not None:
-                names[row] = None
+                self._drop(row)
         postings: list[int] = []
         if self._seen is None:
             self._seen = bytearray(1 << (SEEN_BITS - 3))

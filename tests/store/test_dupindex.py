@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import marshal
 import random
+from collections import Counter
 
 from helpers import ABSTRACTS, typos, word_edits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readinglist.config import default_config
-from readinglist.convert.matching import NearIndex
+from readinglist.convert.matching import NearIndex, normalize
 from readinglist.record import Paper, Record
 from readinglist.store import Store
 from readinglist.store import dupindex
@@ -57,13 +58,14 @@ def test_stored_index_answers_as_a_fresh_one_after_any_history(tmp_path_factory,
     reopened index answers every query exactly as a NearIndex built afresh."""
     cache = tmp_path_factory.mktemp("cache")
     rng = random.Random(data.draw(st.integers(0, 10**6)))
-    segments, sort_max = dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX
+    segments, sort_max, lazy_min = dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX, dupindex.LAZY_MIN
     dupindex.MAX_SEGMENTS = data.draw(st.sampled_from([0, 1, segments]))  # 0: compacted on every save
     dupindex.SORT_MERGE_MAX = data.draw(st.sampled_from([0, sort_max]))  # 0: every merge one by one
+    dupindex.LAZY_MIN = data.draw(st.sampled_from([0, 1, lazy_min]))  # 0: every phrase of the file counted lazily
     try:
         _history(cache, rng, data)
     finally:
-        dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX = segments, sort_max
+        dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX, dupindex.LAZY_MIN = segments, sort_max, lazy_min
 
 
 def _history(cache, rng, data) -> None:
@@ -156,3 +158,108 @@ def test_imports_keep_the_index_in_the_cache_and_find_duplicates_through_it(tmp_
     assert summary.added == ("new2",)
     names = _indexed(db)
     assert "k4.toml" not in names and "new2.toml" in names and len(names) == 20
+
+
+# -- the index against the definition of its answer, computed by scanning every text -----------
+
+#: Phrases (longer than a sketch's shortest) that many texts share, as real abstracts share
+#: "large language models" or "state of the art": the phrases whose postings a look-up counts
+#: lazily, and the common ones it skips.
+PHRASES = ["large language models", "we propose a novel method", "extensive experiments show",
+           "state of the art results", "reinforcement learning agents", "graph neural networks",
+           "diffusion models generate", "in this paper we study", "code is available online",
+           "outperforms strong baselines", "a simple yet effective", "vision language models"]  # fmt: skip
+WORDS = "sparse attention retrieval robots theory kernels proofs tokens speech memory".split()
+
+
+def _definition(texts: list[tuple[str, str]], query: str, threshold: float, limit: int) -> list[tuple[str, float]]:
+    """NearIndex.candidates by its definition, over ``texts`` ((id, text) in the order added),
+    each phrase's texts found by scanning all of them: the texts whose normalised form is the
+    query's score 100; the query's phrases held by any text, rarest first, are counted (every
+    one held by at most MAX_POSTING texts, then more while fewer than MIN_KEYS are counted and
+    none is held by more than MAX_COMMON, unless it is the first), if they are at least a share
+    of its phrases; the texts sharing the most counted phrases (at least the share, less the
+    phrases left uncounted), at most VERIFY of them with a length that could reach the
+    threshold, are scored with rapidfuzz's ratio; best first, ties in the order added."""
+    from rapidfuzz.fuzz import ratio
+
+    norm = normalize(query)
+    if not norm:
+        return []
+    norms = {id: normalize(text) for id, text in texts}
+    order = {id: i for i, (id, _) in enumerate(texts)}
+    found = {id: 100.0 for id, n in norms.items() if n == norm}
+    if len(found) < limit:
+        sketch = NearIndex._sketch(norm)
+        held = [[id for id, _ in texts if phrase in set(NearIndex._sketch(norms[id]))] for phrase in sketch]
+        buckets = sorted((b for b in held if b), key=len)
+        need = min(0.5, max(NearIndex.MIN_SHARE, (threshold - 70) / 60)) * len(sketch)
+        if buckets and len(buckets) >= need:
+            counted = []
+            for b in buckets:
+                if len(b) > NearIndex.MAX_POSTING and (len(counted) >= NearIndex.MIN_KEYS or (counted and len(b) > NearIndex.MAX_COMMON)):
+                    break
+                counted.append(b)
+            least = max(1, int(need - (len(buckets) - len(counted))))
+            hits = Counter(id for b in counted for id in b)
+            n = len(norm)
+            lo, hi = n * threshold / (200 - threshold), n * (200 - threshold) / threshold
+            verified = 0
+            for id, shared in hits.most_common():
+                if shared < least or verified >= NearIndex.VERIFY:
+                    break
+                if id in found or not lo <= len(norms[id]) <= hi:
+                    continue
+                verified += 1
+                score = ratio(norm, norms[id], score_cutoff=threshold)
+                if score >= threshold:
+                    found[id] = float(score)
+    return sorted(found.items(), key=lambda item: (-item[1], order[item[0]]))[:limit]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_stored_index_finds_what_the_definition_finds(tmp_path_factory, data):
+    """Texts sharing common phrases, added in imports (folds, saves, reopenings; papers removed
+    between them): every query's candidates are the definition's, computed by brute force, while
+    common phrases are counted lazily (LAZY_MIN and the posting limits made small, so a few
+    dozen texts reach them)."""
+    cache = tmp_path_factory.mktemp("cache")
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    limits = {name: getattr(NearIndex, name) for name in ("MAX_POSTING", "MIN_KEYS", "MAX_COMMON")}
+    lazy_min = dupindex.LAZY_MIN
+    dupindex.LAZY_MIN = data.draw(st.sampled_from([0, 2, 5]))
+    NearIndex.MAX_POSTING = data.draw(st.sampled_from([3, 6, limits["MAX_POSTING"]]))
+    NearIndex.MIN_KEYS = data.draw(st.sampled_from([1, 3, limits["MIN_KEYS"]]))
+    NearIndex.MAX_COMMON = data.draw(st.sampled_from([8, 20, limits["MAX_COMMON"]]))
+    try:
+        texts: dict[str, str] = {}
+        serial = 0
+
+        def text() -> str:
+            parts = rng.sample(PHRASES, rng.randint(2, 6)) + [" ".join(rng.choices(WORDS, k=rng.randint(1, 3)))]
+            rng.shuffle(parts)
+            return " the ".join(parts) + "."
+
+        for _import in range(data.draw(st.integers(1, 4))):
+            near = StoredNearIndex.open_lazy(cache, {n: (n,) for n in texts}, texts.__getitem__)
+            for _ in range(data.draw(st.integers(1, 40))):
+                serial += 1
+                name = f"p{serial:04d}.toml"  # names in the order added: the reference's order
+                texts[name] = rng.choice(list(texts.values())) if texts and rng.random() < 0.2 else text()
+                if rng.random() < 0.3:
+                    assert near.best(texts[name], THRESHOLD) == (_definition(list(texts.items())[:-1], texts[name], THRESHOLD, 1) or [None])[0]
+                near.add(name, texts[name])
+                if rng.random() < 0.1:
+                    near.fold()
+            order = sorted(texts.items())
+            for q in [rng.choice(order)[1], text(), word_edits(rng.choice(order)[1], 1, serial)]:
+                for threshold in (THRESHOLD, 60.0):
+                    assert near.candidates(q, threshold, limit=5) == _definition(order, q, threshold, 5), q
+            near.save({n: (n,) for n in texts})
+            for name in rng.sample(sorted(texts), min(len(texts), data.draw(st.integers(0, 5)))):
+                del texts[name]  # removed between imports: a dropped row in the file
+    finally:
+        dupindex.LAZY_MIN = lazy_min
+        for name, value in limits.items():
+            setattr(NearIndex, name, value)
