@@ -215,7 +215,7 @@ def _placeholder(i: int) -> str:
 
 def _side(p: Paper, table: str | None, name: str) -> str:
     """The ``name = value`` line(s) of one side of a conflict, as the store writes them."""
-    from .paperfile import _assign, _state_values, _top_values
+    from .paperedit import _assign, _state_values, _top_values
 
     if table == "fields":
         value = dict(p.record.fields).get(name)
@@ -229,7 +229,8 @@ def _conflict_text(text: str, conflicts, ours: Paper, theirs: Paper, size: int) 
     a block of ours' and theirs' ``name = value`` lines between git's markers."""
     import tomlkit
 
-    from .paperfile import STATE_KEYS, TOP_KEYS, _body_index, _insert_at
+    from .paperedit import _body_index, _insert_at
+    from .paperrow import STATE_KEYS, TOP_KEYS
 
     doc = tomlkit.parse(text)
     blocks = {}

@@ -32,10 +32,10 @@ from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ConflictError, ReadinglistError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
-from ..constants import SORTS, STATUS_EVENTS, STATUSES
-from ..tagform import tag_form, tag_key, unique_tags
-from . import paperrow
-from .paperrow import GENERATED, HISTORY, KEY, MAX_HISTORY, NOTES, PRIORITIES, PRIORITY, RATING, RATINGS, STATUS, TAGS, USER_TAGS
+from ..constants import SORTS, STATUSES
+from ..tagform import tag_key
+from . import paperrow, rules
+from .paperrow import PRIORITIES, RATINGS
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any, TypeGuard
 
-    from ..record import Event, Paper, Record
+    from ..record import Paper, Record
     from .importer import ImportSummary as ImportSummary
 
     from .atomic import Staged
@@ -99,98 +99,13 @@ def _stamp(value) -> str:
 # --------------------------------------------------------------------------- pure helpers
 
 
-def _strip_record(rec: Record) -> tuple[Record, int]:
-    """``rec`` without control characters (other than newline and tab) in any text, and how
-    many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal. Its
-    tags are put in their normal form (NFC, one per :func:`~readinglist.tagform.tag_key`)."""
-    if _printable(rec):  # nearly every record: nothing to look at twice, nothing rebuilt
-        return rec, 0
-    from ..record import Person
-    from ..text.controls import strip_controls
-
-    removed = 0
-
-    def s(value):
-        nonlocal removed
-        if value is None or value.isprintable():
-            return value
-        value, n = strip_controls(value)
-        removed += n
-        return value
-
-    changes: dict = {}
-    for name in ("title", "abstract", "entry_type", "venue", "shorttitle", "doi", "url", "pages"):
-        value = getattr(rec, name)
-        new = s(value)
-        if new is not value:
-            changes[name] = new
-    tags = unique_tags(tag_form(t) for t in (s(t) for t in rec.tags) if t.strip())
-    if tags != rec.tags:
-        changes["tags"] = tags
-    authors = tuple(Person(s(a.family), s(a.given), s(a.literal)) for a in rec.authors)
-    if authors != rec.authors:
-        changes["authors"] = authors
-    fields = tuple((k, s(v)) for k, v in rec.fields)
-    if fields != rec.fields:
-        changes["fields"] = fields
-    return (rec.evolve(**changes) if changes else rec), removed
-
-
-def _printable(rec: Record) -> bool:
-    """Whether every text of ``rec`` that :func:`_strip_record` looks at is printable (then it
-    has no control character to remove)."""
-    return (
-        all(v is None or v.isprintable() for v in (rec.title, rec.abstract, rec.entry_type, rec.venue, rec.shorttitle, rec.doi, rec.url, rec.pages))
-        and all(t.isprintable() and (t.isascii() or tag_form(t) == t) for t in rec.tags)  # and tags in NFC
-        and all(v is None or v.isprintable() for a in rec.authors for v in (a.family, a.given, a.literal))
-        and all(v is None or v.isprintable() for _, v in rec.fields)
-    )
-
-
-def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    if isinstance(tags, str):
-        tags = [tags]
-    from ..text.controls import os_text
-
-    out = []
-    for tag in tags:
-        tag = os_text(tag) if isinstance(tag, str) else tag
-        if not isinstance(tag, str) or not tag.strip() or not tag.isprintable():
-            raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
-        out.append(tag_form(tag.strip()))
-    return unique_tags(out)  # one tag per normal form (tagform.py), the first spelling kept
-
-
-def _check_status(status) -> str:
-    if status not in STATUSES:
-        raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
-    return status
-
-
-check_status = _check_status  # public: the CLI checks a status before it selects papers
-
-
-def _check_range(what: str, n, allowed: tuple[int, ...]) -> int | None:
-    if n is None:
-        return None
-    if not isinstance(n, int) or isinstance(n, bool) or n not in allowed:
-        raise ValidationError(f"{what} must be {allowed[0]}-{allowed[-1]} (or none), not {n!r}")
-    return n
-
-
-def _trim_history(history: tuple) -> tuple:
-    """At most MAX_HISTORY events: the first one (when the paper was added) and the latest."""
-    if len(history) <= MAX_HISTORY:
-        return history
-    return history[:1] + history[len(history) - MAX_HISTORY + 1 :]
-
-
-def _clean_note(text: str) -> str:
-    if not isinstance(text, str):
-        raise ValidationError(f"a note must be text, not {type(text).__name__}")
-    from ..text.controls import os_text, strip_controls
-
-    return strip_controls(os_text(text).replace("\r\n", "\n"))[0].strip("\n")
+# (the rules, and the checks of the values they take, are in .rules; these names stay for the
+# modules that use them from here)
+_strip_record = rules.strip_record
+_trim_history = rules.trim_history
+check_status = rules.check_status  # public: the CLI checks a status before it selects papers
+_check_status = rules.check_status
+_clean_tags = rules.clean_tags
 
 
 _WORDS = re.compile(r"\w+")
@@ -502,17 +417,15 @@ class Store:
         except FileNotFoundError:
             return None
 
-    def _row_of(self, name: str, text: str) -> tuple:
-        """The row (see :mod:`.paperrow`) of papers/<name>, whose text is ``text``."""
-        row = paperrow.read_rendered(text)
-        if row is None:  # edited by hand (or not a paper): the TOML parser and its errors
-            from .paperfile import parse_row
+    def _paper_of(self, name: str, text: str) -> Paper:
+        """The paper in papers/<name>, whose text is ``text`` (a file as readinglist wrote it is
+        read without a TOML parser: :func:`.paperrow.read_rendered`)."""
+        from .paperfile import parse
 
-            row = parse_row(text, self.papers_dir / name)
-        return row
+        return parse(text, self.papers_dir / name)
 
-    def _locate_row(self, key: str) -> tuple[str, str, tuple]:
-        """(file name, text, row) of the paper with ``key``: first ``papers/<key>.toml``,
+    def _locate(self, key: str) -> tuple[str, str, Paper]:
+        """(file name, text, paper) of the paper with ``key``: first ``papers/<key>.toml``,
         then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
         if not isinstance(key, str) or not key:
             raise UnknownKeyError(str(key))
@@ -522,27 +435,20 @@ class Store:
             name = paperrow.file_stem(key) + ".toml"
             text = self._read(name)
             if text is not None:
-                row = self._row_of(name, text)
-                if row[KEY] == key:
-                    return name, text, row
+                paper = self._paper_of(name, text)
+                if paper.record.key == key:
+                    return name, text, paper
         index = self._load_index()
         name = index.by_key.get(key)
         if name is not None:
             text = self._read(name)
             if text is not None:
-                row = self._row_of(name, text)
-                if row[KEY] == key:
-                    return name, text, row
+                paper = self._paper_of(name, text)
+                if paper.record.key == key:
+                    return name, text, paper
         if index.broken:  # the key may be in a file that does not parse: say so
             raise StoreError(f"no paper with key {key!r}, and a paper file does not parse: " + "; ".join(index.broken.values()))
         raise UnknownKeyError(key, suggestions=self._suggest(key, index.by_key))
-
-    def _locate(self, key: str) -> tuple[str, str, Paper]:
-        """(file name, text, paper) of the paper with ``key`` (see :meth:`_locate_row`)."""
-        from .paperfile import row_to_paper
-
-        name, text, row = self._locate_row(key)
-        return name, text, row_to_paper(row)
 
     @staticmethod
     def _suggest(key: str, keys) -> tuple[str, ...]:
@@ -565,14 +471,9 @@ class Store:
         """The paper with ``key``. UnknownKeyError (with the 3 closest keys) if there is none."""
         return self._locate(key)[2]
 
-    def get_row(self, key: str) -> tuple:
-        """:meth:`get` as the paper's row (see :mod:`.paperrow`): what a single-paper command
-        reads without building the record dataclasses."""
-        return self._locate_row(key)[2]
-
     def __contains__(self, key: object) -> bool:
         try:
-            self._locate_row(key)  # type: ignore[arg-type]
+            self._locate(key)  # type: ignore[arg-type]
         except UnknownKeyError:
             return False
         return True
@@ -856,72 +757,41 @@ class Store:
         return _stamp(self.clock())
 
     def _save(self, name: str, text: str | None, old: Paper | None, new: Paper) -> Paper:
-        """Stage ``new`` into papers/<name> (whose current text is ``text``, parsing to ``old``)."""
+        """Stage ``new`` into papers/<name>, whose current text is ``text``, parsing to ``old``."""
         from .paperfile import canonical, paper_to_row
 
         new = canonical(new)
-        self._save_row(name, text, None if old is None else paper_to_row(old), paper_to_row(new), new)
-        return new
-
-    def _save_row(self, name: str, text: str | None, old: tuple | None, new: tuple, paper: Paper | None = None) -> None:
-        """Stage the paper row ``new`` (canonical: see :func:`.paperrow.canonical_row`) into
-        papers/<name>, whose current text is ``text``, reading as the row ``old``; ``paper``:
-        the paper ``new`` describes, when the caller has it (for the loaded index)."""
-        if text is None or (old is not None and text == paperrow.render_row(old)):
+        new_row = paper_to_row(new)
+        if text is None or (old is not None and text == paperrow.render_row(paper_to_row(old))):
             # a new file, or one nobody edited by hand: render it afresh (0.1 ms) instead of a
             # tomlkit round trip (1.5 ms and a 15 ms import); the result is the same text
-            new_text = paperrow.render_row(new)
+            new_text = paperrow.render_row(new_row)
         else:  # keep the person's comments, layout and edits
             assert old is not None  # ``text`` exists, so it parsed to ``old``
-            from .paperfile import edit, row_to_paper
+            from .paperfile import edit
 
-            new_text = edit(text, row_to_paper(old), row_to_paper(new), self.papers_dir / name)
+            new_text = edit(text, old, new, self.papers_dir / name)
         if new_text != text:
             self._stage(name, new_text)
             if self._index is not None:
-                if paper is None:
-                    from .paperfile import row_to_paper
+                self._index.put(name, new)
+        return new
 
-                    paper = row_to_paper(new)
-                self._index.put(name, paper)
-
-    def _modify(self, key: str, change: Callable[[tuple], tuple]) -> tuple:
-        """Change the paper ``key`` as ``change`` turns its row into a new one; the new row."""
+    def _modify(self, key: str, change: Callable[[Paper], Paper]) -> Paper:
+        """Change the paper ``key`` as ``change`` turns it into a new one (a rule of
+        :mod:`.rules`); the paper as it now is."""
         with self.transaction():
-            name, text, old = self._locate_row(key)
+            name, text, old = self._locate(key)
             new = change(old)
             if new == old:
                 return old
-            new = paperrow.canonical_row(new)
-            self._save_row(name, text, old, new)
-            return new
-
-    @staticmethod
-    def _paper(row: tuple) -> Paper:
-        from .paperfile import row_to_paper
-
-        return row_to_paper(row)
-
-    # Each change is made on the paper's row (see :mod:`.paperrow`), so that a single-paper
-    # command needs neither the record dataclasses nor a TOML parser: ``set_status`` returns
-    # the paper, ``set_status_row`` its row, and so on.
+            return self._save(name, text, old, new)
 
     def set_status(self, key: str, status: str) -> Paper:
         """Set the reading status (unread, reading, read, skipped) and log it in the history
         (started, finished, skipped, reset). Setting the status a paper has changes nothing."""
-        return self._paper(self.set_status_row(key, status))
-
-    def set_status_row(self, key: str, status: str) -> tuple:
-        """:meth:`set_status`, giving the paper's row."""
-        _check_status(status)
-
-        def change(row: tuple) -> tuple:
-            if row[STATUS] == status:
-                return row
-            history = _trim_history(row[HISTORY] + ((STATUS_EVENTS[status], self._now()),))
-            return paperrow.with_values(row, {STATUS: status, HISTORY: history})
-
-        return self._modify(key, change)
+        rules.check_status(status)
+        return self._modify(key, lambda p: p if p.status == status else rules.with_status(p, status, self._now()))
 
     def set_note(self, key: str, text: str, *, append: bool = False, expect: str | None = None) -> Paper:
         """Replace the paper's notes (Markdown) with ``text``, or add it as a new paragraph.
@@ -930,103 +800,46 @@ class Store:
         ``expect``: the notes as the caller last saw them (say, when an editor opened). If
         another command changed them meanwhile, ConflictError and nothing is written: the
         other change is never lost."""
-        return self._paper(self.set_note_row(key, text, append=append, expect=expect))
-
-    def set_note_row(self, key: str, text: str, *, append: bool = False, expect: str | None = None) -> tuple:
-        """:meth:`set_note`, giving the paper's row."""
-        text = _clean_note(text)
-
-        def change(row: tuple) -> tuple:
-            old = row[NOTES]
-            if expect is not None and old != _clean_note(expect):
-                raise ConflictError(f"the notes of {row[KEY]} were changed by another command while you edited them; nothing saved")
-            notes = text
-            if append and old and text:
-                notes = old.rstrip("\n") + "\n\n" + text
-            elif append and not text:
-                notes = old
-            return paperrow.with_values(row, {NOTES: notes})
-
-        return self._modify(key, change)
+        text = rules.clean_note(text)
+        return self._modify(key, lambda p: rules.with_note(p, text, append=append, expect=expect))
 
     def add_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Add the user's own tags (kept apart from generated topic tags; order kept)."""
-        return self._paper(self.add_tags_row(key, tags))
-
-    def add_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
-        """:meth:`add_tags`, giving the paper's row."""
-        tags = _clean_tags(tags)
-        return self._modify(key, lambda row: paperrow.with_values(row, {USER_TAGS: unique_tags(row[USER_TAGS] + tags)}))
+        tags = rules.clean_tags(tags)
+        return self._modify(key, lambda p: rules.with_tags_added(p, tags))
 
     def remove_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Remove tags: from the user's tags, and from the topic tags (then the topic tags count
         as edited by hand and a re-import will not bring the tag back). ValidationError if the
         paper does not have one of them."""
-        return self._paper(self.remove_tags_row(key, tags))
+        tags = rules.clean_tags(tags)
+        return self._modify(key, lambda p: rules.with_tags_removed(p, tags))
 
-    def remove_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
-        """:meth:`remove_tags`, giving the paper's row."""
-        tags = _clean_tags(tags)
-
-        def change(row: tuple) -> tuple:
-            has = paperrow.paper_tags(row)
-            present = {tag_key(t) for t in has}
-            missing = [t for t in tags if tag_key(t) not in present]
-            if missing:
-                raise ValidationError(f"{row[KEY]} has no tag {', '.join(map(repr, missing))}; its tags: {', '.join(has) or 'none'}")
-            gone = {tag_key(t) for t in tags}
-            changes: dict[int, object] = {USER_TAGS: tuple(t for t in row[USER_TAGS] if tag_key(t) not in gone)}
-            if any(tag_key(t) in gone for t in row[TAGS]):
-                changes[TAGS] = tuple(t for t in row[TAGS] if tag_key(t) not in gone)
-                changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
-            return paperrow.with_values(row, changes)
-
-        return self._modify(key, change)
-
-    def rename_tag(self, old: str, new: str, *, dry_run: bool = False) -> list[tuple]:
+    def rename_tag(self, old: str, new: str, *, dry_run: bool = False) -> list[Paper]:
         """Rename the tag ``old`` (any letter case) to ``new`` on every paper that has it, in
         place among the user's tags and among the topic tags (which then count as edited by
-        hand, as with :meth:`remove_tags`, so a re-import does not bring ``old`` back). The rows
-        of the papers changed (with ``dry_run``: that would change), in key order."""
-        from .paperfile import paper_to_row
+        hand, as with :meth:`remove_tags`, so a re-import does not bring ``old`` back). The
+        papers changed (with ``dry_run``: that would change, as they are), in key order."""
+        (old,), (new,) = rules.clean_tags([old]), rules.clean_tags([new])
 
-        (old,), (new,) = _clean_tags([old]), _clean_tags([new])
-        gone = tag_key(old)
-
-        def renamed(tags: tuple[str, ...]) -> tuple[str, ...]:
-            return unique_tags(new if tag_key(t) == gone else t for t in tags)
-
-        def change(row: tuple) -> tuple:
-            changes: dict[int, object] = {USER_TAGS: renamed(row[USER_TAGS])}
-            if renamed(row[TAGS]) != row[TAGS]:
-                changes[TAGS] = renamed(row[TAGS])
-                changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
-            return paperrow.with_values(row, changes)
+        def change(p: Paper) -> Paper:
+            return rules.with_tag_renamed(p, old, new)
 
         with self.transaction():
-            rows = [paper_to_row(p) for p in self.find(tags=(old,))]
-            todo = [r for r in rows if change(r) != r]
+            todo = [p for p in self.find(tags=(old,)) if change(p) != p]
             if dry_run:
                 return todo
-            return [self._modify(r[KEY], change) for r in todo]
+            return [self._modify(p.key, change) for p in todo]
 
     def rate(self, key: str, n: int | None) -> Paper:
         """Rate the paper 1-5, or clear the rating with None."""
-        return self._paper(self.rate_row(key, n))
-
-    def rate_row(self, key: str, n: int | None) -> tuple:
-        """:meth:`rate`, giving the paper's row."""
-        n = _check_range("rating", n, RATINGS)
-        return self._modify(key, lambda row: paperrow.with_values(row, {RATING: n}))
+        n = rules.check_range("rating", n, RATINGS)
+        return self._modify(key, lambda p: rules.with_rating(p, n))
 
     def set_priority(self, key: str, n: int | None) -> Paper:
         """Set the priority 1 (read first) to 3, or clear it with None."""
-        return self._paper(self.set_priority_row(key, n))
-
-    def set_priority_row(self, key: str, n: int | None) -> tuple:
-        """:meth:`set_priority`, giving the paper's row."""
-        n = _check_range("priority", n, PRIORITIES)
-        return self._modify(key, lambda row: paperrow.with_values(row, {PRIORITY: n}))
+        n = rules.check_range("priority", n, PRIORITIES)
+        return self._modify(key, lambda p: rules.with_priority(p, n))
 
     # ------------------------------------------------------------------ records in bulk
 
@@ -1043,26 +856,7 @@ class Store:
         return name
 
     def _new_paper(self, record: Record, state: Mapping | None, now: str) -> Paper:
-        state = dict(state or {})
-        unknown = set(state) - {"status", "priority", "rating", "notes", "tags", "user_tags"}
-        if unknown:
-            raise ValidationError(f"{record.key}: unknown state field(s) {', '.join(sorted(unknown))}")
-        status = _check_status(state.get("status", "unread"))
-        from ..record import Event, Paper
-
-        history: tuple[Event, ...] = (Event("added", now),)
-        if status != "unread":
-            history += (Event(STATUS_EVENTS[status], now),)
-        tags = unique_tags(tag_form(t) for t in record.tags)
-        return Paper(
-            record=record if tags == record.tags else record.evolve(tags=tags),  # tags in their normal form
-            status=status,
-            history=history,
-            notes=_clean_note(state.get("notes") or ""),
-            user_tags=_clean_tags(state.get("tags") or state.get("user_tags") or ()),
-            priority=_check_range("priority", state.get("priority"), PRIORITIES),
-            rating=_check_range("rating", state.get("rating"), RATINGS),
-        )
+        return rules.new_paper(record, state, now)
 
     def import_records(self, records: Iterable[Record], *, states: Mapping[str, dict] | None = None) -> ImportSummary:
         """Add new records and update the papers they match; nothing a reader set is lost.
@@ -1116,7 +910,7 @@ class Store:
         ``official=True``); values it lacks (often tags) are kept. With ``rekey`` the paper takes
         ``record.key`` (its file is renamed to match); StoreError if another paper has that key.
         """
-        record = _strip_record(record)[0]
+        record = rules.strip_record(record)[0]
         with self.transaction():
             name, text, old = self._locate(key)
             from .merge import merge_record
@@ -1165,21 +959,17 @@ class Store:
     def check_keys(self, keys: Iterable[str]) -> list[Paper]:
         """The papers with ``keys``, in order; one UnknownKeyError naming every unknown key (each
         with its suggestions) when any is missing, so a command on several keys changes nothing."""
-        return [self._paper(row) for row in self.check_key_rows(keys)]
-
-    def check_key_rows(self, keys: Iterable[str]) -> list[tuple]:
-        """:meth:`check_keys`, giving the papers' rows."""
-        rows, unknown = [], []
+        papers, unknown = [], []
         for key in dict.fromkeys(keys):
             try:
-                rows.append(self.get_row(key))
+                papers.append(self.get(key))
             except UnknownKeyError as exc:
                 unknown.append(exc)
         if len(unknown) == 1:
             raise unknown[0]
         if unknown:
             raise UnknownKeysError(unknown)
-        return rows
+        return papers
 
     def names_a_paper(self, word: str) -> bool:
         """Whether ``papers/<word>.toml`` exists: a cheap test that a word is a paper's key

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from readinglist.errors import StoreError
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.store import Store, cache
-from readinglist.store import paperfile, paperrow
+from readinglist.store import paperdata, paperfile, paperrow
 
 _line = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12)
 _text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
@@ -81,27 +81,28 @@ def _outcome(fn, *args):
 
 @settings(max_examples=300, deadline=None)
 @given(_file_data())
-def test_the_fast_reading_of_a_file_is_the_careful_one(data):
-    """from_data's fast path either steps aside or gives what the careful path gives."""
-    careful = _outcome(paperfile._from_data_checked, data, "x.toml", "")
-    try:
-        fast = paperfile._from_plain_data(data)
-    except paperfile._Unusual:
-        fast = careful
-    assert fast == careful
-    assert _outcome(paperfile.from_data, data, "x.toml", "") == careful
-    try:  # the row the cache stores is that paper's
-        row = paperfile._plain_row(data)
-    except paperfile._Unusual:
+def test_a_file_is_read_by_the_one_validator(data):
+    """Whatever a file holds, the paper read from it is checked_row's (one validator for the
+    single-paper reads, the bulk read and the cache): an error naming the file, or a row that
+    is the paper's and that the file written for it reads back as."""
+    outcome = _outcome(paperdata.checked_row, data, "x.toml", "")
+    if isinstance(outcome, tuple) and outcome[:1] == ("error",):
+        assert outcome[1].startswith("x.toml")
+        assert _outcome(paperfile.from_data, data, "x.toml", "") == outcome
         return
-    assert paperfile.paper_to_row(careful) == row and paperfile.row_to_paper(row) == careful
+    paper = paperfile.from_data(data, "x.toml")
+    assert paperfile.paper_to_row(paper) == outcome and paperfile.row_to_paper(outcome) == paper
+    text = paperfile.render(paper)
+    assert paperfile.parse(text, "x.toml") == paperfile.canonical(paper)
+    assert paperdata.checked_row(tomllib.loads(text), "x.toml", text) == paperrow.read_rendered(text)
 
 
 @settings(max_examples=100, deadline=None)
 @given(_papers)
-def test_every_file_readinglist_writes_takes_the_fast_path(paper):
-    data = tomllib.loads(paperfile.render(paperfile.canonical(paper)))
-    assert paperfile._from_plain_data(data) == paperfile._from_data_checked(data, "x.toml", "")
+def test_every_file_readinglist_writes_reads_back_as_its_paper(paper):
+    text = paperfile.render(paperfile.canonical(paper))
+    assert paperfile.from_data(tomllib.loads(text), "x.toml", text) == paperfile.canonical(paper)
+    assert paperfile.row_to_paper(paperrow.read_rendered(text)) == paperfile.canonical(paper)
 
 
 @pytest.mark.skipif(paperfile.compiled_loads() is None, reason="no compiled TOML reader installed")
@@ -404,10 +405,7 @@ def _tomllib_row(text: str):
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return "not TOML"
-    try:
-        return paperfile._plain_row(data)
-    except paperfile._Unusual:
-        return _outcome(lambda: paperfile.paper_to_row(paperfile._from_data_checked(data, "x.toml", text)))
+    return _outcome(paperdata.checked_row, data, "x.toml", text)
 
 
 @settings(max_examples=200, deadline=None)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from readinglist.errors import StoreError, UnknownKeyError, ValidationError
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.store import ImportSummary, Store, cache, merge_record
+from readinglist.store import paperedit, paperrow
 from readinglist.store import paperfile as storefile
 
 GEN = frozenset({"key", "title", "shorttitle", "tags"})
@@ -158,28 +159,28 @@ def _render_with_tomlkit(paper: Paper) -> str:
     import tomlkit
 
     doc = tomlkit.document()
-    for line in storefile.HEADER:
+    for line in paperrow.HEADER:
         doc.add(tomlkit.comment(line))
-    for name, value in storefile._top_values(paper.record).items():
+    for name, value in paperedit._top_values(paper.record).items():
         if value not in (None, "", ()):
-            doc.add(name, storefile._item(name, value))
+            doc.add(name, paperedit._item(name, value))
     if paper.record.fields:
         doc.add(tomlkit.nl())
-        doc.add("fields", storefile._fields_table(paper.record.fields))
+        doc.add("fields", paperedit._fields_table(paper.record.fields))
     state = tomlkit.table()
-    for name, value in storefile._state_values(paper).items():
+    for name, value in paperedit._state_values(paper).items():
         if value is not None:
-            state.add(name, storefile._item(name, value))
+            state.add(name, paperedit._item(name, value))
     doc.add(tomlkit.nl())
     doc.add("state", state)
-    gen = storefile._generated_values(paper.record)
+    gen = paperedit._generated_values(paper.record)
     if gen:
         table = tomlkit.table()
         for name, value in gen.items():
-            table.add(name, storefile._item(name, value))
+            table.add(name, paperedit._item(name, value))
         doc.add("generated", table)
     if paper.record.sources:
-        doc.add("sources", storefile._sources_aot(paper.record.sources))
+        doc.add("sources", paperedit._sources_aot(paper.record.sources))
     return tomlkit.dumps(doc)
 
 
@@ -276,7 +277,7 @@ def test_history_keeps_first_and_latest_events(filled):
         filled.set_status("paper0", "reading")
         filled.set_status("paper0", "skipped")
     history = filled.get("paper0").history
-    assert len(history) == storefile.MAX_HISTORY
+    assert len(history) == paperrow.MAX_HISTORY
     assert history[0].event == "added" and history[-1].event == "skipped"
 
 
@@ -347,7 +348,7 @@ tags = ["computer-vision"]
 
 def test_hand_edits_and_comments_survive_writes_and_reimport(filled):
     path = path_of(filled, "paper2")
-    path.write_text(HAND_EDITED.format(abstract=storefile._long_text(ABSTRACTS[2])), encoding="utf-8")
+    path.write_text(HAND_EDITED.format(abstract=paperrow._long_text(ABSTRACTS[2])), encoding="utf-8")
     p = filled.get("paper2")
     assert p.record.title == "Target Hidden States for Knowledge Editing"
     assert p.record.generated == {"key"}  # title and tags were edited by hand
@@ -572,12 +573,10 @@ def test_index_follows_files_added_removed_and_rekeyed_by_hand(filled):
 
 def test_rows_and_files_know_every_record_field():
     """A field added to record.py must be added to cache rows and paper files (then update this).
-    The cache's SCHEMA is written out (reading rows needs no dataclass): it is record.py's."""
-    from dataclasses import fields
-
+    The cache's SCHEMA (part of its identity) is record.py's fields."""
     from readinglist.record import Event, Paper, Person, Record, Source
 
-    assert cache.SCHEMA == tuple((cls.__name__, tuple(f.name for f in fields(cls))) for cls in (Record, Paper, Person, Source, Event))
+    assert cache.SCHEMA == tuple((cls.__name__, cls._fields) for cls in (Record, Paper, Person, Source, Event))
     assert dict(cache.SCHEMA) == {
         "Record": ("key", "title", "abstract", "entry_type", "venue", "year", "shorttitle", "tags", "authors",
                    "doi", "url", "pages", "fields", "generated", "sources"),
