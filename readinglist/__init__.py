@@ -10,7 +10,7 @@ cheap::
     export_papers(papers, *, config, format=None, path=None, ...) -> str
     build(store, *, config)                             the main job
     reconcile(store, official_records, ...)             -> ReconcileReport
-    Record, Paper, Person, Source                       frozen dataclasses
+    Record, Paper, Person, Source                       frozen values
 """
 
 from __future__ import annotations

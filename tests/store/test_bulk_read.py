@@ -84,7 +84,7 @@ def _outcome(fn, *args):
 def test_a_file_is_read_by_the_one_validator(data):
     """Whatever a file holds, the paper read from it is checked_row's (one validator for the
     single-paper reads, the bulk read and the cache): an error naming the file, or a row that
-    is the paper's and that the file written for it reads back as."""
+    is the paper's, whose file reads back the same by either reader."""
     outcome = _outcome(paperdata.checked_row, data, "x.toml", "")
     if isinstance(outcome, tuple) and outcome[:1] == ("error",):
         assert outcome[1].startswith("x.toml")
@@ -92,9 +92,11 @@ def test_a_file_is_read_by_the_one_validator(data):
         return
     paper = paperfile.from_data(data, "x.toml")
     assert paperfile.paper_to_row(paper) == outcome and paperfile.row_to_paper(outcome) == paper
-    text = paperfile.render(paper)
-    assert paperfile.parse(text, "x.toml") == paperfile.canonical(paper)
-    assert paperdata.checked_row(tomllib.loads(text), "x.toml", text) == paperrow.read_rendered(text)
+    text = paperfile.render(paper)  # (a value render leaves out, such as type = "", reads back as its default)
+    again = paperfile.parse(text, "x.toml")
+    assert paperfile.render(again) == text and again.key == paper.key and again.status == paper.status
+    fast = paperrow.read_rendered(text)  # (None: it steps aside, as for an author with no name)
+    assert fast is None or fast == paperdata.checked_row(tomllib.loads(text), "x.toml", text)
 
 
 @settings(max_examples=100, deadline=None)
