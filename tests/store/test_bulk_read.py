@@ -92,9 +92,9 @@ def test_a_file_is_read_by_the_one_validator(data):
         return
     paper = paperfile.from_data(data, "x.toml")
     assert paperfile.paper_to_row(paper) == outcome and paperfile.row_to_paper(outcome) == paper
-    text = paperfile.render(paper)  # (a value render leaves out, such as type = "", reads back as its default)
-    again = paperfile.parse(text, "x.toml")
-    assert paperfile.render(again) == text and again.key == paper.key and again.status == paper.status
+    again = paperfile.parse(paperfile.render(paper), "x.toml")  # (a value render leaves out, such as
+    text = paperfile.render(again)  # type = "" or venue = "", reads back as its default: then stable)
+    assert paperfile.parse(text, "x.toml") == again and again.key == paper.key and again.status == paper.status
     fast = paperrow.read_rendered(text)  # (None: it steps aside, as for an author with no name)
     assert fast is None or fast == paperdata.checked_row(tomllib.loads(text), "x.toml", text)
 
@@ -148,16 +148,16 @@ def _store(tmp_path, n: int = 12) -> Store:
 
 @pytest.fixture
 def parallel(monkeypatch):
-    monkeypatch.setattr(cache, "PARALLEL_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "COMPILED_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "STREAM_CHUNK", 2)  # the workers send several chunks
-    monkeypatch.setattr(cache, "FIXED_US", 0)  # this process takes a share of a few files too
+    monkeypatch.setattr(cache.bulk, "PARALLEL_MIN_FILES", 0)
+    monkeypatch.setattr(cache.bulk, "COMPILED_MIN_FILES", 0)
+    monkeypatch.setattr(cache.bulk, "STREAM_CHUNK", 2)  # the workers send several chunks
+    monkeypatch.setattr(cache.bulk, "FIXED_US", 0)  # this process takes a share of a few files too
 
 
 def test_parallel_parsing_gives_the_serial_result(tmp_path, monkeypatch, parallel):
     store = _store(tmp_path)
     names = sorted(os.listdir(store.papers_dir))
-    monkeypatch.setattr(cache, "_cores", lambda: 3)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 3)
     parsed, vanished = cache.parse_files(store.papers_dir, names + ["gone.toml"])
     serial = {n: paperfile.parse(paperfile.read_text(store.papers_dir / n), store.papers_dir / n) for n in names}
     assert parsed == serial and list(parsed) == names and vanished == ["gone.toml"]
@@ -168,18 +168,18 @@ def test_parallel_parsing_gives_the_serial_result(tmp_path, monkeypatch, paralle
 
 def test_parallel_parsing_reports_the_first_bad_file(tmp_path, monkeypatch, parallel):
     store = _store(tmp_path)
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     names = sorted(os.listdir(store.papers_dir))
     for bad in (names[2], names[9]):  # one in each worker's share
         (store.papers_dir / bad).write_text('key = "x"\ntitle = \n', encoding="utf-8")
     with pytest.raises(StoreError) as parallel_error:
         cache.parse_files(store.papers_dir, names)
-    monkeypatch.setattr(cache, "_cores", lambda: 1)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 1)
     with pytest.raises(StoreError) as serial_error:
         cache.parse_files(store.papers_dir, names)
     assert str(parallel_error.value) == str(serial_error.value) and names[2] in str(serial_error.value)
     (store.papers_dir / names[2]).write_text(paperfile.render(Paper(Record(key="x", title="t"))), encoding="utf-8")
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     with pytest.raises(StoreError, match=names[9]):  # found by the worker, reported by the parent
         cache.parse_files(store.papers_dir, names)
 
@@ -187,7 +187,7 @@ def test_parallel_parsing_reports_the_first_bad_file(tmp_path, monkeypatch, para
 def test_a_failing_worker_leaves_its_share_to_the_parent(tmp_path, monkeypatch, parallel):
     store = _store(tmp_path)
     names = sorted(os.listdir(store.papers_dir))
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     parent = os.getpid()
     real = cache._parse_share
 
@@ -196,10 +196,10 @@ def test_a_failing_worker_leaves_its_share_to_the_parent(tmp_path, monkeypatch, 
             raise MemoryError("worker died")
         return real(papers_dir, share, *args)
 
-    monkeypatch.setattr(cache, "_parse_share", flaky)
+    monkeypatch.setattr(cache.bulk, "_parse_share", flaky)
     parsed, _ = cache.parse_files(store.papers_dir, names)
     assert sorted(parsed) == names
-    monkeypatch.setattr(cache, "_fork_parse", lambda *a: None)  # no fork at all
+    monkeypatch.setattr(cache.bulk, "_fork_parse", lambda *a: None)  # no fork at all
     parsed, _ = cache.parse_files(store.papers_dir, names)
     assert sorted(parsed) == names
 
@@ -211,7 +211,7 @@ def test_a_worker_dying_midway_leaves_the_rest_of_its_share_to_the_parent(tmp_pa
     store = _store(tmp_path)
     names = sorted(os.listdir(store.papers_dir))
     expected = [(p.key, p.record.title) for p in store.find()]
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     parent = os.getpid()
     real = cache.bundle_row
 
@@ -220,7 +220,7 @@ def test_a_worker_dying_midway_leaves_the_rest_of_its_share_to_the_parent(tmp_pa
             raise MemoryError("worker died")
         return real(name, row)
 
-    monkeypatch.setattr(cache, "bundle_row", dies_at_the_last_files)
+    monkeypatch.setattr(cache.database, "bundle_row", dies_at_the_last_files)
     shutil.rmtree(store.cache_dir)
     again = Store.open(store.root)
     assert [(p.key, p.record.title) for p in again.find()] == expected and not again.broken
@@ -234,7 +234,7 @@ def test_a_key_in_two_files_of_a_fresh_read_is_reported_whatever_part_they_are_i
     names = sorted(os.listdir(store.papers_dir))
     path = store.papers_dir / names[second]
     path.write_text(path.read_text(encoding="utf-8").replace(f'key = "p{second:02d}"', f'key = "p{first:02d}"', 1), encoding="utf-8")
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     shutil.rmtree(store.cache_dir)
     with pytest.raises(StoreError, match=rf"{names[first]} and .*{names[second]} both have key 'p{first:02d}'"):
         Store.open(store.root).find()
@@ -292,7 +292,7 @@ def test_a_store_with_files_that_are_not_papers_reads_the_others(tmp_path, paral
     os.mkfifo(store.papers_dir / "fifo.toml")
     (store.papers_dir / "dir.toml").mkdir()
     (store.papers_dir / "latin.toml").write_bytes(b'key = "caf\xe9"\n')
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     again = Store.open(store.root)
     assert [p.key for p in again.find()] == [f"p{i:02d}" for i in range(12)]
     assert sorted(b.split(":")[0].rsplit("/", 1)[1] for b in again.broken) == ["dir.toml", "fifo.toml", "latin.toml"]
@@ -305,7 +305,7 @@ def test_bad_files_in_either_part_of_a_fresh_read_are_reported_and_the_rest_list
     names = sorted(os.listdir(store.papers_dir))
     for bad in (names[1], names[10]):  # one in this process's share, one in a worker's
         (store.papers_dir / bad).write_text('key = "x"\ntitle = \n', encoding="utf-8")
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     again = Store.open(store.root)
     keys = [p.key for p in again.find()]
     assert keys == [f"p{i:02d}" for i in range(12) if i not in (1, 10)]
@@ -317,7 +317,7 @@ def test_a_read_stopped_between_its_parts_leaves_a_cache_that_reads_right(tmp_pa
     answer is what reading the files gives."""
     store = _store(tmp_path)
     store.set_status("p03", "read")
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     real = cache._write_part
     calls = []
 
@@ -331,11 +331,11 @@ def test_a_read_stopped_between_its_parts_leaves_a_cache_that_reads_right(tmp_pa
     import shutil
 
     shutil.rmtree(store.cache_dir)
-    monkeypatch.setattr(cache, "_write_part", stop_at_second)
+    monkeypatch.setattr(cache.update, "_write_part", stop_at_second)
     with pytest.raises(KeyboardInterrupt):
         Store.open(store.root).find()
     assert len(calls) == 2 and 0 < calls[0] < 12
-    monkeypatch.setattr(cache, "_write_part", real)
+    monkeypatch.setattr(cache.update, "_write_part", real)
     (store.papers_dir / "p05.toml").write_text(paperfile.render(Paper(Record(key="p05", title="Edited"))), encoding="utf-8")
     found = Store.open(store.root).find()
     assert [p.key for p in found] == [f"p{i:02d}" for i in range(12)]

@@ -641,7 +641,7 @@ def test_the_forked_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
     path = path_of(filled, "paper1")
     path.write_text(path.read_text().replace('status = "unread"', 'status = "read"'))
     plain_cache, plain_stats = cache.load_cache(filled.cache_dir), cache.stat_files(filled.papers_dir)
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     forked_cache, forked_stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
     assert forked_stats[:2] == plain_stats[:2] and forked_cache.sigs == plain_cache.sigs
     assert len(plain_cache.papers) == len(filled) > 0  # the cache really held the papers
@@ -661,17 +661,17 @@ def test_the_cache_holds_every_paper_as_its_file_says(filled, monkeypatch):
     def no_parsing(*args, **kwargs):
         raise AssertionError("a file was parsed again")
 
-    monkeypatch.setattr(cache, "parse_files", no_parsing)
+    monkeypatch.setattr(cache.bulk, "parse_files", no_parsing)
     filled._index = None
     assert {p.key for p in Store.open(filled.root).find()} == set(expected)
 
 
 def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
     list(filled)
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     real = cache.stat_files
     parent = os.getpid()
-    monkeypatch.setattr(cache, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
+    monkeypatch.setattr(cache.files, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
     _, stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir)
     assert stats[0] == real(filled.papers_dir)[0]
 
@@ -694,8 +694,8 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
     be read, and an unchanged store must parse nothing."""
     import time
 
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     list(filled)
     time.sleep(cache.RACY_NS / 1e9 + 0.05)  # past the racy window: the cache trusts the files
     list(Store.open(filled.root))
@@ -715,14 +715,14 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
     def unwanted(*args, **kwargs):
         raise AssertionError("nothing changed, yet the signatures were received or a file parsed")
 
-    monkeypatch.setattr(cache, "_parsed_parts", unwanted)
-    monkeypatch.setattr(cache, "_collect", unwanted)
+    monkeypatch.setattr(cache.bulk, "_parsed_parts", unwanted)
+    monkeypatch.setattr(cache.files, "_collect", unwanted)
     assert len(Store.open(filled.root).find()) == len(names)
 
 
 def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(filled, monkeypatch):
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     plain = cache.stat_files(filled.papers_dir)[0]
 
     def send_digest_only(self, out):
@@ -731,14 +731,14 @@ def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(fil
         out.flush()
         os._exit(3)
 
-    monkeypatch.setattr(cache.Scan, "_send", send_digest_only)
+    monkeypatch.setattr(cache.files.Scan, "_send", send_digest_only)
     scan = cache.Scan(filled.papers_dir, parallel=True)
     try:
         assert scan.digest() == cache.digest(plain)
         assert scan.sigs() == plain
     finally:
         scan.close()
-    monkeypatch.setattr(cache.Scan, "_send", lambda self, out: os._exit(3))  # dies at once
+    monkeypatch.setattr(cache.files.Scan, "_send", lambda self, out: os._exit(3))  # dies at once
     scan = cache.Scan(filled.papers_dir, parallel=True)
     try:
         assert scan.digest() == cache.digest(plain) and scan.sigs() == plain
@@ -750,13 +750,13 @@ def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatc
     """A read shares the stat pass of a large store with a forked child; the signatures must be
     the plain pass's, also when the child fails."""
     plain = cache.stat_files(filled.papers_dir)
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "_cores", lambda: 2)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     parallel = cache.stat_files(filled.papers_dir, parallel=True)
     assert parallel[:2] == plain[:2] and len(parallel[0]) == 6
     real = cache._stat_names
     parent = os.getpid()
-    monkeypatch.setattr(cache, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
+    monkeypatch.setattr(cache.files, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
     assert cache.stat_files(filled.papers_dir, parallel=True)[:2] == plain[:2]
 
 
@@ -787,16 +787,16 @@ def test_a_remembered_listing_spares_the_listdir_and_every_new_removed_or_rename
         assert _remembered_listing(filled) is not None
 
     if forked:  # a child stats half of the remembered names
-        monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-        monkeypatch.setattr(cache, "_cores", lambda: 2)
+        monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
+        monkeypatch.setattr(cache.files, "_cores", lambda: 2)
     expected = sorted(p.key for p in filled)
     settled()
     listing = _remembered_listing(filled)
     assert sorted(listing[1]) == sorted(f"{k}.toml" for k in expected) and listing[2] == []
     real_listdir = os.listdir
-    monkeypatch.setattr(cache.os, "listdir", lambda *a: (_ for _ in ()).throw(AssertionError("listed again")))
+    monkeypatch.setattr(cache.files.os, "listdir", lambda *a: (_ for _ in ()).throw(AssertionError("listed again")))
     assert keys() == expected  # the remembered names, and the store read as it is
-    monkeypatch.setattr(cache.os, "listdir", real_listdir)
+    monkeypatch.setattr(cache.files.os, "listdir", real_listdir)
 
     # by hand, right after the listing was remembered: a copy under a new key, a removal, a rename
     text = path_of(filled, "paper0").read_text()
