@@ -1,6 +1,6 @@
-"""A paper file as a row: the plain tuple a file parses to, written and read back without the
-record dataclasses (:mod:`readinglist.store.paperfile` turns rows into
-:class:`~readinglist.record.Paper` objects and edits hand-made files with tomlkit).
+"""A paper file as a row: the plain tuple a file parses to (what the cache stores, marshalled),
+written and read back without a TOML parser (:mod:`readinglist.store.paperfile` turns rows
+into :class:`~readinglist.record.Paper` values and back). Rows stay inside ``store/``.
 
 A row holds a paper's values in this order (what the cache stores; see
 :func:`~readinglist.store.paperfile.paper_to_row`): key, title, abstract, type, venue, year,
@@ -13,8 +13,8 @@ status, history ((event, date) each), notes, the user's tags, priority, rating.
 * :func:`~.paperdata.checked_row` (the one validator) makes a row of what a TOML reader read;
 * :func:`file_stem`, :func:`read_text` and :func:`read_texts`: file names and reading.
 
-Single-paper commands (``mark``, ``note``, ``tag``, ...) work on rows: they load neither the
-dataclasses nor a TOML parser for a file readinglist wrote.
+A single-paper command (``mark``, ``note``, ``tag``, ...) reads and writes a file readinglist
+wrote through these, without a TOML parser.
 """
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Iterator
     from pathlib import Path
-
-#: Where each value is in a row.
-(KEY, TITLE, ABSTRACT, TYPE, VENUE, YEAR, SHORTTITLE, TAGS, AUTHORS, DOI, URL, PAGES, FIELDS, GENERATED,
- SOURCES, STATUS, HISTORY, NOTES, USER_TAGS, PRIORITY, RATING) = range(21)  # fmt: skip
-
 
 HEADER = (
     "readinglist paper — edit freely. A field you change above [generated] is kept;",
@@ -318,7 +313,7 @@ def _rows_of_pairs(names: tuple[str, ...], pairs) -> str:
 
 def render_row(row: tuple) -> str:
     """:func:`render` of the paper a row describes (see :func:`paper_to_row`): what a
-    single-paper command writes without building the paper's dataclasses."""
+    single-paper command writes."""
     (key, title, abstract, etype, venue, year, short, tags, authors, doi, url, pages, fields, gen,
      sources, status, history, notes, utags, priority, rating) = row  # fmt: skip
     out = [_HEADER_LINES, f"key = {_basic(key)}\n"] if key else [_HEADER_LINES]
@@ -367,30 +362,3 @@ def render_row(row: tuple) -> str:
         if line is not None:
             out.append(f"line = {line}\n")
     return "".join(out)
-
-
-
-def canonical_row(row: tuple) -> tuple:
-    """``row`` as its file reads back (:func:`~readinglist.store.paperfile.canonical` of a
-    row): a generated field without a value is not kept as generated."""
-    gen = row[GENERATED]
-    if not gen:
-        return row
-    values = {"key": row[KEY], "title": row[TITLE], "shorttitle": row[SHORTTITLE], "tags": row[TAGS]}
-    kept = tuple(name for name in gen if values.get(name) not in (None, "", ()))
-    return row if kept == gen else row[:GENERATED] + (kept,) + row[GENERATED + 1 :]
-
-
-def with_values(row: tuple, changes: dict[int, object]) -> tuple:
-    """``row`` with the values at some places (KEY, STATUS, ...) changed."""
-    out = list(row)
-    for where, value in changes.items():
-        out[where] = value
-    return tuple(out)
-
-
-def paper_tags(row: tuple) -> tuple[str, ...]:
-    """A paper's tags (:attr:`~readinglist.record.Paper.tags`): topic tags, then the user's."""
-    from ..tagform import unique_tags
-
-    return unique_tags(row[TAGS] + row[USER_TAGS])

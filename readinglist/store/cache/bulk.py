@@ -44,7 +44,7 @@ def parse_files(papers_dir: Path, names: list[str], convert=None, careful: Conta
     first (the first bad file in ``names``' order). A worker that fails in any other way
     leaves its share to this process.
     """
-    from ..paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+    from ..paperfile import row_to_paper
 
     from ..paperfile import compiled_loads
 
@@ -90,7 +90,7 @@ def parse_files(papers_dir: Path, names: list[str], convert=None, careful: Conta
 
 def _converted(rows: dict[str, tuple], vanished: list[str], convert) -> tuple[dict, list[str]]:
     """Papers (or ``convert(name, row)``) from rows."""
-    from ..paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+    from ..paperfile import row_to_paper
 
     with gc_paused():
         if convert is not None:
@@ -100,7 +100,7 @@ def _converted(rows: dict[str, tuple], vanished: list[str], convert) -> tuple[di
 
 def _parse_share(papers_dir: Path, names: list[str], loads, careful: Container[str] = ()) -> tuple[dict[str, tuple], list[str]]:
     """The rows of the files ``names`` (see :func:`parse_files`), and those not found."""
-    from ..paperfile import parse_row  # (the record dataclasses: not for reading rows)
+    from ..paperfile import parse_row
 
     parsed: dict[str, tuple] = {}
     vanished: list[str] = []

@@ -322,7 +322,7 @@ def put_sigs(db: sqlite3.Connection, sigs: dict) -> None:
 
 def bundle(name: str, p: Paper) -> tuple:
     """Everything the cache stores of the paper in file ``name`` (see :func:`bundle_row`)."""
-    from ..paperfile import paper_to_row  # (the record dataclasses: not for reading rows)
+    from ..paperfile import paper_to_row
 
     return bundle_row(name, paper_to_row(p))
 

@@ -63,7 +63,7 @@ class Index:
 
 def load_cache(cache_dir: Path) -> Index:
     """The index saved in the cache, or an empty one when there is none or it cannot be read."""
-    from ..paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+    from ..paperfile import row_to_paper
 
     with gc_paused():
         db = database.connect(cache_dir, create=False)

@@ -149,7 +149,7 @@ def listed(rows: Iterable[tuple]) -> list[Listed]:
 
 def papers_of(rows: Iterable[tuple]) -> list[Paper]:
     """Papers from query rows whose first column is the marshalled paper."""
-    from ..paperfile import row_to_paper  # (the record dataclasses: not for reading rows)
+    from ..paperfile import row_to_paper
 
     loads = marshal.loads
     with gc_paused():
