@@ -22,7 +22,7 @@ file both sides changed, and :func:`merge_file` decides:
   edited by hand wins over a regenerated one (as a re-import keeps a person's edits).
 
 Lists are merged entry by entry in :mod:`.listmerge`. The merged file is written as the store
-writes (:func:`~.paperfile.edit` of ours' text, so a hand-edited file keeps its look); a true
+writes (:func:`~.paperedit.edit` of ours' text, so a hand-edited file keeps its look); a true
 conflict is written with git's markers around each conflicting field's ``name = value`` lines,
 ours then theirs, which :mod:`.conflicts` names when readinglist reads the file.
 """
@@ -201,7 +201,8 @@ def _parse(text: str | None, path) -> Paper | None:
 
 def _rendered(text: str, old: Paper, new: Paper, path) -> str:
     """``text`` (parsing to ``old``) changed to ``new`` as the store writes it."""
-    from .paperfile import canonical, edit, render
+    from .paperedit import edit
+    from .paperfile import canonical, render
 
     new = canonical(new)
     if text == render(old):

@@ -236,7 +236,7 @@ class Store(WholePapers):
             new_text = paperrow.render_row(new_row)
         else:  # keep the person's comments, layout and edits
             assert old is not None  # ``text`` exists, so it parsed to ``old``
-            from .paperfile import edit
+            from .paperedit import edit
 
             new_text = edit(text, old, new, self.papers_dir / name)
         if new_text != text:

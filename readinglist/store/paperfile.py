@@ -31,7 +31,6 @@ import re
 from ..errors import StoreError
 from ..record import Event, Paper, Person, Record, Source
 from .paperdata import checked_row
-from .paperedit import edit as edit
 # a file's text and name (paperrow's): read here too
 from .paperrow import file_stem as file_stem, read_rendered as read_rendered, read_text as read_text, read_texts as read_texts, render_row as render_row
 
@@ -187,3 +186,12 @@ def render(paper: Paper) -> str:
     look alike.
     """
     return render_row(paper_to_row(paper))
+
+
+def edit(text: str, old: Paper, new: Paper, path: str | os.PathLike) -> str:
+    """:func:`.paperedit.edit`: ``text`` (a file that parses to ``old``) changed to describe
+    ``new``, keeping a person's layout (imported when first needed: a file readinglist wrote is
+    written afresh instead)."""
+    from .paperedit import edit
+
+    return edit(text, old, new, path)
