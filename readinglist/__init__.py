@@ -10,7 +10,7 @@ cheap::
     export_papers(papers, options, *, format=None, path=None) -> str   (options: ExportOptions)
     build(store, *, config)                             the main job
     reconcile(store, official_records, ...)             -> ReconcileReport
-    Record, Paper, Person, Source                       frozen dataclasses
+    Record, Paper, Person, Source                       frozen values
 """
 
 from __future__ import annotations

@@ -170,7 +170,7 @@ def import_files(
             for i, (_, label, _, _, whole) in enumerate(plan):
                 if whole is not None:
                     importing.add(whole.records, whole.states)
-                    results.append(replace(whole, records=()))
+                    results.append(whole.evolve(records=()))
                     continue
                 counter.file(i, label)
                 parts = started.pop(i, None) or start(i)
@@ -178,7 +178,7 @@ def import_files(
                     if part.records:
                         importing.add(part.records, part.states)
                     if part.skipped or part.duplicates or part.warnings:
-                        results.append(replace(part, records=()))
+                        results.append(part.evolve(records=()))
                     if i + 1 < len(plan) and i + 1 not in started and plan[i + 1][4] is None:
                         # the next list read and matched here while the workers generate this one's
                         # abstracts (they would wait for it between the lists otherwise)

@@ -81,16 +81,14 @@ def load_official(path: str | os.PathLike, *, config: Config, format: str | None
     result = importer.parse(text, source=str(path), options=ImportOptions(config))  # errors name the path given
     # the official file as the store's sources will name it: relative to the project, else by its
     # name (a paper file, which may be shared, never says where the user downloaded it)
-    from dataclasses import replace
-
     from .jobs import _display_path
 
     named = _display_path(path, config, outside="name")
     records = tuple(
-        r.evolve(sources=tuple(replace(s, file=named) if s.file == str(path) else s for s in r.sources))
+        r.evolve(sources=tuple(s.evolve(file=named) if s.file == str(path) else s for s in r.sources))
         for r in result.records
     )
-    return replace(result, records=records)
+    return result.evolve(records=records)
 
 
 def _show(name: str, value) -> object:

@@ -2,71 +2,74 @@
 
 ``Record`` is the bibliographic part of a paper (what converters and importers produce and
 exporters write); ``Paper`` is a record plus the reader's own state as kept in the store.
+
+Each is a frozen, slotted class over :func:`collections.namedtuple` (no :mod:`dataclasses`:
+its import is most of a single-paper command's start-up, and a paper built from a cache row is
+one ``tuple.__new__``). ``evolve(**changes)`` is a copy with some fields changed; ``_fields``
+names the fields in order. Like any tuple they are hashable and compare field by field.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections import namedtuple
 
-# the words the store and the CLI share (in a module of their own: single-paper commands use
-# them without creating the dataclasses below)
+# the words the store and the CLI share (in a module of their own: the CLI uses them without
+# this module)
 from .constants import GENERATED_FIELDS as GENERATED_FIELDS, SORTS as SORTS, STATUS_EVENTS as STATUS_EVENTS, STATUSES as STATUSES
 from .constants import person_text, source_text
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    """Where a record came from: a file and, for abstract lists, the paragraph and line."""
+class Source(namedtuple("Source", "file paragraph line", defaults=(None, None))):
+    """Where a record came from: a file and, for abstract lists, the paragraph and line.
 
-    file: str
-    paragraph: int | None = None  # 1-based number of the abstract paragraph in the file
-    line: int | None = None  # 1-based line where that paragraph starts
+    ``paragraph``: the 1-based number of the abstract paragraph in the file; ``line``: the
+    1-based line where that paragraph starts."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return source_text(self.file, self.paragraph, self.line)
 
+    def evolve(self, **changes) -> Source:
+        return self._replace(**changes)
 
-@dataclass(frozen=True, slots=True)
-class Person:
+
+class Person(namedtuple("Person", "family given literal", defaults=("", "", ""))):
     """An author. ``literal`` is used for names that must not be split (institutions)."""
 
-    family: str = ""
-    given: str = ""
-    literal: str = ""
+    __slots__ = ()
 
     def __str__(self) -> str:
         return person_text(self.family, self.given, self.literal)
 
+    def evolve(self, **changes) -> Person:
+        return self._replace(**changes)
 
-@dataclass(frozen=True, slots=True)
-class Record:
+
+class Record(
+    namedtuple(
+        "Record",
+        "key title abstract entry_type venue year shorttitle tags authors doi url pages fields generated sources",
+        defaults=("", "inproceedings", None, None, None, (), (), None, None, None, (), frozenset(), ()),
+    )
+):
     """One bibliographic record.
 
     Text fields hold the source's own text: ``abstract`` keeps its LaTeX and Markdown as
     written (whitespace normalised); ``title`` is clean Unicode. Exporters derive what each
     target needs with :mod:`readinglist.text`.
+
+    ``venue``: the short venue name as in the list header, e.g. "NeurIPS"; ``shorttitle``: the
+    system name the paper introduces, if any; ``tags``: topic tags (generated unless edited by
+    hand); ``authors``: :class:`Person` values; ``fields``: any other fields an importer brought
+    along, as sorted (name, value) pairs; ``generated``: the names of fields (from
+    GENERATED_FIELDS) whose value was made by readinglist; ``sources``: :class:`Source` values.
     """
 
-    key: str
-    title: str
-    abstract: str = ""
-    entry_type: str = "inproceedings"
-    venue: str | None = None  # short venue name as in the list header, e.g. "NeurIPS"
-    year: int | None = None
-    shorttitle: str | None = None  # the system name the paper introduces, if any
-    tags: tuple[str, ...] = ()  # topic tags (generated unless edited by hand)
-    authors: tuple[Person, ...] = ()
-    doi: str | None = None
-    url: str | None = None
-    pages: str | None = None
-    #: Any other fields an importer brought along, as sorted (name, value) pairs.
-    fields: tuple[tuple[str, str], ...] = ()
-    #: Names of fields (from GENERATED_FIELDS) whose value was made by readinglist.
-    generated: frozenset[str] = frozenset()
-    sources: tuple[Source, ...] = ()
+    __slots__ = ()
 
     def evolve(self, **changes) -> Record:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
     @property
     def is_generated(self) -> bool:
@@ -74,25 +77,22 @@ class Record:
         return "title" in self.generated
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One line of a paper's reading history."""
+class Event(namedtuple("Event", "event date")):
+    """One line of a paper's reading history: ``event`` ("added", "started", "finished",
+    "skipped", "reset") and ``date`` (ISO 8601 date-time, UTC, e.g. "2026-11-30T06:15:00Z")."""
 
-    event: str  # "added", "started", "finished", "skipped", "reset"
-    date: str  # ISO 8601 date-time, UTC, e.g. "2026-11-30T06:15:00Z"
+    __slots__ = ()
+
+    def evolve(self, **changes) -> Event:
+        return self._replace(**changes)
 
 
-@dataclass(frozen=True, slots=True)
-class Paper:
-    """A record and the reader's state for it."""
+class Paper(namedtuple("Paper", "record status history notes user_tags priority rating", defaults=("unread", (), "", (), None, None))):
+    """A record and the reader's state for it: ``status`` (one of STATUSES), ``history``
+    (:class:`Event` values), ``notes`` (Markdown), ``user_tags`` (the reader's own tags),
+    ``priority`` (1, the highest, to 3) and ``rating`` (1 to 5), None when unset."""
 
-    record: Record
-    status: str = "unread"
-    history: tuple[Event, ...] = ()
-    notes: str = ""
-    user_tags: tuple[str, ...] = ()
-    priority: int | None = None  # 1 (highest) .. 3
-    rating: int | None = None  # 1 .. 5
+    __slots__ = ()
 
     @property
     def key(self) -> str:
@@ -108,38 +108,33 @@ class Paper:
         return unique_tags(self.record.tags + self.user_tags)
 
     def evolve(self, **changes) -> Paper:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
-    """A paragraph that was not taken as an abstract, and why."""
+class Skipped(namedtuple("Skipped", "source reason text count", defaults=(1,))):
+    """A paragraph that was not taken as an abstract, and why (``text``: the paragraph's first
+    characters, for the report). ``count``: how many skipped blocks this stands for: 1, or (a
+    summary of a long file's skips past the first ones listed, ``text`` empty, ``source`` the
+    first of them) how many had ``reason``."""
 
-    source: Source
-    reason: str
-    text: str  # the paragraph's first characters, for the report
-    #: how many skipped blocks this stands for: 1, or (a summary of a long file's skips past the
-    #: first ones listed, ``text`` empty, ``source`` the first of them) how many had ``reason``
-    count: int = 1
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Duplicate:
-    """A paragraph or record that is the same paper as one already seen."""
+class Duplicate(namedtuple("Duplicate", "source key similarity exact")):
+    """A paragraph or record that is the same paper as one already seen: ``key`` is the key of
+    the record it was merged into, ``similarity`` 100.0 for an exact (normalised) match."""
 
-    source: Source
-    key: str  # the key of the record it was merged into
-    similarity: float  # 100.0 for an exact (normalised) match
-    exact: bool
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ImportResult:
-    """What an importer produced from one input, and what it left out."""
+class ImportResult(namedtuple("ImportResult", "records skipped duplicates states warnings")):
+    """What an importer produced from one input, and what it left out. ``states``: reader state
+    carried by the input (JabRef readstatus, Zotero Read_Status, ...), by key."""
 
-    records: tuple[Record, ...] = ()
-    skipped: tuple[Skipped, ...] = ()
-    duplicates: tuple[Duplicate, ...] = ()
-    #: Reader state carried by the input (JabRef readstatus, Zotero Read_Status, ...), by key.
-    states: dict = field(default_factory=dict)
-    warnings: tuple[str, ...] = ()
+    __slots__ = ()
+
+    def __new__(cls, records=(), skipped=(), duplicates=(), states=None, warnings=()) -> ImportResult:
+        return tuple.__new__(cls, (records, skipped, duplicates, {} if states is None else states, warnings))
+
+    def evolve(self, **changes) -> ImportResult:
+        return self._replace(**changes)

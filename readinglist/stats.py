@@ -74,11 +74,19 @@ def groups(papers: Iterable[Paper]) -> list[tuple[str, dict[str, list[Paper]]]]:
     by_venue: dict[str, list[Paper]] = {}
     by_tag: dict[str, list[Paper]] = {}
     spelled: dict[str, str] = {}  # tag_key -> the first spelling seen (tagform.py: one tag, any form)
+    keys: dict[str, str] = {}  # tag -> its tag_key (papers share their tags: each folded once)
+    distinct: dict[tuple[str, ...], tuple[str, ...]] = {}  # a paper's tags -> unique_tags of them
     for p in papers:
         venue = " ".join(str(x) for x in (p.record.venue, p.record.year) if x) or "(no venue)"
         by_venue.setdefault(venue, []).append(p)
-        for t in unique_tags(p.tags):
-            by_tag.setdefault(spelled.setdefault(tag_key(t), t), []).append(p)
+        tags = p.tags
+        if tags not in distinct:
+            distinct[tags] = unique_tags(tags)
+        for t in distinct[tags]:
+            k = keys.get(t)
+            if k is None:
+                k = keys[t] = tag_key(t)
+            by_tag.setdefault(spelled.setdefault(k, t), []).append(p)
     return [
         ("by venue", dict(sorted(by_venue.items()))),
         ("by tag", dict(sorted(by_tag.items(), key=lambda kv: (-len(kv[1]), kv[0])))),

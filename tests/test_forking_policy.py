@@ -31,10 +31,10 @@ EXPORT_FORMATS = ("bibtex", "csljson", "markdown", "zotero", "html")
 @pytest.fixture
 def eager(monkeypatch):
     """Every site forks for a handful of items (when allowed to)."""
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "PARALLEL_MIN_FILES", 0)
-    monkeypatch.setattr(cache, "FIXED_US", 0)  # this process takes a share of a few files too
-    monkeypatch.setattr(cache, "STREAM_CHUNK", 2)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.bulk, "PARALLEL_MIN_FILES", 0)
+    monkeypatch.setattr(cache.bulk, "FIXED_US", 0)  # this process takes a share of a few files too
+    monkeypatch.setattr(cache.bulk, "STREAM_CHUNK", 2)
     monkeypatch.setattr(exporting, "FORK_MIN_PAPERS", 1)
     for writer in (bibtex_writer, csljson_writer, markdown_writer):
         monkeypatch.setattr(writer, "CHUNK", 2)

@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import replace
 
 import pytest
 
@@ -25,7 +24,7 @@ TITLE = "Café crème: résumé of naïve “quotes” — ☕"
 def lib(tmp_path):
     root = tmp_path / "lib"
     store = Store.open(root)
-    records = [replace(r, key=f"k{i}", title=f"{TITLE} {i}", abstract="alpha délta " + r.abstract, venue="NeurIPS") for i, r in enumerate(unrelated_records(300, year=2020))]
+    records = [r.evolve(key=f"k{i}", title=f"{TITLE} {i}", abstract="alpha délta " + r.abstract, venue="NeurIPS") for i, r in enumerate(unrelated_records(300, year=2020))]
     store.import_records(records)
     return root
 

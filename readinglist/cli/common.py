@@ -196,8 +196,7 @@ def _paper_json(paper) -> dict:
 
 def _print_papers(papers, *, as_json: bool) -> None:
     if as_json:
-
-        sys.stdout.write("".join(json_text(_paper_json(paper)) + "\n" for paper in papers))
+        sys.stdout.write(json_lines(map(_paper_json, papers)))
         return
     if _plain_output():  # one write of all lines
         from ..store.cache import plain_line_of
@@ -228,7 +227,7 @@ def search_papers(text, limit, as_json) -> None:
     hits = state.store.search(text, limit=limit, brief=not as_json)
     _warn_broken()
     if as_json:
-        sys.stdout.write("".join(json_text({**_paper_json(paper), "score": round(score, 2)}) + "\n" for paper, score in hits))
+        sys.stdout.write(json_lines({**_paper_json(paper), "score": round(score, 2)} for paper, score in hits))
         return
     if not hits:
         echo(f"no paper matches {text!r}", err=True)
@@ -285,6 +284,16 @@ def json_text(value, indent: int | None = None) -> str:
     from ..text.controls import json_safe
 
     return json_safe(json.dumps(value, ensure_ascii=not _utf8(sys.stdout), indent=indent))
+
+
+def json_lines(values) -> str:
+    """:func:`json_text` of each of ``values``, a line each (one encoder for them all)."""
+    import json
+
+    from ..text.controls import json_safe
+
+    encode = json.JSONEncoder(ensure_ascii=not _utf8(sys.stdout)).encode  # (what json.dumps makes)
+    return "".join([json_safe(encode(value)) + "\n" for value in values])
 
 
 def _utf8(stream) -> bool:

@@ -68,7 +68,7 @@ def stats(
     """
     from ..stats import progress_rows, read_per_week, sparkline
 
-    papers = list(state.store)
+    papers = state.store.find()  # (list(store) would sync the cache twice: once for its len)
     _warn_broken()
     if not _plain_output():
         console = _console()

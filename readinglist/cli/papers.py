@@ -1,8 +1,7 @@
 """What the single-paper commands do (show, mark, note, tag, rate, priority), apart from
 their typer declarations in :mod:`.reading`: neither imports typer, so the plain forms that
-:mod:`.fast` parses run here without it. The changing commands work on the papers' rows
-(:mod:`readinglist.store.paperrow`: ``store.set_note_row`` and so on), so that they create
-none of the record dataclasses and, for a file readinglist wrote, load no TOML parser."""
+:mod:`.fast` parses run here without it. For a file readinglist wrote, they load no TOML
+parser (see :func:`readinglist.store.paperrow.read_rendered`)."""
 
 from __future__ import annotations
 
@@ -10,44 +9,46 @@ import os
 
 from .common import _count, _find, _out, _paper_json, echo, json_text, state
 
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from ..record import Paper
 
-def _echo_row(row: tuple) -> None:
-    """``show KEY``: the paper as lines, from its row (see :mod:`readinglist.store.paperrow`).
-    Every field is shown through :func:`~readinglist.text.controls.escape_controls`: a
-    one-line field with its line breaks escaped too (a title cannot forge a line)."""
-    from ..constants import person_text, source_text
-    from ..store import paperrow as r
+
+def _echo_paper(p: Paper) -> None:
+    """``show KEY``: the paper as lines. Every field is shown through
+    :func:`~readinglist.text.controls.escape_controls`: a one-line field with its line breaks
+    escaped too (a title cannot forge a line)."""
     from ..text.controls import escape_controls
 
     def one(text: str) -> str:
         return escape_controls(text, keep="")
 
-    lines = [f"{one(row[r.KEY])}  [{one(row[r.STATUS])}]", one(row[r.TITLE]) + ("   (generated title)" if "title" in row[r.GENERATED] else "")]
-    if row[r.AUTHORS]:
-        lines.append("authors:  " + one("; ".join(person_text(*a) for a in row[r.AUTHORS])))
-    lines.append(f"venue:    {one(row[r.VENUE] or '-')} {row[r.YEAR] or ''}".rstrip())
-    if row[r.SHORTTITLE]:
-        lines.append(f"name:     {one(row[r.SHORTTITLE])}")
-    user_tags = row[r.USER_TAGS]
-    lines.append("tags:     " + one(", ".join(row[r.TAGS]) or "-") + ("   user: " + one(", ".join(user_tags)) if user_tags else ""))
-    if row[r.PRIORITY]:
-        lines.append(f"priority: {row[r.PRIORITY]}")
-    if row[r.RATING]:
-        lines.append(f"rating:   {row[r.RATING]}/5")
-    for label, value in (("doi", row[r.DOI]), ("url", row[r.URL])):
+    r = p.record
+    lines = [f"{one(r.key)}  [{one(p.status)}]", one(r.title) + ("   (generated title)" if "title" in r.generated else "")]
+    if r.authors:
+        lines.append("authors:  " + one("; ".join(map(str, r.authors))))
+    lines.append(f"venue:    {one(r.venue or '-')} {r.year or ''}".rstrip())
+    if r.shorttitle:
+        lines.append(f"name:     {one(r.shorttitle)}")
+    lines.append("tags:     " + one(", ".join(r.tags) or "-") + ("   user: " + one(", ".join(p.user_tags)) if p.user_tags else ""))
+    if p.priority:
+        lines.append(f"priority: {p.priority}")
+    if p.rating:
+        lines.append(f"rating:   {p.rating}/5")
+    for label, value in (("doi", r.doi), ("url", r.url)):
         if value:
             lines.append(f"{label}:      {one(value)}")
-    if row[r.SOURCES]:
-        lines.append("from:     " + one("; ".join(source_text(*s) for s in row[r.SOURCES])))
-    if row[r.HISTORY]:
-        lines.append("history:  " + one("; ".join(f"{event} {date}" for event, date in row[r.HISTORY])))
-    if row[r.NOTES]:
-        lines += ["", "notes:", escape_controls(row[r.NOTES].rstrip())]
-    if row[r.ABSTRACT]:
+    if r.sources:
+        lines.append("from:     " + one("; ".join(map(str, r.sources))))
+    if p.history:
+        lines.append("history:  " + one("; ".join(f"{e.event} {e.date}" for e in p.history)))
+    if p.notes:
+        lines += ["", "notes:", escape_controls(p.notes.rstrip())]
+    if r.abstract:
         from ..terminal import wrap, width
         from ..text import to_plain
 
-        lines += ["", escape_controls(wrap(to_plain(row[r.ABSTRACT]), min(width(), 100)))]
+        lines += ["", escape_controls(wrap(to_plain(r.abstract), min(width(), 100)))]
     _out("\n".join(lines) + "\n")
 
 
@@ -56,26 +57,24 @@ def show(key, as_json) -> None:
     if as_json:
         echo(json_text(_paper_json(state.store.get(key)), indent=2))
     else:
-        _echo_row(state.store.get_row(key))
+        _echo_paper(state.store.get(key))
 
 
-def _selection(keys, where) -> list[tuple]:
-    """The rows of the papers a changing command acts on: KEYs (every one checked first: one
+def _selection(keys, where) -> list[Paper]:
+    """The papers a changing command acts on: KEYs (every one checked first: one
     unknown key changes nothing) or the papers the list filters select (never both)."""
     from ..errors import UnknownKeyError, ValidationError
 
     if keys and where:
         raise ValidationError("give KEYs or filters (--tag, --status, ...), not both")
     if where:
-        from ..store.paperfile import paper_to_row
-
-        return [paper_to_row(p) for p in _find(where, "key")]
+        return _find(where, "key")
     if not keys:
         import typer  # only a usage error (the typer command's): never on the fast path
 
         raise typer.BadParameter("give one or more KEYs, or a filter such as --tag llm")
     try:
-        return state.store.check_key_rows(keys)
+        return state.store.check_keys(keys)
     except UnknownKeyError as exc:
         raise ValidationError(f"{exc}; nothing changed") from None
 
@@ -84,23 +83,22 @@ def mark(status, keys, where, dry_run) -> None:
     """The body of ``readinglist mark`` (see :mod:`.reading` for its options): ``status`` the
     new one, ``where`` the filters (a :class:`~readinglist.selection.Filter`)."""
     from ..store.library import check_status
-    from ..store.paperrow import KEY, STATUS
 
     check_status(status)
     store = state.store
     rows = _selection(keys, where)
-    todo = [r for r in rows if r[STATUS] != status]
+    todo = [p for p in rows if p.status != status]
     if dry_run:
-        for r in todo:
-            echo(f"{r[KEY]}: {r[STATUS]} -> {status}")
+        for p in todo:
+            echo(f"{p.key}: {p.status} -> {status}")
         echo(f"would mark {_count(len(todo), 'paper')} {status} (dry run: nothing written)")
         return
     with store.transaction():
-        for r in todo:
-            store.set_status_row(r[KEY], status)
-    changed = {r[KEY] for r in todo}
-    for r in rows:
-        echo(f"{r[KEY]}: {status}" if r[KEY] in changed else f"{r[KEY]}: already {status}")
+        for p in todo:
+            store.set_status(p.key, status)
+    changed = {p.key for p in todo}
+    for p in rows:
+        echo(f"{p.key}: {status}" if p.key in changed else f"{p.key}: already {status}")
     if len(rows) != 1:
         echo(f"marked {_count(len(todo), 'paper')} {status}" + (f" ({len(rows) - len(todo)} already were)" if len(todo) < len(rows) else ""))
 
@@ -108,23 +106,22 @@ def mark(status, keys, where, dry_run) -> None:
 def note(key, message, append) -> None:
     """The body of ``readinglist note`` (see :mod:`.reading` for its options)."""
     from ..errors import ConflictError
-    from ..store.paperrow import KEY, NOTES
 
     store = state.store
     expect = None
     if message is None:
-        current = store.get_row(key)[NOTES]
+        current = store.get(key).notes
         edited = _edit(current or "")
         if edited == current:
             echo("notes unchanged", err=True)
             return
         message, append, expect = edited, False, current
     try:
-        row = store.set_note_row(key, message, append=append, expect=expect)
+        paper = store.set_note(key, message, append=append, expect=expect)
     except ConflictError as exc:  # the edited text is the user's: keep it where they can find it
         raise ConflictError(f"{exc}; your text is in {_keep(message)}") from None
-    n = len(row[NOTES].splitlines())
-    echo(f"{row[KEY]}: notes saved ({_count(n, 'line')})" if n else f"{row[KEY]}: notes cleared")
+    n = len(paper.notes.splitlines())
+    echo(f"{paper.key}: notes saved ({_count(n, 'line')})" if n else f"{paper.key}: notes cleared")
 
 
 def _keep(text: str | bytes) -> str:
@@ -178,7 +175,6 @@ def _edit(text: str) -> str:
 def tag(words, keys, remove, where, dry_run) -> None:
     """The body of ``readinglist tag`` (see :mod:`.reading` for its options)."""
     from ..errors import ValidationError
-    from ..store.paperrow import KEY, USER_TAGS, paper_tags
 
     single = not keys and not where
     if single:
@@ -194,7 +190,7 @@ def tag(words, keys, remove, where, dry_run) -> None:
     for word in tags:
         # a paper's key where a tag belongs: `tag KEY1 KEY2` meant two papers (a tag that really
         # is spelled like a key may still be removed from the papers that have it)
-        if store.names_a_paper(word) and not (remove and any(word in paper_tags(r) for r in rows)):
+        if store.names_a_paper(word) and not (remove and any(word in p.tags for p in rows)):
             raise ValidationError(
                 f"{word!r} is a paper's key, not a tag: to {'untag' if remove else 'tag'} several papers, "
                 f"readinglist tag --key {keys[0] if single and keys else 'KEY1'} --key {word}{' --remove' if remove else ''} TAG... "
@@ -202,35 +198,33 @@ def tag(words, keys, remove, where, dry_run) -> None:
             )
     wanted = set(tags)
     if remove:
-        todo = [r for r in rows if wanted & set(paper_tags(r))] if not single else rows
+        todo = [p for p in rows if wanted & set(p.tags)] if not single else rows
     else:
-        todo = [r for r in rows if not wanted <= set(r[USER_TAGS])]
+        todo = [p for p in rows if not wanted <= set(p.user_tags)]
     if dry_run:
-        for r in todo:
-            echo(f"{r[KEY]}: {'-' if remove else '+'}{', '.join(tags)}")
+        for p in todo:
+            echo(f"{p.key}: {'-' if remove else '+'}{', '.join(tags)}")
         echo(f"would {'untag' if remove else 'tag'} {_count(len(todo), 'paper')} (dry run: nothing written)")
         return
     with store.transaction():
         done = [
-            store.remove_tags_row(r[KEY], [t for t in tags if t in paper_tags(r)] if not single else tags) if remove else store.add_tags_row(r[KEY], tags)
-            for r in todo
+            store.remove_tags(p.key, [t for t in tags if t in p.tags] if not single else tags) if remove else store.add_tags(p.key, tags)
+            for p in todo
         ]
     if single:
-        row = done[0] if done else rows[0]
-        echo(f"{row[KEY]}: {', '.join(paper_tags(row)) or '(no tags)'}")
+        paper = done[0] if done else rows[0]
+        echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}")
         return
-    for row in done:
-        echo(f"{row[KEY]}: {', '.join(paper_tags(row)) or '(no tags)'}")
+    for paper in done:
+        echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}")
     echo(f"{'untagged' if remove else 'tagged'} {_count(len(done), 'paper')}" + (f" ({len(rows) - len(done)} unchanged)" if len(done) < len(rows) else ""))
 
 
 def rename_tag(old, new, dry_run) -> None:
     """The body of ``readinglist tag --rename OLD NEW``."""
-    from ..store.paperrow import KEY, paper_tags
-
     rows = state.store.rename_tag(old, new, dry_run=dry_run)
-    for row in rows:
-        echo(f"{row[KEY]}: {', '.join(paper_tags(row)) or '(no tags)'}" if not dry_run else f"{row[KEY]}: {old} -> {new}")
+    for paper in rows:
+        echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}" if not dry_run else f"{paper.key}: {old} -> {new}")
     if dry_run:
         echo(f"would rename {old!r} to {new!r} on {_count(len(rows), 'paper')} (dry run: nothing written)")
     else:
@@ -239,15 +233,11 @@ def rename_tag(old, new, dry_run) -> None:
 
 def rate(key, n) -> None:
     """The body of ``readinglist rate`` (see :mod:`.reading` for its options)."""
-    from ..store.paperrow import KEY, RATING
-
-    row = state.store.rate_row(key, n or None)
-    echo(f"{row[KEY]}: rating {row[RATING] or '-'}")
+    paper = state.store.rate(key, n or None)
+    echo(f"{paper.key}: rating {paper.rating or '-'}")
 
 
 def priority(key, n) -> None:
     """The body of ``readinglist priority`` (see :mod:`.reading` for its options)."""
-    from ..store.paperrow import KEY, PRIORITY
-
-    row = state.store.set_priority_row(key, n or None)
-    echo(f"{row[KEY]}: priority {row[PRIORITY] or '-'}")
+    paper = state.store.set_priority(key, n or None)
+    echo(f"{paper.key}: priority {paper.priority or '-'}")

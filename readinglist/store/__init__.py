@@ -2,13 +2,15 @@
 
 Layers, top to bottom:
 
-* :mod:`.library` -- :class:`Store`, the reading-list operations (import, mark, note, tag, rate,
-  find, search, reconcile updates) with their locking and history;
+* :mod:`.library` -- :class:`Store`: opening, reading one paper and changing it by the rules
+  of :mod:`.rules` (pure ``Paper -> Paper`` functions); :mod:`.transaction` (lock, pending
+  texts, writing), :mod:`.query` (find, search) and :mod:`.wholepapers` (imports, rekey,
+  remove) are its parts;
 * :mod:`.merge` -- how a re-imported or reconciled record updates a stored paper;
-* :mod:`.paperfile` -- one paper's TOML file <-> :class:`~readinglist.record.Paper`
-  (hand edits and comments kept); :mod:`.paperrow` -- the same file as a plain row, written
-  and read back without the record dataclasses (what single-paper commands use);
-* :mod:`.cache` -- the derived, disposable cache of parsed papers;
+* :mod:`.paperfile` -- one paper's TOML file -> :class:`~readinglist.record.Paper`, checked by
+  :mod:`.paperdata` (the one validator); :mod:`.paperrow` -- the file as a plain row, written
+  and read back without a TOML parser; :mod:`.paperedit` -- edits that keep a person's layout;
+* :mod:`.cache` -- the derived, disposable cache of parsed papers (a package);
 * :mod:`.atomic` -- atomic file writes (temp file, fsync, rename), also used for exports.
 
 ``Store``, ``ImportSummary`` and ``merge_record`` are imported when first asked for, so that

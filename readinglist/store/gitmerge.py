@@ -22,7 +22,7 @@ file both sides changed, and :func:`merge_file` decides:
   edited by hand wins over a regenerated one (as a re-import keeps a person's edits).
 
 Lists are merged entry by entry in :mod:`.listmerge`. The merged file is written as the store
-writes (:func:`~.paperfile.edit` of ours' text, so a hand-edited file keeps its look); a true
+writes (:func:`~.paperedit.edit` of ours' text, so a hand-edited file keeps its look); a true
 conflict is written with git's markers around each conflicting field's ``name = value`` lines,
 ours then theirs, which :mod:`.conflicts` names when readinglist reads the file.
 """
@@ -201,7 +201,8 @@ def _parse(text: str | None, path) -> Paper | None:
 
 def _rendered(text: str, old: Paper, new: Paper, path) -> str:
     """``text`` (parsing to ``old``) changed to ``new`` as the store writes it."""
-    from .paperfile import canonical, edit, render
+    from .paperedit import edit
+    from .paperfile import canonical, render
 
     new = canonical(new)
     if text == render(old):
@@ -215,7 +216,7 @@ def _placeholder(i: int) -> str:
 
 def _side(p: Paper, table: str | None, name: str) -> str:
     """The ``name = value`` line(s) of one side of a conflict, as the store writes them."""
-    from .paperfile import _assign, _state_values, _top_values
+    from .paperedit import _assign, _state_values, _top_values
 
     if table == "fields":
         value = dict(p.record.fields).get(name)
@@ -229,7 +230,8 @@ def _conflict_text(text: str, conflicts, ours: Paper, theirs: Paper, size: int) 
     a block of ours' and theirs' ``name = value`` lines between git's markers."""
     import tomlkit
 
-    from .paperfile import STATE_KEYS, TOP_KEYS, _body_index, _insert_at
+    from .paperedit import _body_index, _insert_at
+    from .paperrow import STATE_KEYS, TOP_KEYS
 
     doc = tomlkit.parse(text)
     blocks = {}

@@ -9,10 +9,13 @@ Layout of a store folder::
 
 Reading one paper (``get``) and changing one (``set_status``, ``set_note``, ...) go straight to
 ``papers/<key>.toml``; only when a person renamed the key inside a file does the store consult
-the index. Listing, filtering and searching load the index: every file is stat'ed and only
-changed ones are parsed again. Every write goes through a temporary file in ``papers/``,
-``fsync`` and ``os.replace`` while the lock is held: a killed writer leaves each file either
-old or new, never torn. A file that does not parse is never overwritten.
+the index. A file that does not parse is never overwritten. :class:`Store` is made of:
+
+* :mod:`.transaction` -- the lock, pending texts, staging, the writing at the end, hooks;
+* :mod:`.query` -- the index (the cache brought up to date) and the queries (find, search);
+* :mod:`.wholepapers` -- imports, official metadata, re-keying, removal, whole-file edits;
+* this module -- opening, reading one paper and changing it by the rules of :mod:`.rules`
+  (pure ``Paper -> Paper`` functions).
 
 Typical use::
 
@@ -25,49 +28,32 @@ Typical use::
 from __future__ import annotations
 
 import os
-import re
 import contextlib
-from contextlib import contextmanager
 from pathlib import Path
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 
-from ..errors import ConflictError, ReadinglistError, StoreError, UnknownKeyError, UnknownKeysError, ValidationError
-from ..constants import SORTS, STATUS_EVENTS, STATUSES
-from ..tagform import tag_form, tag_key, unique_tags
-from . import paperrow
-from .paperrow import GENERATED, HISTORY, KEY, MAX_HISTORY, NOTES, PRIORITIES, PRIORITY, RATING, RATINGS, STATUS, TAGS, USER_TAGS
+from ..errors import StoreError, UnknownKeyError
+from . import paperrow, rules
+from .paperrow import PRIORITIES, RATINGS
+from .wholepapers import WholePapers
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
-    import sqlite3
     from datetime import datetime
-    from typing import Any, TypeGuard
 
-    from ..record import Event, Paper, Record
-    from ..selection import Filter
+    from ..record import Paper
     from .importer import ImportSummary as ImportSummary
 
-    from .atomic import Staged
     from .cache import Index
-    from .importer import Importer
-    from .lock import StoreLock
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
-#: Sort orders :meth:`Store.find` knows; prefix with "-" to reverse.
-#: The index is written back to the cache after this many files were parsed again.
-CACHE_SAVE_AFTER = 64
 
+# (the rules, and the checks of the values they take, are in .rules; these names stay for the
+# modules that use them from here)
+_strip_record = rules.strip_record
+_trim_history = rules.trim_history
+check_status = rules.check_status  # public: the CLI checks a status before it selects papers
 
-def _staged(text) -> TypeGuard[Staged]:
-    """Whether a pending value is a :class:`~readinglist.store.atomic.Staged` file (not text
-    nor None); atomic is not imported to ask, so that reading commands never load it."""
-    return text is not None and text.__class__ is not str
-
-
-#: A transaction holding more new texts than this writes them to temporary files as it goes
-#: (renamed into place with the rest when it ends), so a large import's memory does not grow
-#: with the text of every file it writes.
-SPILL_AFTER = 512
 
 Clock = Callable[[], "datetime | str"]
 
@@ -97,186 +83,10 @@ def _stamp(value) -> str:
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-# --------------------------------------------------------------------------- pure helpers
-
-
-def _strip_record(rec: Record) -> tuple[Record, int]:
-    """``rec`` without control characters (other than newline and tab) in any text, and how
-    many were removed: an imported title with ``ESC [ 2 J`` must not reach a terminal. Its
-    tags are put in their normal form (NFC, one per :func:`~readinglist.tagform.tag_key`)."""
-    if _printable(rec):  # nearly every record: nothing to look at twice, nothing rebuilt
-        return rec, 0
-    from ..record import Person
-    from ..text.controls import strip_controls
-
-    removed = 0
-
-    def s(value):
-        nonlocal removed
-        if value is None or value.isprintable():
-            return value
-        value, n = strip_controls(value)
-        removed += n
-        return value
-
-    changes: dict = {}
-    for name in ("title", "abstract", "entry_type", "venue", "shorttitle", "doi", "url", "pages"):
-        value = getattr(rec, name)
-        new = s(value)
-        if new is not value:
-            changes[name] = new
-    tags = unique_tags(tag_form(t) for t in (s(t) for t in rec.tags) if t.strip())
-    if tags != rec.tags:
-        changes["tags"] = tags
-    authors = tuple(Person(s(a.family), s(a.given), s(a.literal)) for a in rec.authors)
-    if authors != rec.authors:
-        changes["authors"] = authors
-    fields = tuple((k, s(v)) for k, v in rec.fields)
-    if fields != rec.fields:
-        changes["fields"] = fields
-    return (rec.evolve(**changes) if changes else rec), removed
-
-
-def _printable(rec: Record) -> bool:
-    """Whether every text of ``rec`` that :func:`_strip_record` looks at is printable (then it
-    has no control character to remove)."""
-    return (
-        all(v is None or v.isprintable() for v in (rec.title, rec.abstract, rec.entry_type, rec.venue, rec.shorttitle, rec.doi, rec.url, rec.pages))
-        and all(t.isprintable() and (t.isascii() or tag_form(t) == t) for t in rec.tags)  # and tags in NFC
-        and all(v is None or v.isprintable() for a in rec.authors for v in (a.family, a.given, a.literal))
-        and all(v is None or v.isprintable() for _, v in rec.fields)
-    )
-
-
-def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    if isinstance(tags, str):
-        tags = [tags]
-    from ..text.controls import os_text
-
-    out = []
-    for tag in tags:
-        tag = os_text(tag) if isinstance(tag, str) else tag
-        if not isinstance(tag, str) or not tag.strip() or not tag.isprintable():
-            raise ValidationError(f"bad tag {tag!r}: a tag is a non-empty word or phrase on one line")
-        out.append(tag_form(tag.strip()))
-    return unique_tags(out)  # one tag per normal form (tagform.py), the first spelling kept
-
-
-def _check_status(status) -> str:
-    if status not in STATUSES:
-        raise ValidationError(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
-    return status
-
-
-check_status = _check_status  # public: the CLI checks a status before it selects papers
-
-
-def _check_range(what: str, n, allowed: tuple[int, ...]) -> int | None:
-    if n is None:
-        return None
-    if not isinstance(n, int) or isinstance(n, bool) or n not in allowed:
-        raise ValidationError(f"{what} must be {allowed[0]}-{allowed[-1]} (or none), not {n!r}")
-    return n
-
-
-def _trim_history(history: tuple) -> tuple:
-    """At most MAX_HISTORY events: the first one (when the paper was added) and the latest."""
-    if len(history) <= MAX_HISTORY:
-        return history
-    return history[:1] + history[len(history) - MAX_HISTORY + 1 :]
-
-
-def _clean_note(text: str) -> str:
-    if not isinstance(text, str):
-        raise ValidationError(f"a note must be text, not {type(text).__name__}")
-    from ..text.controls import os_text, strip_controls
-
-    return strip_controls(os_text(text).replace("\r\n", "\n"))[0].strip("\n")
-
-
-_WORDS = re.compile(r"\w+")
-
-
-class _Matcher:
-    """A scorer for :meth:`Store.search`: every word of ``text`` must occur as a whole word
-    (case-insensitive; a plural ``-s``/``-es`` also matches: "vision" finds "Vision-language"
-    and "visions", never "provision") in the title, notes or abstract. A word in the title
-    counts 3, in the notes 2, in the abstract 1; the whole phrase adds 3 in the title, 1
-    elsewhere. Scores are 0-100 (100: every word and the phrase in the title).
-
-    ``words`` are the lowercased words; each occurs as a substring of any text that matches (the
-    cache's SQL pre-selects with that), so :meth:`lowered` scores the cache's lowercased texts."""
-
-    def __init__(self, text: str):
-        self.words = words = list(dict.fromkeys(_WORDS.findall(text.lower())))
-        # a cheap substring test first; the word-boundary regex only runs on texts that contain it
-        self.patterns = [(w, re.compile(rf"(?<!\w){re.escape(w)}(?:e?s)?(?!\w)").search) for w in words]
-        self.phrase = phrase = " ".join(text.lower().split())
-        self.phrase_re = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)").search if phrase else None
-        self.best = 3 * len(words) + 3
-
-    def __call__(self, paper: Paper) -> float:
-        return self.lowered(paper.record.title.lower(), paper.notes.lower(), paper.record.abstract.lower())
-
-    def lowered(self, title: str, notes: str, abstract: str) -> float:
-        """The score of a paper with these (lowercased) texts."""
-        total = 0
-        for w, found in self.patterns:
-            if w in title and found(title):
-                total += 3
-            elif w in notes and found(notes):
-                total += 2
-            elif w in abstract and found(abstract):
-                total += 1
-            else:
-                return 0.0
-        phrase, phrase_re = self.phrase, self.phrase_re
-        if phrase_re is not None and len(self.words) > 1:
-
-            def has(text: str) -> bool:
-                return phrase in text and phrase_re(text) is not None
-
-            total += 3 if has(title) else 1 if (has(notes) or has(abstract)) else 0
-        return 100.0 * total / self.best if self.words else 0.0
-
-
-_matcher = _Matcher
-
-
-def _check_limit(limit) -> None:
-    if limit is not None and (not isinstance(limit, int) or limit < 0):
-        raise ValidationError(f"limit must be 0 or more, not {limit!r}")
-
-
-def _sort_key(name: str):
-    def none_last(v):
-        return (v is None, v if v is not None else 0)
-
-    def event_date(paper: Paper, first: bool) -> str:
-        if not paper.history:
-            return ""
-        return paper.history[0].date if first else paper.history[-1].date
-
-    keys = {
-        "key": lambda p: p.key,
-        "title": lambda p: (p.record.title.casefold(), p.key),
-        "year": lambda p: (none_last(p.record.year), p.key),
-        "venue": lambda p: ((p.record.venue or "\uffff").casefold(), p.key),
-        "status": lambda p: (STATUSES.index(p.status), p.key),
-        "priority": lambda p: (none_last(p.priority), p.key),
-        "rating": lambda p: (p.rating is None, -(p.rating or 0), p.key),  # best first
-        "added": lambda p: (event_date(p, True), p.key),
-        "changed": lambda p: (event_date(p, False), p.key),
-        # what to read next: priority 1 first (none last), then the longest waiting
-        "next": lambda p: (none_last(p.priority), event_date(p, True), p.key),
-    }
-    return keys[name]
-
-
 # --------------------------------------------------------------------------- the store
 
 
-class Store:
+class Store(WholePapers):
     """A folder of paper files. Open it with :meth:`Store.open`.
 
     Every method that changes a paper takes the store's lock, writes atomically and returns
@@ -293,16 +103,9 @@ class Store:
         self._config = config
         self.clock: Clock = clock or utc_now
         self.lock_timeout = lock_timeout
-        self._lock: StoreLock | None = None
-        self._depth = 0
-        self._pending: dict[str, str | Staged | None] = {}  # file name -> new text (None: delete)
-        self._unstaged = 0  # texts in _pending not written to temporary files yet
+        self._init_transactions()
         self._index: Index | None = None  # loaded on demand
         self._index_locked = False  # the index was scanned while this transaction held the lock
-        self._after_flush: list[Callable[[], None]] = []  # run once written, the lock still held
-        self._at_end: list[Callable[[], None]] = []  # run when the transaction ends, written or not
-        self._on_commit: list[Callable[[], None]] = []  # run after each transaction that succeeded, unlocked
-        self._committed = False  # the on_commit callbacks are running
         self._broken: dict[str, str] = {}  # files that did not parse when last read
         #: ``building(count)``: a context manager around the making of a cache from nothing
         #: (the first read of a fresh clone: seconds on a large store), given the number of paper
@@ -358,167 +161,17 @@ class Store:
     def __repr__(self) -> str:
         return f"Store({str(self.root)!r})"
 
-    # ------------------------------------------------------------------ locking and writing
-
-    @contextmanager
-    def transaction(self):
-        """Hold the store's lock for a batch of changes and write them together at the end.
-
-        Reads inside the transaction see its own changes. If the block raises, nothing of it
-        is written. Transactions nest (only the outermost one writes).
-        """
-        if self._depth == 0:
-            self._acquire()
-            self._index_locked = False
-        self._depth += 1
-        try:
-            yield self
-        except BaseException:
-            self._depth -= 1
-            if self._depth == 0:
-                self._discard_staged(self._pending)
-                self._pending.clear()
-                self._unstaged = 0
-                self._after_flush = []
-                self._index = None  # it may hold papers that were never written
-                try:
-                    self._run_at_end()
-                finally:
-                    self._release()
-            raise
-        self._depth -= 1
-        if self._depth == 0:
-            from ..interrupts import uninterrupted
-
-            try:
-                with uninterrupted():  # (an interruption comes after the files and the cache are written)
-                    self._flush()
-                    after, self._after_flush = self._after_flush, []
-                    for hook in after:
-                        hook()
-            finally:
-                self._after_flush = []
-                try:
-                    self._run_at_end()
-                finally:
-                    self._release()
-            if self._on_commit and not self._committed:
-                self._committed = True  # a callback's own transactions call no callback again
-                try:
-                    for callback in self._on_commit:
-                        callback()
-                finally:
-                    self._committed = False
-
-    def on_commit(self, callback: Callable[[], None]) -> None:
-        """Call ``callback()`` after each outermost transaction that succeeded, once the store's
-        lock is released (the CLI refreshes the auto-exports so)."""
-        self._on_commit.append(callback)
-
-    def _run_at_end(self) -> None:
-        hooks, self._at_end = self._at_end, []
-        for hook in hooks:
-            hook()
-
-    def _acquire(self) -> None:
-        from .lock import StoreLock, Timeout
-
-        if os.path.islink(self.lock_path):  # opening it would truncate what a link points to
-            raise StoreError(f"{self.lock_path} is a symbolic link; remove it (readinglist makes the lock file itself)")
-        if self._lock is None:
-            self._lock = StoreLock(str(self.lock_path), timeout=self.lock_timeout)
-        try:
-            self._lock.acquire()
-        except Timeout:
-            raise StoreError(
-                f"{self.lock_path}: the store is locked by another readinglist process "
-                f"(waited {self.lock_timeout:g} s); try again when it has finished"
-            ) from None
-        except OSError as exc:
-            raise StoreError(f"{self.lock_path}: cannot lock the store: {exc.strerror}") from None
-
-    def _release(self) -> None:
-        assert self._lock is not None  # only after _acquire
-        self._lock.release()
-
-    def _flush(self) -> None:
-        """Write the pending files: temp file + fsync each, then os.replace each, then fsync
-        the folder. A large batch syncs once with ``os.sync()`` (same guarantee, far faster)."""
-        pending, self._pending = self._pending, {}
-        self._unstaged = 0
-        if not pending:
-            return
-        from .atomic import replace_files
-
-        papers = self.papers_dir
-        try:
-            replace_files(papers, pending, inside=self.root)
-        except OSError as exc:
-            self._discard_staged(pending)  # (those replace_files started on are gone already)
-            self._index = None
-            where = exc.filename or papers
-            raise StoreError(f"{where}: cannot write the store: {exc.strerror or exc}") from None
-        if self._index is not None:
-            from .cache import signature
-
-            for name, text in pending.items():
-                if text is not None and name in self._index.papers:
-                    self._index.sigs[name] = signature(os.stat(papers / name))
-
-    def _stage(self, name: str, text: str | None) -> None:
-        if self._depth == 0:
-            raise AssertionError("writes happen inside a transaction")  # pragma: no cover
-        old = self._pending.get(name)
-        if _staged(old):
-            old.discard()
-        self._pending[name] = text
-        if text is not None:
-            self._unstaged += 1
-            if self._unstaged > SPILL_AFTER:
-                self._stage_pending()
-
-    def _stage_pending(self) -> None:
-        """Write the pending texts to temporary files now (see SPILL_AFTER)."""
-        from .atomic import stage_files
-
-        texts = {name: text for name, text in self._pending.items() if isinstance(text, str)}
-        try:
-            staged = stage_files(self.papers_dir, texts, inside=self.root)
-        except OSError as exc:
-            where = exc.filename or self.papers_dir
-            raise StoreError(f"{where}: cannot write the store: {exc.strerror or exc}") from None
-        self._pending.update(staged)
-        self._unstaged = 0
-
-    @staticmethod
-    def _discard_staged(pending: Mapping) -> None:
-        for text in pending.values():
-            if _staged(text):
-                text.discard()
-
     # ------------------------------------------------------------------ reading one paper
 
-    def _read(self, name: str) -> str | None:
-        """The current text of papers/<name> (pending writes first), or None if there is none."""
-        if name in self._pending:
-            text = self._pending[name]
-            return text if text is None or isinstance(text, str) else text.text()
-        try:
-            return paperrow.read_text(self.papers_dir / name)
-        except FileNotFoundError:
-            return None
+    def _paper_of(self, name: str, text: str) -> Paper:
+        """The paper in papers/<name>, whose text is ``text`` (a file as readinglist wrote it is
+        read without a TOML parser: :func:`.paperrow.read_rendered`)."""
+        from .paperfile import parse
 
-    def _row_of(self, name: str, text: str) -> tuple:
-        """The row (see :mod:`.paperrow`) of papers/<name>, whose text is ``text``."""
-        row = paperrow.read_rendered(text)
-        if row is None:  # edited by hand (or not a paper): the TOML parser and its errors
-            from .paperfile import parse_row
+        return parse(text, self.papers_dir / name)
 
-            row = parse_row(text, self.papers_dir / name)
-        return row
-
-    def _locate_row(self, key: str) -> tuple[str, str, tuple]:
-        """(file name, text, row) of the paper with ``key``: first ``papers/<key>.toml``,
+    def _locate(self, key: str) -> tuple[str, str, Paper]:
+        """(file name, text, paper) of the paper with ``key``: first ``papers/<key>.toml``,
         then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
         if not isinstance(key, str) or not key:
             raise UnknownKeyError(str(key))
@@ -528,27 +181,20 @@ class Store:
             name = paperrow.file_stem(key) + ".toml"
             text = self._read(name)
             if text is not None:
-                row = self._row_of(name, text)
-                if row[KEY] == key:
-                    return name, text, row
+                paper = self._paper_of(name, text)
+                if paper.record.key == key:
+                    return name, text, paper
         index = self._load_index()
         name = index.by_key.get(key)
         if name is not None:
             text = self._read(name)
             if text is not None:
-                row = self._row_of(name, text)
-                if row[KEY] == key:
-                    return name, text, row
+                paper = self._paper_of(name, text)
+                if paper.record.key == key:
+                    return name, text, paper
         if index.broken:  # the key may be in a file that does not parse: say so
             raise StoreError(f"no paper with key {key!r}, and a paper file does not parse: " + "; ".join(index.broken.values()))
         raise UnknownKeyError(key, suggestions=self._suggest(key, index.by_key))
-
-    def _locate(self, key: str) -> tuple[str, str, Paper]:
-        """(file name, text, paper) of the paper with ``key`` (see :meth:`_locate_row`)."""
-        from .paperfile import row_to_paper
-
-        name, text, row = self._locate_row(key)
-        return name, text, row_to_paper(row)
 
     @staticmethod
     def _suggest(key: str, keys) -> tuple[str, ...]:
@@ -571,295 +217,12 @@ class Store:
         """The paper with ``key``. UnknownKeyError (with the 3 closest keys) if there is none."""
         return self._locate(key)[2]
 
-    def get_row(self, key: str) -> tuple:
-        """:meth:`get` as the paper's row (see :mod:`.paperrow`): what a single-paper command
-        reads without building the record dataclasses."""
-        return self._locate_row(key)[2]
-
     def __contains__(self, key: object) -> bool:
         try:
-            self._locate_row(key)  # type: ignore[arg-type]
+            self._locate(key)  # type: ignore[arg-type]
         except UnknownKeyError:
             return False
         return True
-
-    # ------------------------------------------------------------------ the index
-
-    def _load_index(self, *, save: bool = True):
-        """The index of every paper file: scanned afresh, except once a transaction has
-        scanned it under the lock (then nobody else can have changed it). ``save=False``: the
-        caller saves the cache itself later (an import, after writing), so a changed index is
-        not written twice."""
-        from . import cache
-
-        if self._index is not None and self._depth > 0 and self._index_locked:
-            return self._index
-        if self._index is not None:
-            index, scan_ns = cache.scan(self.papers_dir, self._index, processes=self.processes)
-        else:
-            previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir, processes=self.processes)
-            index, scan_ns = cache.scan(self.papers_dir, previous, stats, processes=self.processes)
-        self._broken = index.broken
-        if index.broken and self._depth > 0:  # a write that needs every paper refuses
-            raise StoreError(next(iter(index.broken.values())) + "; fix or remove this file first")
-        self._index = index
-        self._index_locked = self._depth > 0
-        for name, text in self._pending.items():  # a transaction's own changes
-            if text is not None and not isinstance(text, str):  # staged in a temporary file
-                text = text.text()
-            if text is None:
-                index.put(name, None)
-            else:
-                from .paperfile import parse
-
-                index.put(name, parse(text, self.papers_dir / name))
-        if index.temp_files and self._depth > 0:
-            self._remove_temp_files(index.temp_files)
-        if save and index.changes >= CACHE_SAVE_AFTER and not self._pending:
-            cache.save_cache(self.cache_dir, index, scan_ns)
-        return index
-
-    def _remove_temp_files(self, names: list[str]) -> None:
-        """Temporary files of writers that were killed (only called with the lock held)."""
-        from .atomic import check_inside
-
-        try:
-            check_inside(self.papers_dir, self.root)
-        except OSError:
-            return
-        for name in names:
-            try:
-                os.unlink(self.papers_dir / name)
-            except OSError:
-                pass
-        names.clear()
-
-    @property
-    def broken(self) -> list[str]:
-        """One-line errors (file:line:col) for the paper files that do not parse. Reading
-        (list, find, search, iteration, stats) skips them; writes that need the whole store
-        (imports) refuse, and so does any change to such a paper."""
-        return list(self._broken.values())
-
-    def _query(self, run: Callable[[sqlite3.Connection], Any]) -> Any:
-        """``run(db)`` on the cache database, brought up to date with the paper files (the read
-        path outside transactions: queries run in SQL and load only the papers they return).
-        The cache is derived data: one that fails a query (damaged pages) is removed and the
-        query runs again on a new one (or, where none can be made, on rows in memory)."""
-        import sqlite3
-
-        from . import cache
-
-        for attempt in (1, 2):
-            with self._building_cache():
-                synced = cache.sync(self.cache_dir, self.papers_dir, processes=self.processes)
-            self._broken = synced.broken
-            try:
-                return run(synced.db)
-            except ReadinglistError:
-                raise
-            except (sqlite3.DatabaseError, *cache.DAMAGED):
-                if attempt == 2:  # a new cache fails too: not the cache's doing
-                    raise
-                cache.remove(self.cache_dir)
-            finally:
-                synced.close()
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def _building_cache(self):
-        """:attr:`building` around a cache made from nothing (a fresh clone's first read), else
-        nothing."""
-        from . import cache
-
-        if self.building is None or os.path.lexists(self.cache_dir / cache.CACHE_NAME):
-            return contextlib.nullcontext()
-        try:
-            with os.scandir(self.papers_dir) as entries:
-                count = sum(1 for e in entries if e.name.endswith(".toml"))
-        except OSError:
-            return contextlib.nullcontext()
-        return self.building(count)
-
-    def _papers(self) -> list[Paper]:
-        return list(self._load_index().papers.values())
-
-    def __len__(self) -> int:
-        if self._depth > 0:
-            return len(self._load_index().papers)
-        return self._query(lambda db: db.execute("SELECT count(*) FROM papers").fetchone()[0])
-
-    def __iter__(self) -> Iterator[Paper]:
-        """Every paper, sorted by key."""
-        if self._depth > 0:
-            return iter(sorted(self._papers(), key=_sort_key("key")))
-        return iter(self.find())
-
-    def keys(self) -> list[str]:
-        """Every key, sorted."""
-        if self._depth > 0:
-            return sorted(self._load_index().by_key)
-        return self._query(lambda db: [k for (k,) in db.execute("SELECT key FROM papers ORDER BY key")])
-
-    def find(
-        self,
-        where: Filter | None = None,
-        *,
-        status: str | Iterable[str] | None = None,
-        tags: Iterable[str] = (),
-        venue: str | None = None,
-        year: int | None = None,
-        priority: int | None = None,
-        rating: int | None = None,
-        search: str | None = None,
-        sort: str = "key",
-        limit: int | None = None,
-        brief: bool = False,
-        lines: bool = False,
-    ) -> list:
-        """The papers that match every given filter, sorted.
-
-        ``where``: the filters as one value (:class:`~readinglist.selection.Filter`, what the
-        CLI passes), instead of the keywords; ``status``: one status or several; ``tags``: all must be on the paper (topic or user tags,
-        case-insensitive); ``venue``: case-insensitive; ``search``: words that must all occur in
-        the title, abstract or notes (see :meth:`search`). ``sort`` is one of SORTS, ``-`` in
-        front reverses; "priority" puts 1 first, "rating" the best first (unset ones last);
-        "relevance" (best search match first) needs ``search``. ``limit``: at most this many.
-        ``brief``: :class:`~readinglist.store.cache.Listed` rows (what the ``list`` table
-        shows) instead of whole papers, much cheaper for a large result; ``lines``: the line a
-        piped ``list`` prints of each (:func:`~readinglist.store.cache.plain_line`), cheaper still.
-        """
-        if where is not None:
-            status, tags, venue, year, priority = where.status or None, where.tags, where.venue, where.year, where.priority
-            rating, search = where.rating, where.search
-        reverse = sort.startswith("-")
-        order = sort.lstrip("-")
-        if order not in SORTS:
-            raise ValidationError(f"unknown sort {sort!r}; use one of {', '.join(SORTS)}")
-        if order == "relevance" and not search:
-            raise ValidationError("sort 'relevance' needs a search text")
-        _check_limit(limit)
-        statuses = None
-        if status is not None:
-            statuses = {status} if isinstance(status, str) else set(status)
-            for s in statuses:
-                _check_status(s)
-        wanted = {tag_key(t) for t in _clean_tags(tags)} if tags else set()
-        venue_cf = venue.casefold() if venue else None
-        if self._depth > 0:  # inside a transaction: its own changes are not written yet
-            out = self._find_in_memory(statuses, wanted, venue_cf, year, priority, rating, search, order, reverse)
-            out = out[:limit] if limit is not None else out
-            if lines:
-                from .cache import plain_line_of
-
-                return [plain_line_of(p) for p in out]
-            if brief:
-                from .cache import Listed
-
-                return [Listed.of(p) for p in out]
-            return out
-        score = None
-        if search:
-            score = _matcher(search)
-            if not score.words:
-                return []
-        from . import cache
-
-        equal = [(c, v) for c, v in (("year", year), ("priority", priority), ("rating", rating), ("venue_cf", venue_cf)) if v is not None]
-
-        def query(db: sqlite3.Connection) -> list:
-            cursor = cache.select(
-                db, statuses=statuses, tags=wanted, equal=equal, words=score.words if score else (),
-                order=None if order == "relevance" else order, reverse=reverse, limit=None if score else limit, brief=brief,
-                lines=lines,
-            )  # fmt: skip
-            if score is None:  # rows converted as they come
-                if lines:
-                    return [r[0] for r in cursor]
-                return cache.listed(cursor) if brief else cache.papers_of(cursor)
-            lowered = score.lowered
-            return [(r, points) for r in cursor if (points := lowered(r[-3], r[-2], r[-1])) > 0]
-
-        found = self._query(query)
-        if score is None:
-            return found
-        scored = found
-        if order == "relevance":
-            scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
-        rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
-        if lines:
-            return [r[0] for r in rows]
-        return cache.listed(rows) if brief else cache.papers_of(rows)
-
-    def _find_in_memory(self, statuses, wanted, venue_cf, year, priority, rating, search, order, reverse) -> list[Paper]:
-        folds: dict[tuple[str, ...], frozenset[str]] = {}
-
-        def folded(tags: tuple[str, ...]) -> frozenset[str]:
-            f = folds.get(tags)
-            if f is None:
-                f = folds[tags] = frozenset(tag_key(t) for t in tags)
-            return f
-
-        papers = self._papers()
-        out = []
-        for p in papers:
-            if statuses is not None and p.status not in statuses:
-                continue
-            if year is not None and p.record.year != year:
-                continue
-            if priority is not None and p.priority != priority:
-                continue
-            if rating is not None and p.rating != rating:
-                continue
-            if venue_cf is not None and (p.record.venue or "").casefold() != venue_cf:
-                continue
-            if wanted and not (wanted <= folded(p.record.tags) | folded(p.user_tags)):
-                continue
-            out.append(p)
-        if search:
-            score = _matcher(search)
-            scored = [(p, score(p)) for p in out]
-            scored = [(p, s) for p, s in scored if s > 0]
-            if order == "relevance":
-                scored.sort(key=lambda ps: (-ps[1], ps[0].key))
-                out = [p for p, _ in scored]
-                return out[::-1] if reverse else out
-            out = [p for p, _ in scored]
-        out.sort(key=_sort_key(order), reverse=reverse)
-        return out
-
-    def search(self, text: str, limit: int | None = None, *, brief: bool = False) -> list[tuple]:
-        """Papers whose title, abstract or notes contain every word of ``text``, best first,
-        with a score 0-100 (words in the title count most, then notes, then the abstract).
-        ``brief``: :class:`~readinglist.store.cache.Listed` rows instead of whole papers."""
-        _check_limit(limit)
-        score = _matcher(text)
-        if self._depth > 0:
-            hits = [(p, s) for p in self._papers() if (s := score(p)) > 0]
-            hits.sort(key=lambda ps: (-ps[1], ps[0].key))
-            hits = hits[:limit] if limit is not None else hits
-            if brief:
-                from .cache import Listed
-
-                return [(Listed.of(p), s) for p, s in hits]
-            return hits
-        words = score.words
-        if not words:
-            return []
-        from . import cache
-
-        lowered = score.lowered
-
-        def query(db: sqlite3.Connection) -> tuple[list, dict]:
-            scored = [(-s, key, name) for name, key, t, n, a in cache.search_candidates(db, words) if (s := lowered(t, n, a)) > 0]
-            scored.sort()
-            if limit is not None:
-                scored = scored[:limit]
-            return scored, cache.rows_by_name(db, [name for _, _, name in scored], brief=brief)
-
-        scored, rows = self._query(query)
-        found_rows = [rows[name] for _, _, name in scored]
-        papers = cache.listed(found_rows) if brief else cache.papers_of(found_rows)
-        return [(p, -s) for p, (s, _, _) in zip(papers, scored)]
 
     # ------------------------------------------------------------------ changing one paper
 
@@ -867,72 +230,41 @@ class Store:
         return _stamp(self.clock())
 
     def _save(self, name: str, text: str | None, old: Paper | None, new: Paper) -> Paper:
-        """Stage ``new`` into papers/<name> (whose current text is ``text``, parsing to ``old``)."""
+        """Stage ``new`` into papers/<name>, whose current text is ``text``, parsing to ``old``."""
         from .paperfile import canonical, paper_to_row
 
         new = canonical(new)
-        self._save_row(name, text, None if old is None else paper_to_row(old), paper_to_row(new), new)
-        return new
-
-    def _save_row(self, name: str, text: str | None, old: tuple | None, new: tuple, paper: Paper | None = None) -> None:
-        """Stage the paper row ``new`` (canonical: see :func:`.paperrow.canonical_row`) into
-        papers/<name>, whose current text is ``text``, reading as the row ``old``; ``paper``:
-        the paper ``new`` describes, when the caller has it (for the loaded index)."""
-        if text is None or (old is not None and text == paperrow.render_row(old)):
+        new_row = paper_to_row(new)
+        if text is None or (old is not None and text == paperrow.render_row(paper_to_row(old))):
             # a new file, or one nobody edited by hand: render it afresh (0.1 ms) instead of a
             # tomlkit round trip (1.5 ms and a 15 ms import); the result is the same text
-            new_text = paperrow.render_row(new)
+            new_text = paperrow.render_row(new_row)
         else:  # keep the person's comments, layout and edits
             assert old is not None  # ``text`` exists, so it parsed to ``old``
-            from .paperfile import edit, row_to_paper
+            from .paperedit import edit
 
-            new_text = edit(text, row_to_paper(old), row_to_paper(new), self.papers_dir / name)
+            new_text = edit(text, old, new, self.papers_dir / name)
         if new_text != text:
             self._stage(name, new_text)
             if self._index is not None:
-                if paper is None:
-                    from .paperfile import row_to_paper
+                self._index.put(name, new)
+        return new
 
-                    paper = row_to_paper(new)
-                self._index.put(name, paper)
-
-    def _modify(self, key: str, change: Callable[[tuple], tuple]) -> tuple:
-        """Change the paper ``key`` as ``change`` turns its row into a new one; the new row."""
+    def _modify(self, key: str, change: Callable[[Paper], Paper]) -> Paper:
+        """Change the paper ``key`` as ``change`` turns it into a new one (a rule of
+        :mod:`.rules`); the paper as it now is."""
         with self.transaction():
-            name, text, old = self._locate_row(key)
+            name, text, old = self._locate(key)
             new = change(old)
             if new == old:
                 return old
-            new = paperrow.canonical_row(new)
-            self._save_row(name, text, old, new)
-            return new
-
-    @staticmethod
-    def _paper(row: tuple) -> Paper:
-        from .paperfile import row_to_paper
-
-        return row_to_paper(row)
-
-    # Each change is made on the paper's row (see :mod:`.paperrow`), so that a single-paper
-    # command needs neither the record dataclasses nor a TOML parser: ``set_status`` returns
-    # the paper, ``set_status_row`` its row, and so on.
+            return self._save(name, text, old, new)
 
     def set_status(self, key: str, status: str) -> Paper:
         """Set the reading status (unread, reading, read, skipped) and log it in the history
         (started, finished, skipped, reset). Setting the status a paper has changes nothing."""
-        return self._paper(self.set_status_row(key, status))
-
-    def set_status_row(self, key: str, status: str) -> tuple:
-        """:meth:`set_status`, giving the paper's row."""
-        _check_status(status)
-
-        def change(row: tuple) -> tuple:
-            if row[STATUS] == status:
-                return row
-            history = _trim_history(row[HISTORY] + ((STATUS_EVENTS[status], self._now()),))
-            return paperrow.with_values(row, {STATUS: status, HISTORY: history})
-
-        return self._modify(key, change)
+        rules.check_status(status)
+        return self._modify(key, lambda p: p if p.status == status else rules.with_status(p, status, self._now()))
 
     def set_note(self, key: str, text: str, *, append: bool = False, expect: str | None = None) -> Paper:
         """Replace the paper's notes (Markdown) with ``text``, or add it as a new paragraph.
@@ -941,314 +273,44 @@ class Store:
         ``expect``: the notes as the caller last saw them (say, when an editor opened). If
         another command changed them meanwhile, ConflictError and nothing is written: the
         other change is never lost."""
-        return self._paper(self.set_note_row(key, text, append=append, expect=expect))
-
-    def set_note_row(self, key: str, text: str, *, append: bool = False, expect: str | None = None) -> tuple:
-        """:meth:`set_note`, giving the paper's row."""
-        text = _clean_note(text)
-
-        def change(row: tuple) -> tuple:
-            old = row[NOTES]
-            if expect is not None and old != _clean_note(expect):
-                raise ConflictError(f"the notes of {row[KEY]} were changed by another command while you edited them; nothing saved")
-            notes = text
-            if append and old and text:
-                notes = old.rstrip("\n") + "\n\n" + text
-            elif append and not text:
-                notes = old
-            return paperrow.with_values(row, {NOTES: notes})
-
-        return self._modify(key, change)
+        text = rules.clean_note(text)
+        return self._modify(key, lambda p: rules.with_note(p, text, append=append, expect=expect))
 
     def add_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Add the user's own tags (kept apart from generated topic tags; order kept)."""
-        return self._paper(self.add_tags_row(key, tags))
-
-    def add_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
-        """:meth:`add_tags`, giving the paper's row."""
-        tags = _clean_tags(tags)
-        return self._modify(key, lambda row: paperrow.with_values(row, {USER_TAGS: unique_tags(row[USER_TAGS] + tags)}))
+        tags = rules.clean_tags(tags)
+        return self._modify(key, lambda p: rules.with_tags_added(p, tags))
 
     def remove_tags(self, key: str, tags: Iterable[str]) -> Paper:
         """Remove tags: from the user's tags, and from the topic tags (then the topic tags count
         as edited by hand and a re-import will not bring the tag back). ValidationError if the
         paper does not have one of them."""
-        return self._paper(self.remove_tags_row(key, tags))
+        tags = rules.clean_tags(tags)
+        return self._modify(key, lambda p: rules.with_tags_removed(p, tags))
 
-    def remove_tags_row(self, key: str, tags: Iterable[str]) -> tuple:
-        """:meth:`remove_tags`, giving the paper's row."""
-        tags = _clean_tags(tags)
-
-        def change(row: tuple) -> tuple:
-            has = paperrow.paper_tags(row)
-            present = {tag_key(t) for t in has}
-            missing = [t for t in tags if tag_key(t) not in present]
-            if missing:
-                raise ValidationError(f"{row[KEY]} has no tag {', '.join(map(repr, missing))}; its tags: {', '.join(has) or 'none'}")
-            gone = {tag_key(t) for t in tags}
-            changes: dict[int, object] = {USER_TAGS: tuple(t for t in row[USER_TAGS] if tag_key(t) not in gone)}
-            if any(tag_key(t) in gone for t in row[TAGS]):
-                changes[TAGS] = tuple(t for t in row[TAGS] if tag_key(t) not in gone)
-                changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
-            return paperrow.with_values(row, changes)
-
-        return self._modify(key, change)
-
-    def rename_tag(self, old: str, new: str, *, dry_run: bool = False) -> list[tuple]:
+    def rename_tag(self, old: str, new: str, *, dry_run: bool = False) -> list[Paper]:
         """Rename the tag ``old`` (any letter case) to ``new`` on every paper that has it, in
         place among the user's tags and among the topic tags (which then count as edited by
-        hand, as with :meth:`remove_tags`, so a re-import does not bring ``old`` back). The rows
-        of the papers changed (with ``dry_run``: that would change), in key order."""
-        from .paperfile import paper_to_row
+        hand, as with :meth:`remove_tags`, so a re-import does not bring ``old`` back). The
+        papers changed (with ``dry_run``: that would change, as they are), in key order."""
+        (old,), (new,) = rules.clean_tags([old]), rules.clean_tags([new])
 
-        (old,), (new,) = _clean_tags([old]), _clean_tags([new])
-        gone = tag_key(old)
-
-        def renamed(tags: tuple[str, ...]) -> tuple[str, ...]:
-            return unique_tags(new if tag_key(t) == gone else t for t in tags)
-
-        def change(row: tuple) -> tuple:
-            changes: dict[int, object] = {USER_TAGS: renamed(row[USER_TAGS])}
-            if renamed(row[TAGS]) != row[TAGS]:
-                changes[TAGS] = renamed(row[TAGS])
-                changes[GENERATED] = tuple(g for g in row[GENERATED] if g != "tags")
-            return paperrow.with_values(row, changes)
+        def change(p: Paper) -> Paper:
+            return rules.with_tag_renamed(p, old, new)
 
         with self.transaction():
-            rows = [paper_to_row(p) for p in self.find(tags=(old,))]
-            todo = [r for r in rows if change(r) != r]
+            todo = [p for p in self.find(tags=(old,)) if change(p) != p]
             if dry_run:
                 return todo
-            return [self._modify(r[KEY], change) for r in todo]
+            return [self._modify(p.key, change) for p in todo]
 
     def rate(self, key: str, n: int | None) -> Paper:
         """Rate the paper 1-5, or clear the rating with None."""
-        return self._paper(self.rate_row(key, n))
-
-    def rate_row(self, key: str, n: int | None) -> tuple:
-        """:meth:`rate`, giving the paper's row."""
-        n = _check_range("rating", n, RATINGS)
-        return self._modify(key, lambda row: paperrow.with_values(row, {RATING: n}))
+        n = rules.check_range("rating", n, RATINGS)
+        return self._modify(key, lambda p: rules.with_rating(p, n))
 
     def set_priority(self, key: str, n: int | None) -> Paper:
         """Set the priority 1 (read first) to 3, or clear it with None."""
-        return self._paper(self.set_priority_row(key, n))
+        n = rules.check_range("priority", n, PRIORITIES)
+        return self._modify(key, lambda p: rules.with_priority(p, n))
 
-    def set_priority_row(self, key: str, n: int | None) -> tuple:
-        """:meth:`set_priority`, giving the paper's row."""
-        n = _check_range("priority", n, PRIORITIES)
-        return self._modify(key, lambda row: paperrow.with_values(row, {PRIORITY: n}))
-
-    # ------------------------------------------------------------------ records in bulk
-
-    def _new_file_name(self, key: str, taken: set[str], *, listed: bool = False) -> str:
-        """A free file name for a new paper: ``<key>.toml``, else ``<key>-2.toml``, ...
-        ``taken`` holds the casefolded names in use (names differing in case clash on macOS);
-        ``listed``: it holds every name in ``papers/`` (see :meth:`_listed_names`), so no file
-        need be looked for."""
-        stem = paperrow.file_stem(key)
-        name, n = f"{stem}.toml", 1
-        while name.casefold() in taken or (not listed and (self.papers_dir / name).exists()):
-            n += 1
-            name = f"{stem}-{n}.toml"
-        return name
-
-    def _new_paper(self, record: Record, state: Mapping | None, now: str) -> Paper:
-        state = dict(state or {})
-        unknown = set(state) - {"status", "priority", "rating", "notes", "tags", "user_tags"}
-        if unknown:
-            raise ValidationError(f"{record.key}: unknown state field(s) {', '.join(sorted(unknown))}")
-        status = _check_status(state.get("status", "unread"))
-        from ..record import Event, Paper
-
-        history: tuple[Event, ...] = (Event("added", now),)
-        if status != "unread":
-            history += (Event(STATUS_EVENTS[status], now),)
-        tags = unique_tags(tag_form(t) for t in record.tags)
-        return Paper(
-            record=record if tags == record.tags else record.evolve(tags=tags),  # tags in their normal form
-            status=status,
-            history=history,
-            notes=_clean_note(state.get("notes") or ""),
-            user_tags=_clean_tags(state.get("tags") or state.get("user_tags") or ()),
-            priority=_check_range("priority", state.get("priority"), PRIORITIES),
-            rating=_check_range("rating", state.get("rating"), RATINGS),
-        )
-
-    def import_records(self, records: Iterable[Record], *, states: Mapping[str, dict] | None = None) -> ImportSummary:
-        """Add new records and update the papers they match; nothing a reader set is lost.
-
-        An incoming record with an abstract matches the paper whose abstract is the same once
-        normalised (similarity 100, ``exact``), else the most similar one scoring at least
-        ``config.duplicate_threshold`` (:class:`~readinglist.convert.matching.NearIndex`); one without
-        an abstract matches by key, then by DOI.
-        A matched paper keeps its key and state and is updated by :func:`merge_record`. A new
-        record gets its key, or the next free one (``renamed``), and the state ``states`` gives
-        for its incoming key (status, priority, rating, notes, tags), else ``unread``.
-        All of it is written in one transaction (see :meth:`importing` to hand records over in
-        batches).
-        """
-        with self.importing() as importer:
-            importer.add(records, states)
-        return importer.summary()
-
-    @contextmanager
-    def importing(self) -> Iterator[Importer]:
-        """An :class:`~readinglist.store.importer.Importer` whose ``add(records, states)``
-        imports a batch at a time, as :meth:`import_records` does; its ``summary()`` tells what
-        was done once the block ended. Everything is written when the block ends (nothing if it
-        raises). The store's papers are never all loaded: keys, matches and abstracts are looked
-        up in the cache, so memory does not grow with the store nor with the import."""
-        from .importer import Importer
-
-        with self.transaction():
-            importer = Importer(self)
-            self._at_end.append(importer.close)  # (the outermost transaction's end, however it ends)
-            yield importer
-            self._after_flush.append(importer.commit)
-
-    def _listed_names(self) -> set[str]:
-        """The casefolded names of everything in ``papers/`` (files that do not parse, folders,
-        temporary files too) and of the transaction's papers: one listing instead of a look
-        for each new paper's file (with the lock held, nobody else adds any)."""
-        try:
-            names = {n.casefold() for n in os.listdir(self.papers_dir)}
-        except OSError:
-            names = set()
-        names.update(n.casefold() for n in self._pending)
-        if self._index is not None:
-            names.update(n.casefold() for n in self._index.papers)
-        return names
-
-    def replace_record(self, key: str, record: Record, *, rekey: bool = False) -> Paper:
-        """Put official metadata (``record``) on the paper ``key``, keeping its state.
-
-        Every value ``record`` has replaces the stored one (see :func:`merge_record` with
-        ``official=True``); values it lacks (often tags) are kept. With ``rekey`` the paper takes
-        ``record.key`` (its file is renamed to match); StoreError if another paper has that key.
-        """
-        record = _strip_record(record)[0]
-        with self.transaction():
-            name, text, old = self._locate(key)
-            from .merge import merge_record
-
-            merged = merge_record(old.record, record, official=True)
-            if not rekey or record.key == old.key:
-                return self._save(name, text, old, old.evolve(record=merged))
-            return self._rekey(name, text, old, merged, record.key)
-
-    def rekey(self, key: str, new_key: str) -> Paper:
-        """Give the paper ``key`` the citation key ``new_key``: its file is renamed to match, its
-        state and history stay, and every curated list that names it follows. StoreError (nothing
-        changed) when ``new_key`` is not a valid key or another paper has it, also in another case."""
-        with self.transaction():
-            name, text, old = self._locate(key)
-            if new_key == old.key:
-                return old
-            return self._rekey(name, text, old, old.record, new_key)
-
-    def _rekey(self, name: str, text: str, old: Paper, record: Record, new_key: str) -> Paper:
-        from ..convert.keys import fold_key, key_problem
-
-        problem = key_problem(new_key)
-        if problem:
-            raise StoreError(f"cannot give {old.key} the key {new_key!r}: {problem}")
-        index = self._load_index()
-        for other_key, other in index.by_key.items():
-            if fold_key(other_key) == fold_key(new_key) and other != name:
-                raise StoreError(f"cannot give {old.key} the key {new_key!r}: {self.papers_dir / other} has it" + (f" (as {other_key!r}: keys differ in case only)" if other_key != new_key else ""))
-        new = old.evolve(record=record.evolve(key=new_key, generated=record.generated - {"key"}))
-        new_name = paperrow.file_stem(new_key) + ".toml"
-        if new_name.casefold() == name.casefold():
-            new_name = name  # a change of case only: the file keeps its name (case-insensitive file systems)
-        if new_name != name:
-            new_name = self._new_file_name(new_key, {n.casefold() for n in index.papers})
-            self._stage(name, None)
-            index.put(name, None)
-        saved = self._save(new_name, text if new_name == name else None, old, new)
-        from . import lists
-
-        lists.follow_rename(self, old.key, new_key)  # curated lists follow the new key
-        return saved
-
-    # ------------------------------------------------------------------ whole papers
-
-    def check_keys(self, keys: Iterable[str]) -> list[Paper]:
-        """The papers with ``keys``, in order; one UnknownKeyError naming every unknown key (each
-        with its suggestions) when any is missing, so a command on several keys changes nothing."""
-        return [self._paper(row) for row in self.check_key_rows(keys)]
-
-    def check_key_rows(self, keys: Iterable[str]) -> list[tuple]:
-        """:meth:`check_keys`, giving the papers' rows."""
-        rows, unknown = [], []
-        for key in dict.fromkeys(keys):
-            try:
-                rows.append(self.get_row(key))
-            except UnknownKeyError as exc:
-                unknown.append(exc)
-        if len(unknown) == 1:
-            raise unknown[0]
-        if unknown:
-            raise UnknownKeysError(unknown)
-        return rows
-
-    def names_a_paper(self, word: str) -> bool:
-        """Whether ``papers/<word>.toml`` exists: a cheap test that a word is a paper's key
-        (the CLI's guard against ``tag KEY1 KEY2``), with no index scan."""
-        try:
-            return bool(word) and (self.papers_dir / (paperrow.file_stem(word) + ".toml")).is_file()
-        except (OSError, ValueError):
-            return False
-
-    def remove(self, keys: Iterable[str]) -> list[Paper]:
-        """Delete the papers with ``keys`` (all of them or, if one is unknown, none); the curated
-        lists that named them drop their entries (:func:`.lists.containing` says which, before)."""
-        keys = list(dict.fromkeys(keys))
-        with self.transaction():
-            located = []
-            unknown = []
-            for key in dict.fromkeys(keys):
-                try:
-                    located.append(self._locate(key))
-                except UnknownKeyError as exc:
-                    unknown.append(exc)
-            if unknown:
-                self.check_keys(e.key for e in unknown)  # raises, naming them all
-            index = self._index
-            for name, _, _ in located:
-                self._stage(name, None)
-                if index is not None:
-                    index.put(name, None)
-            from . import lists
-
-            lists.forget(self, [paper.key for _, _, paper in located])
-            return [paper for _, _, paper in located]
-
-    def paper_text(self, key: str) -> tuple[str, str]:
-        """(path, text) of the paper's file, for editing it as a whole."""
-        name, text, _ = self._locate(key)
-        return str(self.papers_dir / name), text
-
-    def replace_text(self, key: str, old_text: str, new_text: str) -> Paper:
-        """Write ``new_text`` (a whole paper file, edited by hand) over the paper ``key``.
-
-        It must parse (StoreError naming line and column otherwise), keep a key no other paper
-        has, and the file must still hold ``old_text`` (else someone changed it meanwhile:
-        StoreError, nothing written)."""
-        with self.transaction():
-            name, text, old = self._locate(key)
-            if text != old_text:
-                raise ConflictError(f"{self.papers_dir / name} changed while you edited it; nothing written")
-            from .paperfile import parse
-
-            new = parse(new_text, self.papers_dir / name)
-            if new.key != old.key:
-                index = self._load_index()
-                other = index.by_key.get(new.key)
-                if other is not None and other != name:
-                    raise StoreError(f"key {new.key!r} is taken by {self.papers_dir / other}; nothing written")
-            if new_text != text:
-                self._stage(name, new_text)
-                if self._index is not None:
-                    self._index.put(name, new)
-            return new

@@ -1,6 +1,6 @@
-"""A paper file as a row: the plain tuple a file parses to, written and read back without the
-record dataclasses (:mod:`readinglist.store.paperfile` turns rows into
-:class:`~readinglist.record.Paper` objects and edits hand-made files with tomlkit).
+"""A paper file as a row: the plain tuple a file parses to (what the cache stores, marshalled),
+written and read back without a TOML parser (:mod:`readinglist.store.paperfile` turns rows
+into :class:`~readinglist.record.Paper` values and back). Rows stay inside ``store/``.
 
 A row holds a paper's values in this order (what the cache stores; see
 :func:`~readinglist.store.paperfile.paper_to_row`): key, title, abstract, type, venue, year,
@@ -10,11 +10,11 @@ status, history ((event, date) each), notes, the user's tags, priority, rating.
 
 * :func:`render_row` writes a file's text; :func:`read_rendered` reads such a text back without
   a TOML parser (only a text that renders to the same bytes);
-* :func:`_plain_row` makes a row of what tomllib read from a plain file;
+* :func:`~.paperdata.checked_row` (the one validator) makes a row of what a TOML reader read;
 * :func:`file_stem`, :func:`read_text` and :func:`read_texts`: file names and reading.
 
-Single-paper commands (``mark``, ``note``, ``tag``, ...) work on rows: they load neither the
-dataclasses nor a TOML parser for a file readinglist wrote.
+A single-paper command (``mark``, ``note``, ``tag``, ...) reads and writes a file readinglist
+wrote through these, without a TOML parser.
 """
 
 from __future__ import annotations
@@ -22,19 +22,15 @@ from __future__ import annotations
 import os
 import re
 
-from ..constants import GENERATED_FIELDS, STATUSES
+from ..constants import GENERATED_FIELDS
 from ..errors import StoreError
 from ..keyform import file_stem as file_stem  # (the one name rule)
+from .paperdata import PRIORITIES as PRIORITIES, RATINGS as RATINGS
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Iterator
     from pathlib import Path
-
-#: Where each value is in a row.
-(KEY, TITLE, ABSTRACT, TYPE, VENUE, YEAR, SHORTTITLE, TAGS, AUTHORS, DOI, URL, PAGES, FIELDS, GENERATED,
- SOURCES, STATUS, HISTORY, NOTES, USER_TAGS, PRIORITY, RATING) = range(21)  # fmt: skip
-
 
 HEADER = (
     "readinglist paper — edit freely. A field you change above [generated] is kept;",
@@ -49,17 +45,8 @@ TOP_KEYS = ("key", "type", "title", "shorttitle", "venue", "year", "tags", "abst
 STATE_KEYS = ("status", "priority", "rating", "tags", "notes", "history")
 
 
-PRIORITIES = (1, 2, 3)
-
-
-RATINGS = (1, 2, 3, 4, 5)
-
-
 #: How many history events a paper keeps: the first ("added") and the latest ones.
 MAX_HISTORY = 10
-
-
-_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -264,131 +251,17 @@ def read_rendered(text: str) -> tuple | None:
     anything else (a hand edit, a comment, another layout), which goes to :func:`parse_row`.
     Single-paper commands read their file this way, and :meth:`Store._save` knows from it that
     the file can be written afresh rather than edited with tomlkit."""
+    from .paperdata import checked_row
+
     try:
-        row = _plain_row(_read_rendered_data(text))
-    except (_Unusual, ValueError, TypeError):
+        row = checked_row(_read_rendered_data(text), "", text)
+    except (_Unusual, StoreError, ValueError, TypeError):
         return None
     return row if render_row(row) == text else None
 
 
 class _Unusual(Exception):
-    """Raised by :func:`_from_plain_data` for anything but a plain, valid file."""
-
-
-_EMPTY: dict = {}
-
-
-def _strs_or_unusual(value) -> tuple[str, ...]:
-    if value.__class__ is list:
-        for v in value:
-            if v.__class__ is not str:
-                raise _Unusual
-        return tuple(value)
-    if value.__class__ is str:
-        return (value,)
-    raise _Unusual
-
-
-def _opt_str(value):
-    if value is None or value.__class__ is str:
-        return value
-    raise _Unusual
-
-
-def _plain_row(data: dict) -> tuple:
-    """The paper of a file whose values all have the expected types (nearly every file), as
-    the plain tuple :func:`row_to_paper` reads (the cache stores it; a fresh clone's scan
-    parses every file and never needs the dataclasses). Anything unexpected raises _Unusual,
-    and the careful path, which names the file and line of the problem, takes over. Keep its
-    checks in step with :func:`_from_data_checked` (tests/store/test_bulk_read.py checks that
-    they agree)."""
-    from ..keyform import is_valid_key
-
-    get = data.get
-    key = get("key")
-    if not is_valid_key(key):
-        raise _Unusual
-    state = get("state", _EMPTY)
-    gen = get("generated", _EMPTY)
-    extra = get("fields", _EMPTY)
-    if state.__class__ is not dict or gen.__class__ is not dict or extra.__class__ is not dict:
-        raise _Unusual
-    authors = get("authors")
-    if authors is not None:
-        if authors.__class__ is not list:
-            raise _Unusual
-        people = []
-        for a in authors:
-            if a.__class__ is not dict:
-                raise _Unusual
-            people.append((_opt_str(a.get("family")) or "", _opt_str(a.get("given")) or "", _opt_str(a.get("literal")) or ""))
-        authors = tuple(people)
-    else:
-        authors = ()
-    sources = get("sources")
-    if sources is not None:
-        if sources.__class__ is not list:
-            raise _Unusual
-        found = []
-        for s in sources:
-            if s.__class__ is not dict:
-                raise _Unusual
-            paragraph, line = s.get("paragraph"), s.get("line")
-            if (paragraph is not None and paragraph.__class__ is not int) or (line is not None and line.__class__ is not int):
-                raise _Unusual
-            found.append((_opt_str(s.get("file")) or "", paragraph, line))
-        sources = tuple(found)
-    else:
-        sources = ()
-    history = state.get("history")
-    if history is not None:
-        if history.__class__ is not list:
-            raise _Unusual
-        events = []
-        for e in history:
-            if e.__class__ is not dict:
-                raise _Unusual
-            event, date = e.get("event", ""), e.get("date", "")
-            if event.__class__ is not str or date.__class__ is not str:
-                raise _Unusual
-            events.append((event, date))
-        history = tuple(events)
-    else:
-        history = ()
-    year = get("year")
-    if year is not None and year.__class__ is not int:
-        raise _Unusual
-    title = _opt_str(get("title")) or ""
-    shorttitle = _opt_str(get("shorttitle"))
-    tags = _strs_or_unusual(get("tags", []))
-    generated = []
-    if gen:
-        for name, value in (("key", key), ("shorttitle", shorttitle), ("tags", tags), ("title", title)):  # sorted
-            g = gen.get(name)
-            if g is not None and value == (tuple(g) if g.__class__ is list else g):
-                generated.append(name)
-    status = state.get("status", "unread")
-    priority, rating = state.get("priority"), state.get("rating")
-    if (
-        status not in STATUSES
-        or status.__class__ is not str
-        or (priority is not None and (priority.__class__ is not int or priority not in PRIORITIES))
-        or (rating is not None and (rating.__class__ is not int or rating not in RATINGS))
-    ):
-        raise _Unusual
-    if extra:
-        for name, value in extra.items():
-            if not _FIELD_NAME.fullmatch(name) or value.__class__ in (dict, list):
-                raise _Unusual
-        fields = tuple(sorted((str(k), v if v.__class__ is str else str(v)) for k, v in extra.items()))
-    else:
-        fields = ()
-    return (
-        key, title, _opt_str(get("abstract")) or "", _opt_str(get("type", "misc")), _opt_str(get("venue")), year,
-        shorttitle, tags, authors, _opt_str(get("doi")), _opt_str(get("url")), _opt_str(get("pages")), fields,
-        tuple(generated), sources, status, history, _opt_str(state.get("notes")) or "",
-        _strs_or_unusual(state.get("tags", [])), priority, rating,
-    )  # fmt: skip
+    """Raised by :func:`_read_rendered_data` for anything but a text :func:`render_row` wrote."""
 
 
 def literal_ok(text: str) -> bool:
@@ -440,7 +313,7 @@ def _rows_of_pairs(names: tuple[str, ...], pairs) -> str:
 
 def render_row(row: tuple) -> str:
     """:func:`render` of the paper a row describes (see :func:`paper_to_row`): what a
-    single-paper command writes without building the paper's dataclasses."""
+    single-paper command writes."""
     (key, title, abstract, etype, venue, year, short, tags, authors, doi, url, pages, fields, gen,
      sources, status, history, notes, utags, priority, rating) = row  # fmt: skip
     out = [_HEADER_LINES, f"key = {_basic(key)}\n"] if key else [_HEADER_LINES]
@@ -489,30 +362,3 @@ def render_row(row: tuple) -> str:
         if line is not None:
             out.append(f"line = {line}\n")
     return "".join(out)
-
-
-
-def canonical_row(row: tuple) -> tuple:
-    """``row`` as its file reads back (:func:`~readinglist.store.paperfile.canonical` of a
-    row): a generated field without a value is not kept as generated."""
-    gen = row[GENERATED]
-    if not gen:
-        return row
-    values = {"key": row[KEY], "title": row[TITLE], "shorttitle": row[SHORTTITLE], "tags": row[TAGS]}
-    kept = tuple(name for name in gen if values.get(name) not in (None, "", ()))
-    return row if kept == gen else row[:GENERATED] + (kept,) + row[GENERATED + 1 :]
-
-
-def with_values(row: tuple, changes: dict[int, object]) -> tuple:
-    """``row`` with the values at some places (KEY, STATUS, ...) changed."""
-    out = list(row)
-    for where, value in changes.items():
-        out[where] = value
-    return tuple(out)
-
-
-def paper_tags(row: tuple) -> tuple[str, ...]:
-    """A paper's tags (:attr:`~readinglist.record.Paper.tags`): topic tags, then the user's."""
-    from ..tagform import unique_tags
-
-    return unique_tags(row[TAGS] + row[USER_TAGS])

@@ -61,8 +61,8 @@ def test_an_import_into_a_store_parses_none_of_its_files(tmp_path, monkeypatch):
     parsed = []
     real_parse = paperfile.parse
     monkeypatch.setattr(paperfile, "parse", lambda *a, **k: parsed.append(a[1]) or real_parse(*a, **k))
-    real_row_of = Store._row_of  # (single-paper reads: a file's row)
-    monkeypatch.setattr(Store, "_row_of", lambda self, name, text: parsed.append(name) or real_row_of(self, name, text))
+    real_paper_of = Store._paper_of  # (single-paper reads: a file's paper)
+    monkeypatch.setattr(Store, "_paper_of", lambda self, name, text: parsed.append(name) or real_paper_of(self, name, text))
     monkeypatch.setattr(Store, "_load_index", lambda *a, **k: pytest.fail("an import loaded every paper"))
     summary = Store.open(tmp_path / "s", clock=CLOCK).import_records(_records([word_edits(ABSTRACTS[7], 1, 3), ABSTRACTS[25]], "n"))
     assert [d.key for d in summary.duplicates] == ["a7"] and summary.added == ("n1",)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from readinglist.errors import StoreError, UnknownKeyError, ValidationError
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.store import ImportSummary, Store, cache, merge_record
+from readinglist.store import paperedit, paperrow
 from readinglist.store import paperfile as storefile
 
 GEN = frozenset({"key", "title", "shorttitle", "tags"})
@@ -158,28 +159,28 @@ def _render_with_tomlkit(paper: Paper) -> str:
     import tomlkit
 
     doc = tomlkit.document()
-    for line in storefile.HEADER:
+    for line in paperrow.HEADER:
         doc.add(tomlkit.comment(line))
-    for name, value in storefile._top_values(paper.record).items():
+    for name, value in paperedit._top_values(paper.record).items():
         if value not in (None, "", ()):
-            doc.add(name, storefile._item(name, value))
+            doc.add(name, paperedit._item(name, value))
     if paper.record.fields:
         doc.add(tomlkit.nl())
-        doc.add("fields", storefile._fields_table(paper.record.fields))
+        doc.add("fields", paperedit._fields_table(paper.record.fields))
     state = tomlkit.table()
-    for name, value in storefile._state_values(paper).items():
+    for name, value in paperedit._state_values(paper).items():
         if value is not None:
-            state.add(name, storefile._item(name, value))
+            state.add(name, paperedit._item(name, value))
     doc.add(tomlkit.nl())
     doc.add("state", state)
-    gen = storefile._generated_values(paper.record)
+    gen = paperedit._generated_values(paper.record)
     if gen:
         table = tomlkit.table()
         for name, value in gen.items():
-            table.add(name, storefile._item(name, value))
+            table.add(name, paperedit._item(name, value))
         doc.add("generated", table)
     if paper.record.sources:
-        doc.add("sources", storefile._sources_aot(paper.record.sources))
+        doc.add("sources", paperedit._sources_aot(paper.record.sources))
     return tomlkit.dumps(doc)
 
 
@@ -276,7 +277,7 @@ def test_history_keeps_first_and_latest_events(filled):
         filled.set_status("paper0", "reading")
         filled.set_status("paper0", "skipped")
     history = filled.get("paper0").history
-    assert len(history) == storefile.MAX_HISTORY
+    assert len(history) == paperrow.MAX_HISTORY
     assert history[0].event == "added" and history[-1].event == "skipped"
 
 
@@ -347,7 +348,7 @@ tags = ["computer-vision"]
 
 def test_hand_edits_and_comments_survive_writes_and_reimport(filled):
     path = path_of(filled, "paper2")
-    path.write_text(HAND_EDITED.format(abstract=storefile._long_text(ABSTRACTS[2])), encoding="utf-8")
+    path.write_text(HAND_EDITED.format(abstract=paperrow._long_text(ABSTRACTS[2])), encoding="utf-8")
     p = filled.get("paper2")
     assert p.record.title == "Target Hidden States for Knowledge Editing"
     assert p.record.generated == {"key"}  # title and tags were edited by hand
@@ -572,12 +573,10 @@ def test_index_follows_files_added_removed_and_rekeyed_by_hand(filled):
 
 def test_rows_and_files_know_every_record_field():
     """A field added to record.py must be added to cache rows and paper files (then update this).
-    The cache's SCHEMA is written out (reading rows needs no dataclass): it is record.py's."""
-    from dataclasses import fields
-
+    The cache's SCHEMA (part of its identity) is record.py's fields."""
     from readinglist.record import Event, Paper, Person, Record, Source
 
-    assert cache.SCHEMA == tuple((cls.__name__, tuple(f.name for f in fields(cls))) for cls in (Record, Paper, Person, Source, Event))
+    assert cache.SCHEMA == tuple((cls.__name__, cls._fields) for cls in (Record, Paper, Person, Source, Event))
     assert dict(cache.SCHEMA) == {
         "Record": ("key", "title", "abstract", "entry_type", "venue", "year", "shorttitle", "tags", "authors",
                    "doi", "url", "pages", "fields", "generated", "sources"),
@@ -642,7 +641,7 @@ def test_the_forked_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
     path = path_of(filled, "paper1")
     path.write_text(path.read_text().replace('status = "unread"', 'status = "read"'))
     plain_cache, plain_stats = cache.load_cache(filled.cache_dir), cache.stat_files(filled.papers_dir)
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     forked_cache, forked_stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir, processes=2)
     assert forked_stats[:2] == plain_stats[:2] and forked_cache.sigs == plain_cache.sigs
     assert len(plain_cache.papers) == len(filled) > 0  # the cache really held the papers
@@ -662,17 +661,17 @@ def test_the_cache_holds_every_paper_as_its_file_says(filled, monkeypatch):
     def no_parsing(*args, **kwargs):
         raise AssertionError("a file was parsed again")
 
-    monkeypatch.setattr(cache, "parse_files", no_parsing)
+    monkeypatch.setattr(cache.bulk, "parse_files", no_parsing)
     filled._index = None
     assert {p.key for p in Store.open(filled.root).find()} == set(expected)
 
 
 def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
     list(filled)
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     real = cache.stat_files
     parent = os.getpid()
-    monkeypatch.setattr(cache, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
+    monkeypatch.setattr(cache.files, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
     _, stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir, processes=2)
     assert stats[0] == real(filled.papers_dir)[0]
 
@@ -695,7 +694,7 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
     be read, and an unchanged store must parse nothing."""
     import time
 
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     list(filled)
     time.sleep(cache.RACY_NS / 1e9 + 0.05)  # past the racy window: the cache trusts the files
     list(Store.open(filled.root, processes=2))
@@ -715,13 +714,13 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
     def unwanted(*args, **kwargs):
         raise AssertionError("nothing changed, yet the signatures were received or a file parsed")
 
-    monkeypatch.setattr(cache, "_parsed_parts", unwanted)
-    monkeypatch.setattr(cache, "_collect", unwanted)
+    monkeypatch.setattr(cache.bulk, "_parsed_parts", unwanted)
+    monkeypatch.setattr(cache.files, "_collect", unwanted)
     assert len(Store.open(filled.root, processes=2).find()) == len(names)
 
 
 def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(filled, monkeypatch):
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     plain = cache.stat_files(filled.papers_dir)[0]
 
     def send_digest_only(self, out):
@@ -730,14 +729,14 @@ def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(fil
         out.flush()
         os._exit(3)
 
-    monkeypatch.setattr(cache.Scan, "_send", send_digest_only)
+    monkeypatch.setattr(cache.files.Scan, "_send", send_digest_only)
     scan = cache.Scan(filled.papers_dir, processes=2)
     try:
         assert scan.digest() == cache.digest(plain)
         assert scan.sigs() == plain
     finally:
         scan.close()
-    monkeypatch.setattr(cache.Scan, "_send", lambda self, out: os._exit(3))  # dies at once
+    monkeypatch.setattr(cache.files.Scan, "_send", lambda self, out: os._exit(3))  # dies at once
     scan = cache.Scan(filled.papers_dir, processes=2)
     try:
         assert scan.digest() == cache.digest(plain) and scan.sigs() == plain
@@ -749,12 +748,12 @@ def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatc
     """A read shares the stat pass of a large store with a forked child; the signatures must be
     the plain pass's, also when the child fails."""
     plain = cache.stat_files(filled.papers_dir)
-    monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     parallel = cache.stat_files(filled.papers_dir, processes=2)
     assert parallel[:2] == plain[:2] and len(parallel[0]) == 6
     real = cache._stat_names
     parent = os.getpid()
-    monkeypatch.setattr(cache, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
+    monkeypatch.setattr(cache.files, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
     assert cache.stat_files(filled.papers_dir, processes=2)[:2] == plain[:2]
 
 
@@ -785,15 +784,15 @@ def test_a_remembered_listing_spares_the_listdir_and_every_new_removed_or_rename
         assert _remembered_listing(filled) is not None
 
     if forked:  # a child stats half of the remembered names
-        monkeypatch.setattr(cache, "FORK_MIN_FILES", 0)
+        monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     expected = sorted(p.key for p in filled)
     settled()
     listing = _remembered_listing(filled)
     assert sorted(listing[1]) == sorted(f"{k}.toml" for k in expected) and listing[2] == []
     real_listdir = os.listdir
-    monkeypatch.setattr(cache.os, "listdir", lambda *a: (_ for _ in ()).throw(AssertionError("listed again")))
+    monkeypatch.setattr(cache.files.os, "listdir", lambda *a: (_ for _ in ()).throw(AssertionError("listed again")))
     assert keys() == expected  # the remembered names, and the store read as it is
-    monkeypatch.setattr(cache.os, "listdir", real_listdir)
+    monkeypatch.setattr(cache.files.os, "listdir", real_listdir)
 
     # by hand, right after the listing was remembered: a copy under a new key, a removal, a rename
     text = path_of(filled, "paper0").read_text()

@@ -10,7 +10,7 @@ import tomlkit
 from tomlkit.container import Container
 from tomlkit.items import SingleKey, String, StringType, Table, Trivia
 
-from readinglist.store import paperfile
+from readinglist.store import paperedit
 
 
 def test_the_private_api_paperfile_uses_is_there():
@@ -32,14 +32,14 @@ def test_a_multiline_literal_keeps_backslashes_and_its_first_line_break():
 
 def test_new_keys_are_inserted_after_their_neighbours_not_appended():
     doc = tomlkit.parse('key = "x"\ntitle = "T"\n# a comment a person wrote\nyear = 2026\n')
-    paperfile._set(doc, ("key", "title", "shorttitle", "year"), "shorttitle", "S")
+    paperedit._set(doc, ("key", "title", "shorttitle", "year"), "shorttitle", "S")
     assert tomlkit.dumps(doc).splitlines() == ['key = "x"', 'title = "T"', 'shorttitle = "S"', "# a comment a person wrote", "year = 2026"]
     assert doc["shorttitle"] == "S"
 
 
 def test_a_key_after_the_last_one_of_a_table_goes_before_the_blank_line_and_the_next_table():
     doc = tomlkit.parse('key = "x"\n\n[state]\nstatus = "read"\n\n[generated]\ntitle = "T"\n')
-    paperfile._set(doc["state"], ("status", "priority"), "priority", 2)
+    paperedit._set(doc["state"], ("status", "priority"), "priority", 2)
     assert tomlkit.dumps(doc) == 'key = "x"\n\n[state]\nstatus = "read"\npriority = 2\n\n[generated]\ntitle = "T"\n'
 
 
@@ -47,6 +47,6 @@ def test_a_new_table_goes_in_front_of_the_one_it_precedes():
     doc = tomlkit.parse('key = "x"\n\n[generated]\ntitle = "T"\n')
     table = tomlkit.table()
     table.add("status", "read")
-    paperfile._insert_table(doc, "state", table, before=("generated", "sources"))
+    paperedit._insert_table(doc, "state", table, before=("generated", "sources"))
     assert tomlkit.dumps(doc) == 'key = "x"\n\n[state]\nstatus = "read"\n\n[generated]\ntitle = "T"\n'
     assert tomlkit.parse(tomlkit.dumps(doc))["state"]["status"] == "read"

@@ -1,4 +1,4 @@
-"""A large transaction writes its files to temporary files as it goes (Store.SPILL_AFTER) and
+"""A large transaction writes its files to temporary files as it goes (store/transaction.py: SPILL_AFTER) and
 renames them all at the end: same files, nothing half-written, nothing left on failure."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from helpers import ROOT, unrelated_records
 
 from readinglist.errors import ValidationError
 from readinglist.record import Record
-from readinglist.store import cache, library
+from readinglist.store import cache, transaction
 from readinglist.store import paperfile
 from readinglist.store.library import Store
 
@@ -31,7 +31,7 @@ def _temp_files(store: Store) -> list[str]:
 
 @pytest.fixture
 def small_batches(monkeypatch):
-    monkeypatch.setattr(library, "SPILL_AFTER", 5)
+    monkeypatch.setattr(transaction, "SPILL_AFTER", 5)
 
 
 def test_staged_files_wait_in_temporary_files_until_the_transaction_ends(tmp_path, small_batches):
@@ -66,7 +66,7 @@ def test_staging_gives_the_same_files_as_writing_at_the_end(tmp_path, monkeypatc
     records = _records(25)
     clock = lambda: "2026-01-01T00:00:00Z"  # noqa: E731
     Store.open(tmp_path / "a", clock=clock).import_records(records)
-    monkeypatch.setattr(library, "SPILL_AFTER", 2)
+    monkeypatch.setattr(transaction, "SPILL_AFTER", 2)
     Store.open(tmp_path / "b", clock=clock).import_records(records)
     files = lambda root: {p.name: p.read_bytes() for p in (root / "papers").glob("*.toml")}  # noqa: E731
     assert files(tmp_path / "a") == files(tmp_path / "b") and len(files(tmp_path / "a")) == 25
@@ -75,9 +75,9 @@ def test_staging_gives_the_same_files_as_writing_at_the_end(tmp_path, monkeypatc
 KILLED_IMPORT = """
 import sys
 from readinglist.record import Record
-from readinglist.store import cache, library
+from readinglist.store import cache, transaction
 from readinglist.store.library import Store
-library.SPILL_AFTER = 10
+transaction.SPILL_AFTER = 10
 def word(n):
     letters = ""
     while True:

@@ -13,7 +13,6 @@ test_zotero_lists_import.py runs RDF.js itself on the same exports when it is in
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -152,7 +151,7 @@ def test_each_comment_is_a_child_note_of_its_paper():
     assert "section “Start here”" in b[1] and "section “Then”" in b[0]
     assert items["#item_d2026"]["notes"][0].startswith("<p>skim &lt;b&gt;this&lt;/b&gt; &amp; that</p>")
     # the reader's own notes stay a note of their own beside the comments
-    with_notes = [replace(p, notes="mine") if p.key == "a2026" else p for p in resolved.papers]
+    with_notes = [p.evolve(notes="mine") if p.key == "a2026" else p for p in resolved.papers]
     items, _ = zotero_import_shape(export(with_notes, reading_list=resolved, with_notes=True))
     assert sorted(items["#item_a2026"]["notes"]) == sorted([a, "<p>mine</p>"])
 

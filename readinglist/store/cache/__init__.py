@@ -1,0 +1,132 @@
+"""The store's derived index: every paper file parsed, kept in ``<store>/.cache/``.
+
+The TOML files are the source of truth; this cache only saves parsing them again. Each entry
+is remembered with the file's signature ``(inode, size, mtime_ns, ctime_ns)``; a scan stats
+every ``papers/*.toml`` file and re-parses (with :mod:`tomllib`) only those whose signature
+changed, so a hand edit is always seen. The folder's list of names is remembered with the
+folder's own signature (inode, mtime, ctime: adding, removing or renaming a file changes it) and
+read again only when that changed (:func:`list_folder`). The cache may be deleted at any time.
+
+Like git's index, an entry whose file changed within ``RACY_NS`` of the scan is saved without
+a signature, because a second change within the file system's timestamp granularity could
+keep size and times equal; it is simply parsed again next time.
+
+The cache file is SQLite (see :func:`sync` and the queries below); each paper's row is
+:mod:`marshal` data (plain tuples, fast to load; tied to the Python version, which is part of
+the file's name). A cache that cannot be read is ignored and rebuilt. Rebuilding it (a fresh
+clone) reads the files with :func:`~readinglist.store.paperfile.read_texts` and the compiled
+TOML reader, straight to rows (:func:`~readinglist.store.paperfile.parse_row`), in forked
+workers when there are many (:func:`_parsed_parts`).
+
+The package: :mod:`.files` (the stat pass), :mod:`.database` (the SQLite file and the rows
+written for each paper), :mod:`.bulk` (the bulk read of paper files), :mod:`.index` (the index
+in memory that transactions read), :mod:`.update` (:func:`sync`: the cache brought up to date),
+:mod:`.query` (the queries). Its names are this package's too.
+"""
+
+from __future__ import annotations
+
+from .files import (  # noqa: F401
+    RACY_NS as RACY_NS,
+    Signature as Signature,
+    signature as signature,
+    Stats as Stats,
+    stat_files as stat_files,
+    Scan as Scan,
+    Listing as Listing,
+    list_folder as list_folder,
+    _PART as _PART,
+    _read_exactly as _read_exactly,
+    _stat_names as _stat_names,
+    odd as odd,
+    FORK_MIN_FILES as FORK_MIN_FILES,
+    digest as digest,
+    digest_part as digest_part,
+    _combined as _combined,
+    _collect as _collect,
+)
+from .database import (  # noqa: F401
+    SCHEMA as SCHEMA,
+    DB_VERSION as DB_VERSION,
+    _SCHEMA_SQL as _SCHEMA_SQL,
+    TAG_SEP as TAG_SEP,
+    CACHE_NAME as CACHE_NAME,
+    _IDENTITY as _IDENTITY,
+    READER_WAIT_SECONDS as READER_WAIT_SECONDS,
+    WRITER_WAIT_SECONDS as WRITER_WAIT_SECONDS,
+    _locked as _locked,
+    connect as connect,
+    remove_database as remove_database,
+    _identity as _identity,
+    _ready as _ready,
+    _STATEMENTS as _STATEMENTS,
+    _current as _current,
+    _use_wal as _use_wal,
+    _create as _create,
+    _memory_db as _memory_db,
+    remove as remove,
+    _remove_old as _remove_old,
+    _meta as _meta,
+    _listing as _listing,
+    _LISTING as _LISTING,
+    _remember_listing as _remember_listing,
+    DAMAGED as DAMAGED,
+    _stored_sigs as _stored_sigs,
+    _write_rows as _write_rows,
+    put_rows as put_rows,
+    put_sigs as put_sigs,
+    bundle as bundle,
+    _STATUS_IX as _STATUS_IX,
+    _LINE_CONTROLS as _LINE_CONTROLS,
+    plain_line as plain_line,
+    plain_line_of as plain_line_of,
+    bundle_row as bundle_row,
+)
+from .bulk import (  # noqa: F401
+    COMPILED_MIN_FILES as COMPILED_MIN_FILES,
+    MAX_WORKERS as MAX_WORKERS,
+    PARALLEL_MIN_FILES as PARALLEL_MIN_FILES,
+    parse_files as parse_files,
+    _converted as _converted,
+    _parse_share as _parse_share,
+    _fork_parse as _fork_parse,
+    PARSE_US as PARSE_US,
+    WORKER_PARSE_US as WORKER_PARSE_US,
+    WRITE_US as WRITE_US,
+    LOAD_US as LOAD_US,
+    FIXED_US as FIXED_US,
+    STREAM_CHUNK as STREAM_CHUNK,
+    _parsed_parts as _parsed_parts,
+    _fork_stream as _fork_stream,
+    _received as _received,
+    _bundles as _bundles,
+)
+from .index import (  # noqa: F401
+    Index as Index,
+    load_cache as load_cache,
+    save_cache as save_cache,
+    scan as scan,
+    load_and_stat as load_and_stat,
+    _file_count_hint as _file_count_hint,
+    _scan as _scan,
+    _fill_by_key as _fill_by_key,
+)
+from .update import (  # noqa: F401
+    Synced as Synced,
+    sync as sync,
+    _update as _update,
+    _write_part as _write_part,
+    _check_keys as _check_keys,
+)
+from .query import (  # noqa: F401
+    SQL_ORDER as SQL_ORDER,
+    BRIEF_COLUMNS as BRIEF_COLUMNS,
+    _WORD_TEST as _WORD_TEST,
+    select as select,
+    ListedRecord as ListedRecord,
+    Listed as Listed,
+    listed as listed,
+    papers_of as papers_of,
+    rows_by_name as rows_by_name,
+    search_candidates as search_candidates,
+)
