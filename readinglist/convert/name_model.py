@@ -392,6 +392,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     starts = [s for s, _ in sentences]
     urls = [(m.start(), m.end()) for m in _URL.finditer(plain)] if ("http" in plain or "www." in plain or ".com/" in plain or ".co/" in plain) else []
     cue_sents = {i for i, (_o, s) in enumerate(sentences) if _cue_sentence(s)}
+    first_cue = min(cue_sents, default=-1)  # no contribution sentence: no name is met before one
     # the repository a code link names ("github.com/someone/IsoCLIP"): very often the paper's own name
     repos = {m.group(1).lower() for a, b in urls for m in [_REPO.search(plain, a, b)] if m} if urls else set()
     owners = {m.start(1) for a, b in urls for m in _OWNER.finditer(plain, a, b)} if urls else set()
@@ -431,7 +432,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         f[f"first_sentence_{_bucket(sent_idx[0], (0, 1, 2))}"] = 1.0
         f["in_cue_sentence"] = 1.0 if any(i in cue_sents for i in sent_idx) else 0.0
         f["first_in_cue_sentence"] = 1.0 if sent_idx[0] in cue_sents else 0.0
-        if cue_sents and sent_idx[0] < min(cue_sents):
+        if sent_idx[0] < first_cue:
             f["before_first_cue_sentence"] = 1.0  # met in the background, before the paper says what it made
         f[f"first_at_{_bucket(int(10 * first[name] / length), (1, 4, 7))}"] = 1.0
         if name.lower() in repos:
@@ -445,7 +446,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                     if owners.issuperset(occ):
                         f["url_owner_only"] = 1.0  # never the name (see decide)
         n_prior = n_used = 0
-        if long_spans and " " not in name and all(
+        if long_spans and " " not in name and any(a <= occ[0] < b for a, b, _acro in long_spans) and all(
             any(a <= p < b and acro != name for a, b, acro in long_spans) for p in occ
         ):
             f["inside_long_form_only"] = 1.0  # "UNlearning" of "Machine UNlearning via KEY deletion (MUNKEY)"
