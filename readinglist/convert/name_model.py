@@ -28,7 +28,13 @@ features. A coined token in a link to the code (``github.com/x/IsoCLIP``)
 new one by the corpus counts. A kind noun right before a mention ("the benchmark RiskProbe",
 ``kind_word_before``), a contribution verb a few words before it ("we introduce a new video
 benchmark RiskProbe", ``after_cue_far``) and a name's variants among the candidates (``X-D`` and
-``X-T`` of ``X``: ``has_variants_*`` / ``variant_of_candidate``) are features too.
+``X-T`` of ``X``: ``has_variants_*`` / ``variant_of_candidate``) are features too, and so is each
+mention's role (:mod:`readinglist.convert.name_roles`: ``role_*``, defined by the paper or only
+cited, compared with, evaluated on, a measure; ``role_used_all`` when every mention read is a use),
+a word met only inside an acronym's long form (``inside_long_form_only``) and a name first met
+before the first contribution sentence (``before_first_cue_sentence``); a benchmark-like candidate
+or one only used, beside a rival the paper defines ("experiments on RVE-Bench show that ReViSE
+..."), has ``benchmark_like`` / ``used_while_rival_defined`` / ``benchmark_beside_method``.
 
 Everything here is pure Python and deterministic; the training command alone uses scikit-learn.
 """
@@ -41,7 +47,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import lexicon, naming
+from . import lexicon, name_roles, naming
 from .models import DATA, read_model
 
 __all__ = ["Candidate", "candidates", "choose", "load_model"]
@@ -87,14 +93,14 @@ _SUBJECT_AFTER = re.compile(
     r"|integrates|introduces|consistently|significantly|also|can|is|features|performs|demonstrates|shows|establishes)\b"
 )
 _CUE_SENTENCE = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b.*\b(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer)",
+    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b.*\b(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer|instantiat)",
     re.IGNORECASE,
 )
 # _CUE_SENTENCE in two linear scans (its ".*" makes one search try every "we" against the rest
 # of the line): the verb after the first "we ..." (whose end is the earliest), on the same line.
 _CUE_SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b", re.IGNORECASE)
 _CUE_VERB = re.compile(
-    r"\b(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer)", re.IGNORECASE
+    r"\b(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer|instantiat)", re.IGNORECASE
 )
 
 
@@ -303,6 +309,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     first: dict[str, int] = {}
     pairs: list[tuple[str, str]] = []  # (acronym, its long form)
     generic_forms: set[str] = set()  # long forms of everyday acronyms ("large language models")
+    long_spans: list[tuple[int, int, str]] = []  # (start, end, acronym) of each long form before "(ACRO)"
 
     def add(name: str, pos: int, **flags: float) -> None:
         name = name.strip(" ,.;:-")
@@ -355,6 +362,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         add(acro, m.start() + 1, defined_by_long_form=1.0 if long else 0.0, in_parens=1.0)
         if long:
             long_text = " ".join(long)
+            long_spans.append((plain.rfind(long_text, 0, m.start()), m.start(), acro))
             title_case = all(w[:1].isupper() for w in long if w.lower() not in _STOP)
             if not title_case or len(long) > 6:  # "reinforcement learning (RL)" names no system
                 continue
@@ -384,6 +392,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     starts = [s for s, _ in sentences]
     urls = [(m.start(), m.end()) for m in _URL.finditer(plain)] if ("http" in plain or "www." in plain or ".com/" in plain or ".co/" in plain) else []
     cue_sents = {i for i, (_o, s) in enumerate(sentences) if _cue_sentence(s)}
+    first_cue = min(cue_sents, default=-1)  # no contribution sentence: no name is met before one
     # the repository a code link names ("github.com/someone/IsoCLIP"): very often the paper's own name
     repos = {m.group(1).lower() for a, b in urls for m in [_REPO.search(plain, a, b)] if m} if urls else set()
     owners = {m.start(1) for a, b in urls for m in _OWNER.finditer(plain, a, b)} if urls else set()
@@ -423,6 +432,8 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         f[f"first_sentence_{_bucket(sent_idx[0], (0, 1, 2))}"] = 1.0
         f["in_cue_sentence"] = 1.0 if any(i in cue_sents for i in sent_idx) else 0.0
         f["first_in_cue_sentence"] = 1.0 if sent_idx[0] in cue_sents else 0.0
+        if sent_idx[0] < first_cue:
+            f["before_first_cue_sentence"] = 1.0  # met in the background, before the paper says what it made
         f[f"first_at_{_bucket(int(10 * first[name] / length), (1, 4, 7))}"] = 1.0
         if name.lower() in repos:
             f["repo_name"] = 1.0
@@ -434,7 +445,11 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                     f["only_in_url"] = 1.0
                     if owners.issuperset(occ):
                         f["url_owner_only"] = 1.0  # never the name (see decide)
-        n_prior = 0
+        n_prior = n_used = 0
+        if long_spans and " " not in name and any(a <= occ[0] < b for a, b, _acro in long_spans) and all(
+            any(a <= p < b and acro != name for a, b, acro in long_spans) for p in occ
+        ):
+            f["inside_long_form_only"] = 1.0  # "UNlearning" of "Machine UNlearning via KEY deletion (MUNKEY)"
         for p in occ[:6]:  # the first mentions say how a name is introduced
             before = plain[max(0, p - 80) : p]
             low = before[-60:].lower()
@@ -465,17 +480,26 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                 f["paren_after"] = 1.0
             if naming.prior_context(plain, p):
                 n_prior += 1
+            roles = name_roles.mention_roles(before, after)
+            for role in roles:
+                f[role] = 1.0
+            if any(r in name_roles.USE_ROLES for r in roles):
+                n_used += 1
+                if p == occ[0]:
+                    f["role_used_first"] = 1.0
+        if n_used and n_used == len(occ[:6]):
+            f["role_used_all"] = 1.0  # every mention read is cited, compared, evaluated on or a measure
         if n_prior:
             f["prior_context_any"] = 1.0
             if n_prior == len(occ[:6]):
                 f["prior_context_all"] = 1.0
-        if not any(f.get(ctx) for ctx in _INTRODUCING):
+        if not any(f[ctx] for ctx in _INTRODUCING_SET.intersection(f)):
             f["no_introducing_context"] = 1.0  # named in passing: no cue, appositive, emphasis or code link
         kind = _kind(f)
-        for ctx in _CONTEXTS:
-            if f.get(ctx):
-                f[f"{kind}&{ctx}"] = 1.0
+        for ctx in [k for k in f if k in _CONTEXTS_SET and f[k]]:
+            f[f"{kind}&{ctx}"] = 1.0
         out.append(Candidate(name, first[name], {k: v for k, v in f.items() if v}))
+    _rival_roles(out)
     n_coined = sum(1 for c in out if c.features.get("coined") and not c.features.get("generic_acronym"))
     for c in out:
         c.features[f"coined_in_paper_{_bucket(n_coined, (1, 2, 4))}"] = 1.0
@@ -496,6 +520,10 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         if not a or not lf:
             continue
         a.other_form, lf.other_form = lf.name, a.name
+        # "Long Form (ACRO), a ...": the acronym inherits the long form's appositive below
+        # (long_form_appositive_after); its own role_paren_appositive is for an acronym alone
+        for k in [k for k in a.features if k.endswith("role_paren_appositive")]:
+            del a.features[k]
         if lf.features.get("multi_metric_head"):
             a.features["long_form_metric_head"] = 1.0  # "Calibrated Agreement Score (CAS)"
         # the acronym inherits where its long_form form stands ("we propose Long Form (ACRO), a ...")
@@ -520,7 +548,9 @@ _CONTEXTS = (
     "rule_strength_2", "rule_strength_1", "emphasized", "rank_0", "colon_after", "rule_choice", "tool_word_before",
     "in_url", "known_family_variant", "repo_name", "kind_word_before", "after_cue_far", "variant_of_candidate", "has_variants_1",
     "has_variants_1+", "first_at_1", "first_at_4", "first_at_7", "first_at_7+",
-    "no_introducing_context",
+    "no_introducing_context", "role_used_all", "role_used_first", "role_eval_object", "role_used_dataset", "role_compared",
+    "role_cited", "role_metric_after", "role_shows_that", "role_paren_appositive", "role_clause_subject", "inside_long_form_only",
+    "before_first_cue_sentence",
 )
 
 
@@ -528,8 +558,34 @@ _CONTEXTS = (
 _INTRODUCING = (
     "after_cue", "kind_word_before", "after_cue_far", "after_called", "appositive_after", "kind_word_after", "our_kind_before", "np_comma_before",
     "sentence_subject", "emphasized", "in_url", "rule_strength_3", "rule_strength_2", "rule_strength_1", "colon_after",
-    "defined_by_long_form", "is_long_form",
+    "defined_by_long_form", "is_long_form", "role_paren_appositive",
 )
+
+
+_CONTEXTS_SET, _INTRODUCING_SET = frozenset(_CONTEXTS), frozenset(_INTRODUCING)
+_DEFINING = ("after_cue", "after_called", "appositive_after", "our_kind_before", "rule_strength_3", "role_paren_appositive")
+_BENCHMARK_NAME = re.compile(r"(?:[Bb]ench|BENCH|[Ss]et|QA|[Dd]ata|[Cc]orpus|[Aa]rena|[Ee]val|[Gg]ym)(?:[-_ ]?[\dA-Z.]*)?$")
+
+
+def _rival_roles(out: list[Candidate]) -> None:
+    """Features that compare a candidate with its rivals in the same abstract: a benchmark or a
+    data set the paper evaluates on ("experiments on RVE-Bench show that ReViSE ...") beside a
+    method it defines and never only uses: ``used_while_rival_defined``, ``benchmark_beside_method``."""
+    defined = [c for c in out if any(c.features.get(k) for k in _DEFINING)
+               and not any(c.features.get(r) for r in name_roles.USE_ROLES)]
+    for c in out:
+        f = c.features
+        bench = bool(" " not in c.name and _BENCHMARK_NAME.search(c.name)) or bool(
+            f.get("role_used_dataset") or (f.get("kind_word_after") and f.get("role_eval_object")))
+        if bench:
+            f["benchmark_like"] = 1.0
+        rivals = [r for r in defined if r is not c and r.name != c.other_form and c.name not in r.name and r.name not in c.name]
+        if not rivals:
+            continue
+        if any(f.get(r) for r in name_roles.USE_ROLES):
+            f["used_while_rival_defined"] = 1.0
+        if bench and any(not _BENCHMARK_NAME.search(r.name) for r in rivals):
+            f["benchmark_beside_method"] = 1.0
 
 
 def _kind(f: dict[str, float]) -> str:
