@@ -108,6 +108,11 @@ def import_files(
             hashes = {abstract_hash(p.text, generator) for p in listing.paragraphs()}
             if ask_venue_year is not None and (venue is None or year is None):
                 file_options = _asked_venue_year(path, listing, file_options, ask_venue_year)
+            if not hashes and not listing.skipped_count:  # no paragraph at all: not the file meant
+                from .errors import InputError
+
+                what = "empty" if listing.header is None else "a header and no abstracts"
+                raise InputError(f"{path}: {what}: nothing to import")
             _check_venue_year(path, listing, file_options.venue, file_options.year, bool(hashes))
             abstracts.append(hashes)
             sizes.append(os.path.getsize(path))

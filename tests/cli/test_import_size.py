@@ -61,14 +61,36 @@ def test_the_summary_names_the_default_store(tmp_path):
     assert os.path.isdir(os.path.join(store, "papers"))
 
 
-def test_an_empty_bib_is_refused_in_one_line(tmp_path):
-    for name, text in (("empty.bib", ""), ("strings.bib", '@string{jan = "January"}\n@comment{nothing here}\n')):
+def test_an_empty_file_of_any_format_is_refused_in_one_line(tmp_path):
+    cases = (
+        ("empty.bib", ""),
+        ("strings.bib", '@string{jan = "January"}\n@comment{nothing here}\n'),
+        ("empty.json", "[]\n"),
+        ("empty.txt", "\n\n"),
+        ("header.txt", "ICML 2025 paper list\n\n"),
+    )
+    for name, text in cases:
         (tmp_path / name).write_text(text, encoding="utf-8")
         out = subprocess.run([console_script(), "--store", "st", "import", name], cwd=tmp_path, capture_output=True, text=True, env=_env())
         assert out.returncode == 1 and out.stdout == ""
         (line,) = out.stderr.splitlines()
-        assert line.startswith(f"readinglist: error: {name}: ") and line.endswith("nothing to import")
+        assert name in line and line.startswith("readinglist: error: ") and line.endswith("nothing to import")
         assert not (tmp_path / "st").exists()  # refused before any store is made
+
+
+def test_an_empty_file_among_others_stops_the_import_before_anything_is_written(tmp_path):
+    (tmp_path / "l.txt").write_text("ICML 2025\n\n" + ABSTRACT + "\n", encoding="utf-8")
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    out = subprocess.run([console_script(), "--store", "st", "import", "l.txt", "empty.txt"], cwd=tmp_path, capture_output=True, text=True, env=_env())
+    assert out.returncode == 1 and "empty.txt: empty: nothing to import" in out.stderr
+    assert not (tmp_path / "st").exists()
+
+
+def test_a_list_whose_every_paragraph_is_skipped_still_imports_and_reports_the_skips(tmp_path):
+    (tmp_path / "short.txt").write_text("ICML 2025\n\nToo short.\n\nAlso short.\n", encoding="utf-8")
+    out = subprocess.run([console_script(), "--store", "st", "import", "short.txt"], cwd=tmp_path, capture_output=True, text=True, env=_env())
+    assert out.returncode == 0, out.stderr
+    assert "0 added" in out.stdout and "2 skipped" in out.stdout
 
 
 def test_a_reimport_that_changes_nothing_writes_no_file(tmp_path):

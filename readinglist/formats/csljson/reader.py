@@ -143,6 +143,8 @@ def _items(text: str, source: str) -> list:
         data = data["items"]  # CSL-JSON wrapped in an object (some tools do)
     if not isinstance(data, list):
         raise InputError(f"{source}: CSL-JSON must be an array of items, got a JSON {type(data).__name__}")
+    if not data:  # as an empty .bib is refused (see the BibTeX reader): surely not the file meant
+        raise InputError(f"{source}: an empty array of items: nothing to import")
     if _SURROGATE_ESCAPE.search(text):  # \ud800 alone is valid JSON but no Unicode text
         for i, item in enumerate(data, 1):
             try:
