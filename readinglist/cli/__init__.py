@@ -39,8 +39,8 @@ def main() -> None:
     """Console-script entry point (library errors become one line, see ``root._Group``).
 
     The process ends with ``os._exit`` once its output is flushed: freeing the tens of
-    thousands of cached papers one by one at interpreter exit costs 30-40 ms on a 20,000-paper
-    store and serves nothing (every file was written and closed by then). For the same reason
+    thousands of cached papers one by one at interpreter exit takes time on a large store and
+    serves nothing (every file was written and closed by then). For the same reason
     the short-lived process runs without the cyclic garbage collector: readinglist builds no
     reference cycles worth collecting, and the collector's passes would only walk the loaded
     papers again (library code merely pauses it, see :mod:`readinglist.gc_pause`).

@@ -5,7 +5,7 @@
 (the git merge driver) and ``list`` with its own options (after any of ``--store``,
 ``--config``, ``--color``, ``--no-pager``) are parsed here and run by the same functions the
 typer commands call (:mod:`.papers`, :func:`.common.list_papers`), so such a process never
-imports typer and click (~25 ms, more than a command that changes one paper needs for the rest). Every other command line, anything this parser is
+imports typer and click (they cost more start-up than a command that changes one paper needs for the rest). Every other command line, anything this parser is
 not sure of (help, another option, a value typer would reject or convert, shell completion, a
 stream that is not UTF-8) gets :func:`plan` = None and goes to the typer app, which answers as it
 always did. tests/test_cli_fast.py runs the same command lines both ways and compares.

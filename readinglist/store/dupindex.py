@@ -2,7 +2,7 @@
 
 An import matches every incoming abstract against the store's abstracts with
 :class:`~readinglist.convert.matching.NearIndex`. Building that index normalises and sketches
-every abstract in the store (about 0.1 ms each: seconds at 50,000 papers) before the first
+every abstract in the store (seconds on a large store) before the first
 abstract is matched. :class:`StoredNearIndex` is the same index whose contents are kept in an
 file (``near-v1-pyXY.marshal``: each paper's file name, file signature and abstract hash, and
 sorted arrays of (phrase hash, paper) postings, one segment per import), so an import only looks

@@ -236,8 +236,8 @@ class Store(WholePapers):
         new = canonical(new)
         new_row = paper_to_row(new)
         if text is None or (old is not None and text == paperrow.render_row(paper_to_row(old))):
-            # a new file, or one nobody edited by hand: render it afresh (0.1 ms) instead of a
-            # tomlkit round trip (1.5 ms and a 15 ms import); the result is the same text
+            # a new file, or one nobody edited by hand: render it afresh instead of a tomlkit
+            # round trip (slower, and a costly import); the result is the same text
             new_text = paperrow.render_row(new_row)
         else:  # keep the person's comments, layout and edits
             assert old is not None  # ``text`` exists, so it parsed to ``old``

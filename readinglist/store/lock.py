@@ -3,8 +3,7 @@ timeout.
 
 On POSIX this is the few lines of :func:`fcntl.flock` that filelock's ``UnixFileLock`` runs (the
 same kind of lock, so readinglist processes with either wait for each other); importing filelock
-itself costs ~15-20 ms (it brings logging, platform, hashlib...), a third of what a command
-that changes one paper may take. Where there is no ``fcntl`` (Windows), filelock does it.
+itself brings logging, platform, hashlib... into every command that changes one paper. Where there is no ``fcntl`` (Windows), filelock does it.
 """
 
 from __future__ import annotations

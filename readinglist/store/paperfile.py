@@ -49,7 +49,7 @@ def compiled_loads():
     """A compiled TOML reader (``toml_rs``, a dependency) when it is installed, else None.
 
     Reading a whole store (a fresh clone, a deleted cache) parses every file; a compiled
-    reader does that about ten times faster than :mod:`tomllib`. It is only used for that bulk
+    reader does that much faster than :mod:`tomllib`. It is only used for that bulk
     read (importing it costs more than parsing one file), and only as a fast path: a file it
     rejects is read again with :mod:`tomllib`, whose error names the line and column.
     """
@@ -180,8 +180,8 @@ def render(paper: Paper) -> str:
     """The text of a new file for ``paper``; the same paper always gives the same bytes
     (:func:`render_row` of its row).
 
-    Written directly (about ten times faster than building a tomlkit document, which matters
-    for imports of thousands of papers); the tests check that the text equals the tomlkit
+    Written directly (much faster than building a tomlkit document, which matters for imports
+    of thousands of papers); the tests check that the text equals the tomlkit
     document built from the same values with :func:`_item`, so new files and later edits
     look alike.
     """

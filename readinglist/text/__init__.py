@@ -38,7 +38,7 @@ from ..lazy import lazy_attributes
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 
 # Each rendering is imported when first asked for (PEP 562), so a command that only needs plain
-# text does not compile the BibTeX and Markdown renderers' tables (~20 ms of every start-up).
+# text does not compile the BibTeX and Markdown renderers' tables at every start-up.
 _WHERE = {
     "normalize_space": "tokens",
     "tokenize": "tokens",

@@ -1,7 +1,7 @@
 """BibTeX: reader (importer) and writer (exporter), registered as entry points.
 
 Each is imported when first asked for (PEP 562): an import of a ``.bib`` never loads the writer
-(and its text escapes, ~20 ms), an export never the reader."""
+(and its text escapes' tables), an export never the reader."""
 
 from __future__ import annotations
 
