@@ -138,8 +138,8 @@ def scan(papers_dir: Path, previous: Index, stats: files.Stats | None = None, *,
 def load_and_stat(cache_dir: Path, papers_dir: Path, *, processes: int = 1) -> tuple[Index, files.Stats]:
     """:func:`load_cache` and :func:`stat_files` at once: on a large store (and ``processes`` >
     1) a forked child does
-    the stat pass (system calls, ~80 ms for 20,000 files) while this process unmarshals the
-    cache (~130 ms), and sends its result back through a pipe. Falls back to doing both here
+    the stat pass (system calls) while this process unmarshals the cache, and sends its result
+    back through a pipe. Falls back to doing both here
     where there is no fork, on a small store, or if the child fails in any way."""
     child = None
     if usable_workers(processes) >= 2 and _file_count_hint(cache_dir) >= files.FORK_MIN_FILES:  # the child: stat, send
