@@ -84,3 +84,13 @@ def test_a_method_may_be_titled_by_its_task_and_a_vague_mention_says_nothing(nam
     assert fits_described(task.split(), plain, name)
     vague = f"We study {task}. Our benchmark, {name}, works. The {name} dataset is large."
     assert described_kind(vague, name) is not None and fits_described(task.split(), vague, name)
+
+
+def test_only_an_acronym_is_spelled_out():
+    """"multi-modal queried object detection" spells MQ-Det; "brainteaser questions spanning ..."
+    does not spell BrainBench (two capitals are no acronym) nor does a longer run."""
+    from readinglist.convert.titles.described import _spells
+
+    assert _spells("multi-modal queried object detection".split(), "MQ-Det")
+    assert not _spells("brainteaser questions spanning for standard benchmarks".split(), "BrainBench")
+    assert not _spells("algorithms for federated prompt learning".split(), "FPLA")

@@ -119,7 +119,7 @@ def _spells(words: list[str], name: str) -> bool:
     first word on ("multi-modal queried object detection" and MQ-Det)?"""
     caps = "".join(c for c in name if c.isupper()).lower()
     initials = "".join(p[:1] for w in words for p in w.lower().split("-") if p and p not in {"a", "an", "the", "of", "for", "and"})
-    if len(caps) < 2 or not initials.startswith(caps[0]) or len(initials) > len(caps) + 3:
+    if len(caps) < 3 or not initials.startswith(caps[0]) or len(initials) > len(caps) + 2:  # BrainBench is no acronym
         return False
     rest = iter(initials)
     return all(c in rest for c in caps)
