@@ -49,6 +49,59 @@ def name_kind(plain: str, name: str) -> str | None:
     return None
 
 
+# what the kind is for, said right after its noun ("a framework to evaluate ...", "a benchmark for
+# ...", "a metric that measures ..."); anything else ("a benchmark featuring 150 tasks", "in which
+# videos are annotated") is a detail, not what the thing is
+_PURPOSE = re.compile(r"^\s*,?\s*(?:(?:designed|built|tailored|dedicated|specifically designed)\s+)?(?:for|to|that|which)\s+[a-z]", re.IGNORECASE)
+_ARTICLE_START = re.compile(r"\b(?:a|an|the|our)\s+", re.IGNORECASE)
+_LONGER = re.compile(rf"^(?:\s+(?!(?:that|which|for|to|of|with|in|on|from|by|and|or|as)\b)[\w-]+){{0,3}}?\s+({_KINDS})\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16)
+def described_kind(plain: str, name: str) -> tuple[str, str, str, int] | None:
+    """Where the abstract says what ``name`` is: (its kind noun, the phrase from the article to
+    that noun with the name left out, what it is for as written after the noun or "", where in
+    ``plain`` the description ends) --
+    "we introduce a comprehensive framework, named FLIP, to evaluate federated prompt learning
+    algorithms" -> ("framework", "a comprehensive framework", "to evaluate federated prompt
+    learning algorithms", ...); "GovBench, a benchmark featuring 150 tasks" -> ("benchmark", "a
+    benchmark", "", ...). None when the abstract gives no kind noun."""
+    start = plain.find(name)
+    while start >= 0:
+        end = start + len(name)
+        after = plain[end : end + 200]
+        m = _AFTER.match(after)
+        if m:
+            art = _ARTICLE_START.search(after[: m.end(1)])
+            stop = m.end(1)
+            more = _LONGER.match(after[stop:])  # "a benchmark Romanian speech dataset": the last kind noun
+            kind = more.group(1) if more else m.group(1)
+            stop += more.end() if more else 0
+            lead = after[art.start() : stop] if art else kind
+            return kind.lower(), lead, _purpose(after[stop:]), end + stop
+        m = _DIRECT.match(after)
+        if m:
+            articles = list(_ARTICLE_START.finditer(plain[max(0, start - 60) : start]))
+            before = plain[max(0, start - 60) : start][articles[-1].start() :].rstrip(" (") if articles else ""
+            if before and not re.search(r"[,.;:()]", before):
+                return m.group(1).lower(), f"{before.strip()} {m.group(1)}", _purpose(after[m.end(1) :]), end + m.end(1)
+        window = plain[max(0, start - 60) : start]
+        m = _BEFORE.search(window)
+        if m:
+            lead = window[m.start() : m.end(1)]
+            rest = re.sub(r"^\)?\s*(?:\([^()]*\)\s*)?", "", after)
+            return m.group(1).lower(), lead.strip(), _purpose(rest), end
+        start = plain.find(name, end)
+    return None
+
+
+def _purpose(rest: str) -> str:
+    """What follows a kind noun when it says what the thing is for, up to the clause's end."""
+    if not _PURPOSE.match(rest):
+        return ""
+    return re.split(r"[.;:!?]\s|\(|,\s*(?:and|which|while|where|achieving|enabling|with)\b", rest.lstrip(" ,"), maxsplit=1)[0].strip()
+
+
 def contradicts(head: str, kind: str | None) -> bool:
     """Does a title phrase with this head noun call the named thing a kind of another family
     than ``kind``?"""

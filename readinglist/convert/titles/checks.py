@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 
 from ..kinds import contradicts, name_kind
 from .casing import _sentence_case
+from .described import fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, FINITE, QUESTION_WORDS
 from .forms import _common_words, not_final, _TITLE_WORD
 from .text import _ALNUM, _capitalise, _finish, _first_five_tokens, _first_tokens, _head, _LETTERS, _PARTICIPLE_END
@@ -121,6 +122,8 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
         return ""
     if named and name and contradicts(_head(words), name_kind(plain, name)):
         return ""  # "VESPER: ... models for ...": VESPER is a benchmark
+    if named and not fits_described(words, plain, name):
+        return ""  # "FLIP: federated prompt learning algorithms": FLIP is a framework to evaluate them
     low = _ALNUM.findall(made.lower())
     if not CLAUSE_VERBS.isdisjoint(low) and QUESTION_WORDS.isdisjoint(low):
         return ""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .checks import _ends_badly, _ends_on_a_verb, _for_a_verb, _form_checked, _passing
 from .candidates import _option_words, candidates
+from .described import described_lead
 from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS
 from .features import _not_worse, _Opening, _opening_words, _WORD_TOKENS, Scorer
 from .text import _ALNUM, _first_tokens, _words
@@ -31,10 +32,11 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     if not probs:
         return title
     length = load_model().get("title_length", 8.0)
-    named = bool(name) and title.startswith(f"{name}: ")
+    bare = bool(name) and title == name  # a title that is the name alone gets a subtitle when one passes
+    named = bool(name) and (bare or title.startswith(f"{name}: "))
     budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
     if budget < 3 or (name and not named):
-        return title  # a title that is the name alone keeps it
+        return title
     if len(_WORD_TOKENS) > 200_000:
         _WORD_TOKENS.clear()
     get = probs.get
@@ -44,7 +46,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     current = 0.0
     if title_tokens:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
-    options = candidates(plain, budget, scorer)
+    options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None)
     opening = _opening_words(plain)
     if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
         for score, made in _passing(((o[0], _option_words(o[3], o[4])) for o in options), plain, name, named):
@@ -56,7 +58,7 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     baseline = _Opening(opening, get, length)
     best = _not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
-    if _for_a_verb(title_low := _ALNUM.findall(title.lower())) or _ends_badly(title) or _ends_on_a_verb(title_low, plain):
+    if bare or _for_a_verb(title_low := _ALNUM.findall(title.lower())) or _ends_badly(title) or _ends_on_a_verb(title_low, plain):
         best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
     head = _first_tokens(plain)
     for score, new, count, words, tail in options:

@@ -43,6 +43,11 @@ ANALYTIC_HEADS = frozenset(
     """account accounts view views theory theories analysis analyses explanation explanations perspective
     perspectives characterization characterisation understanding investigation examination picture lens""".split()
 )
+# A part of a method, not what a described kind is for ("a framework for preference adapter")
+COMPONENT_HEADS = frozenset(
+    """representation representations adapter adapters module modules encoder encoders decoder decoders layer layers
+    space spaces context mechanism component components block blocks head heads embedding embeddings loss""".split()
+)
 NOT_FOR_HEADS = ANALYTIC_HEADS | CAUSE_HEADS  # a phrase with such a head is of something, not for it
 MEANS = frozenset("by via through".split())
 NOT_TOPIC_START = frozenset(

@@ -12,6 +12,7 @@ from ..kinds import contradicts, name_kind
 from .casing import _expand, _sentence_case
 from .checks import _defects
 from .constants import FALLBACK_TITLE, MAX_WORDS, NOT_CONTENT, RULE_MARGIN
+from .described import described_subtitle, fits_described
 from .contribution import _contribution, _fallback, _find_contribution, _Found, _with_topic
 from .named import _name_description, _what_we_did
 from .relations import _says_the_reverse
@@ -68,7 +69,7 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     body_ok = bool(body) and not _defects(body, plain, named) and len(title.split()) > 3
     if named and name and name.lower() in body.lower():
         body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
-    if named and name and contradicts(_head(phrase), name_kind(plain, name)):
+    if named and name and (contradicts(_head(phrase), name_kind(plain, name)) or not fits_described(phrase, plain, name)):
         return title  # the phrase would call the named thing a kind it is not
     if body_ok and score_words(body.split(), plain) + RULE_MARGIN >= score_words(phrase, plain):
         return title
@@ -89,6 +90,10 @@ def _rule_title(text: str, name: str | None) -> str:
             desc = _name_description(text, name, budget, allow_subject=True)
         if not desc and budget > 0:
             desc = _what_we_did(text, name, budget)
+        if budget > 0 and not fits_described(desc, text, name):
+            desc = described_subtitle(text, name, budget) or desc  # "GovBench, a benchmark ...": not "automating ..."
+        if not desc and budget > 0:
+            desc = described_subtitle(text, name, budget)  # "a unified Joint-OCTAMamba framework"
         if desc and len([w for w in desc if w.lower() not in NOT_CONTENT]) <= 3 and "for" not in desc:
             topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
             if (topic and name not in topic and not _restates(desc, topic)

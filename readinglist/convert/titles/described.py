@@ -1,0 +1,125 @@
+"""A name's subtitle built from what the abstract says the named thing is: "we introduce a
+comprehensive framework, named FLIP, to evaluate federated prompt learning algorithms" gives
+"FLIP: a comprehensive framework for evaluating federated prompt learning algorithms", "GovBench,
+a benchmark featuring 150 tasks ..." gives "GovBench: a benchmark for data governance" (its kind
+noun and what it is for, else the paper's topic). Once the abstract says what the name is, a
+subtitle that says something else ("FLIP: federated prompt learning algorithms", "GovBench:
+automating data governance") calls it a side detail or the wrong kind of thing, so the learned
+choice may only pick a subtitle headed by a kind noun of its family (:func:`fits_described`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..kinds import KIND_OF, described_kind
+from ..lexicon import split_sentences
+from .text import _article, _describe, _gerund, _head, _strip_dangling
+from .topic import _restates, _topic
+
+_TO_VERB = re.compile(r"^to\s+([a-z]+)\b(.*)$", re.DOTALL)
+_RELATIVE = re.compile(r"^(?:that|which)\s+(?:([a-z]+ly)\s+)?([a-z]+s)\b(.*)$", re.DOTALL)
+
+
+def _informative(lead: str, purpose: str) -> bool:
+    """Does the abstract introduce the name as a kind ("a benchmark", "a framework to ...") rather
+    than point back at it ("the model", "our method")?"""
+    return bool(purpose) or lead.split()[0].lower() in {"a", "an"}
+
+
+def _for_purpose(purpose: str) -> str:
+    """"to evaluate X" -> "for evaluating X", "that measures X" -> "for measuring X", "for X" kept."""
+    purpose = re.sub(r"^(?:specifically\s+)?(?:designed|built|tailored|dedicated)\s+", "", purpose)
+    if purpose.startswith("for "):
+        return purpose
+    m = _TO_VERB.match(purpose)
+    if m:
+        verb, rest = m.group(1), m.group(2)
+        ger = _gerund(verb + ("es" if verb.endswith(("s", "sh", "ch", "x")) else "s"))
+        return f"for {ger}{rest}" if ger and verb not in {"be", "the", "a", "an"} else ""
+    m = _RELATIVE.match(purpose)
+    if m:
+        ger = _gerund(m.group(2))
+        return f"for {m.group(1) + ' ' if m.group(1) else ''}{ger}{m.group(3)}" if ger else ""
+    return ""
+
+
+def described_subtitle(plain: str, name: str, budget: int) -> list[str]:
+    """The subtitle from what the abstract says ``name`` is (see the module docstring), or []."""
+    found = described_kind(plain, name)
+    if found is None or budget < 3:
+        return []
+    kind, lead, purpose, _at = found
+    if not _informative(lead, purpose):
+        return []
+    lead = lead.replace(name, " ").replace("  ", " ")
+    if lead.split()[0].lower() == "the":
+        lead = "a " + lead.split(None, 1)[1] if len(lead.split()) > 1 else lead
+    purpose = _for_purpose(purpose)
+    words = _article(_describe(f"{lead} {purpose}".strip(), budget))
+    words = [w for w in words if w.lower() != name.lower()]
+    if not words or _head(words) != kind:
+        return []
+    if len(words) <= len(lead.split()) + 1:  # no purpose: the paper's topic says what it is for
+        topic = _topic(plain)
+        words = words[: len(_describe(lead, budget))]
+        if topic and name not in topic and not _restates(words, topic) and len(words) + 1 + len(topic.split()) <= budget:
+            words = words + ["for"] + topic.split()
+    words = _strip_dangling(words)
+    return words if len(words) > 2 else []  # "a benchmark" alone says less than the rules' subtitle
+
+
+def described_lead(plain: str, name: str, budget: int) -> tuple[list[str], str, int] | None:
+    """The kind phrase alone ("a video understanding benchmark"), for the learned choice to join
+    to what it is for ("... for <one of the abstract's phrases>"), the rest of its sentence in
+    lowercase ("in which a classical policy ...": its parts, not its purpose) and the number of
+    that sentence; None when the abstract does not introduce the name as a kind."""
+    found = described_kind(plain, name)
+    if found is None or not _informative(found[1], found[2]):
+        return None
+    words = _article(_describe(found[1].replace(name, " "), budget))
+    if not words or _head(words) != found[0]:
+        return None
+    at = found[3]
+    sentence = next((i for i, (o, s) in enumerate(split_sentences(plain)) if o <= at <= o + len(s)), 0)
+    rest = re.split(r"[.!?](?:\s|$)", plain[at:], maxsplit=1)[0].lower()
+    return words, rest, sentence
+
+
+_EVALUATES = re.compile(r"^(?:to|for|that|which)\s+(?:evaluat|assess|benchmark|measur|quantif|compar|test|diagnos|audit)", re.IGNORECASE)
+
+
+def _strict(kind: str, purpose: str) -> bool:
+    """A benchmark, dataset or metric (or a framework "to evaluate ..."): a subtitle that does not
+    say so reads as the paper's method ("GovBench: automating data governance")."""
+    return KIND_OF[kind] in {"data", "measure"} or bool(_EVALUATES.match(purpose))
+
+
+def fits_described(words: list[str], plain: str, name: str | None) -> bool:
+    """May ``words`` follow "Name: "? When the abstract introduces the name as a benchmark, a
+    dataset, a metric or a framework to evaluate something, the subtitle must be headed by that
+    kind noun ("FLIP: federated prompt learning algorithms" names what FLIP evaluates) or spell
+    the name out; anything goes otherwise ("FABind: fast protein-ligand binding")."""
+    if not name:
+        return True
+    found = described_kind(plain, name)
+    if found is None or not _informative(found[1], found[2]) or not _strict(found[0], found[2]):
+        return True
+    low = [w.lower() for w in words]
+    if "for" in low and found[2] and not found[2].startswith("for "):
+        tail = " ".join(low[low.index("for") + 1 :])
+        verb = _for_purpose(found[2]).split()[1:2]
+        if tail and tail in found[2].lower() and not set(verb) & set(low):
+            return False  # "a framework for <what it evaluates>" drops "evaluating"
+    return _head(words) == found[0] or _spells(words, name)  # not "standard benchmarks" it is compared with
+
+
+def _spells(words: list[str], name: str) -> bool:
+    """Do the words spell the name out: its capitals, in order, among their initials, from the
+    first word on ("multi-modal queried object detection" and MQ-Det)?"""
+    caps = "".join(c for c in name if c.isupper()).lower()
+    initials = "".join(p[:1] for w in words for p in w.lower().split("-") if p and p not in {"a", "an", "the", "of", "for", "and"})
+    if len(caps) < 3 or not initials.startswith(caps[0]) or len(initials) > len(caps) + 2:  # BrainBench is no acronym
+        return False
+    rest = iter(initials)
+    return all(c in rest for c in caps)
