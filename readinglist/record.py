@@ -87,12 +87,13 @@ class Event(namedtuple("Event", "event date")):
         return self._replace(**changes)
 
 
-class Paper(namedtuple("Paper", "record status history notes user_tags priority rating", defaults=("unread", (), "", (), None, None))):
-    """A record and the reader's state for it: ``status`` (one of STATUSES), ``history``
-    (:class:`Event` values), ``notes`` (Markdown), ``user_tags`` (the reader's own tags),
-    ``priority`` (1, the highest, to 3) and ``rating`` (1 to 5), None when unset."""
+class PaperTags:
+    """What a paper and the cache's lighter rows of it (``store.cache.Listed``) share: the key
+    and the tags, read from ``record`` (which has ``key`` and ``tags``) and ``user_tags``."""
 
     __slots__ = ()
+    record: Record
+    user_tags: tuple[str, ...]
 
     @property
     def key(self) -> str:
@@ -106,6 +107,14 @@ class Paper(namedtuple("Paper", "record status history notes user_tags priority 
         from .tagform import unique_tags
 
         return unique_tags(self.record.tags + self.user_tags)
+
+
+class Paper(PaperTags, namedtuple("Paper", "record status history notes user_tags priority rating", defaults=("unread", (), "", (), None, None))):
+    """A record and the reader's state for it: ``status`` (one of STATUSES), ``history``
+    (:class:`Event` values), ``notes`` (Markdown), ``user_tags`` (the reader's own tags),
+    ``priority`` (1, the highest, to 3) and ``rating`` (1 to 5), None when unset."""
+
+    __slots__ = ()
 
     def evolve(self, **changes) -> Paper:
         return self._replace(**changes)

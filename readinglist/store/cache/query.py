@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Iterable
 from collections import namedtuple
 
-from ...tagform import unique_tags
+from ...record import PaperTags
 from ...gc_pause import gc_paused
 
 from . import database
@@ -114,22 +114,13 @@ class ListedRecord(namedtuple("ListedRecord", "key venue year title tags")):
     __slots__ = ()
 
 
-class Listed(namedtuple("Listed", "record status priority rating user_tags")):
+class Listed(PaperTags, namedtuple("Listed", "record status priority rating user_tags")):
     """What the ``list``/``search`` table shows of a paper, read from the cache without
     loading the whole paper: the attributes the table reads, named as on
     :class:`~readinglist.record.Paper` (``record`` holds the record's part, a
     :class:`ListedRecord`): record, status, priority, rating, user_tags."""
 
     __slots__ = ()
-
-    @property
-    def key(self) -> str:
-        return self.record.key
-
-    @property
-    def tags(self) -> tuple[str, ...]:
-        """Topic tags followed by the user's own tags, without repeats (as ``Paper.tags``)."""
-        return unique_tags(self.record.tags + self.user_tags) if self.user_tags else self.record.tags
 
     @classmethod
     def of(cls, p: Paper) -> Listed:
