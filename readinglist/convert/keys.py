@@ -66,10 +66,13 @@ class KeyParts:
 
 def _name_key(name: str) -> str:
     """A name as a key part: a one-word name whole (``canvit``), a spelled-out name of several
-    words by its initials (``Generative Trajectory Planning`` -> ``gtp``), at most 24 characters."""
+    words by its initials, one for each part of a hyphenated word as an acronym has
+    (``Generative Trajectory Planning`` -> ``gtp``, ``Mode-Controlled Policy Optimization`` ->
+    ``mcpo``), at most 24 characters. A hyphenated one-word name stays whole."""
     words = [w for w in re.split(r"[\s]+", name) if w]
     if len(words) > 1:
-        initials = clean_key("".join(w[0] for w in words if w[:1].isalnum()))
+        parts = [p for w in words for p in re.split(r"[-\u2010\u2011]+", w) if p]
+        initials = clean_key("".join(p[0] for p in parts if p[:1].isalnum()))
         if len(initials) >= 2:
             return initials
     return clean_key(name)[:24]

@@ -24,6 +24,11 @@ DEFAULT = "[name|title:2][year]"
         ("CanViT", "CanViT: a task- and policy-agnostic active-vision foundation model", 2026, "canvit2026"),
         ("M²LE", "M²LE: merging strength modulation via joint loss estimation", 2026, "m2le2026"),
         ("MDA-DD", "MDA-DD: multimodal dataset distillation", 2026, "mdadd2026"),
+        # a spelled-out name: one initial per word, and per part of a hyphenated word, as its
+        # acronym has; a hyphenated one-word name stays whole
+        ("Generative Trajectory Planning", "Generative Trajectory Planning: planning", 2026, "gtp2026"),
+        ("Mode-Controlled Policy Optimization", "Mode-Controlled Policy Optimization: a dial", 2026, "mcpo2026"),
+        ("Joint-OCTAMamba", "Joint-OCTAMamba: retinal vessel segmentation", 2026, "jointoctamamba2026"),
         (None, "ℓ1 regularization that prunes knowledge tentacles", 2026, "l1regularization2026"),
         (None, "A new approach to the theory of grokking", 2025, "theorygrokking2025"),
     ],
