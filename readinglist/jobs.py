@@ -177,7 +177,7 @@ def import_files(
                     importing.add(whole.records, whole.states)
                     results.append(whole.evolve(records=()))
                     continue
-                counter.file(i, label)
+                counter.reading(label)
                 parts = started.pop(i, None) or start(i)
                 for part in parts:
                     if part.records:
@@ -233,10 +233,6 @@ class _Counter:
 
     def expect(self, counts: list[int]) -> None:
         self.expected = dict(enumerate(counts))
-
-    def file(self, i: int, label: str) -> None:
-        self.label = label
-        self._tell()
 
     def for_file(self, i: int) -> Callable[[int, int], None]:
         """The item progress of file ``i``: ``(done, total)`` of its abstracts to generate."""

@@ -18,8 +18,21 @@ from collections import namedtuple
 from .constants import GENERATED_FIELDS as GENERATED_FIELDS, SORTS as SORTS, STATUS_EVENTS as STATUS_EVENTS, STATUSES as STATUSES
 from .constants import person_text, source_text
 
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from typing import Self
 
-class Source(namedtuple("Source", "file paragraph line", defaults=(None, None))):
+
+class Evolving:
+    """``evolve(**changes)``: a copy with some fields changed (every value here has it)."""
+
+    __slots__ = ()
+
+    def evolve(self, **changes) -> Self:
+        return self._replace(**changes)  # type: ignore[attr-defined]  # (the named tuple's)
+
+
+class Source(Evolving, namedtuple("Source", "file paragraph line", defaults=(None, None))):
     """Where a record came from: a file and, for abstract lists, the paragraph and line.
 
     ``paragraph``: the 1-based number of the abstract paragraph in the file; ``line``: the
@@ -30,11 +43,9 @@ class Source(namedtuple("Source", "file paragraph line", defaults=(None, None)))
     def __str__(self) -> str:
         return source_text(self.file, self.paragraph, self.line)
 
-    def evolve(self, **changes) -> Source:
-        return self._replace(**changes)
 
 
-class Person(namedtuple("Person", "family given literal", defaults=("", "", ""))):
+class Person(Evolving, namedtuple("Person", "family given literal", defaults=("", "", ""))):
     """An author. ``literal`` is used for names that must not be split (institutions)."""
 
     __slots__ = ()
@@ -42,11 +53,10 @@ class Person(namedtuple("Person", "family given literal", defaults=("", "", ""))
     def __str__(self) -> str:
         return person_text(self.family, self.given, self.literal)
 
-    def evolve(self, **changes) -> Person:
-        return self._replace(**changes)
 
 
 class Record(
+    Evolving,
     namedtuple(
         "Record",
         "key title abstract entry_type venue year shorttitle tags authors doi url pages fields generated sources",
@@ -68,8 +78,6 @@ class Record(
 
     __slots__ = ()
 
-    def evolve(self, **changes) -> Record:
-        return self._replace(**changes)
 
     @property
     def is_generated(self) -> bool:
@@ -77,14 +85,12 @@ class Record(
         return "title" in self.generated
 
 
-class Event(namedtuple("Event", "event date")):
+class Event(Evolving, namedtuple("Event", "event date")):
     """One line of a paper's reading history: ``event`` ("added", "started", "finished",
     "skipped", "reset") and ``date`` (ISO 8601 date-time, UTC, e.g. "2026-11-30T06:15:00Z")."""
 
     __slots__ = ()
 
-    def evolve(self, **changes) -> Event:
-        return self._replace(**changes)
 
 
 class PaperTags:
@@ -109,15 +115,13 @@ class PaperTags:
         return unique_tags(self.record.tags + self.user_tags)
 
 
-class Paper(PaperTags, namedtuple("Paper", "record status history notes user_tags priority rating", defaults=("unread", (), "", (), None, None))):
+class Paper(Evolving, PaperTags, namedtuple("Paper", "record status history notes user_tags priority rating", defaults=("unread", (), "", (), None, None))):
     """A record and the reader's state for it: ``status`` (one of STATUSES), ``history``
     (:class:`Event` values), ``notes`` (Markdown), ``user_tags`` (the reader's own tags),
     ``priority`` (1, the highest, to 3) and ``rating`` (1 to 5), None when unset."""
 
     __slots__ = ()
 
-    def evolve(self, **changes) -> Paper:
-        return self._replace(**changes)
 
 
 class Skipped(namedtuple("Skipped", "source reason text count", defaults=(1,))):
@@ -136,7 +140,7 @@ class Duplicate(namedtuple("Duplicate", "source key similarity exact")):
     __slots__ = ()
 
 
-class ImportResult(namedtuple("ImportResult", "records skipped duplicates states warnings")):
+class ImportResult(Evolving, namedtuple("ImportResult", "records skipped duplicates states warnings")):
     """What an importer produced from one input, and what it left out. ``states``: reader state
     carried by the input (JabRef readstatus, Zotero Read_Status, ...), by key."""
 
@@ -145,5 +149,3 @@ class ImportResult(namedtuple("ImportResult", "records skipped duplicates states
     def __new__(cls, records=(), skipped=(), duplicates=(), states=None, warnings=()) -> ImportResult:
         return tuple.__new__(cls, (records, skipped, duplicates, {} if states is None else states, warnings))
 
-    def evolve(self, **changes) -> ImportResult:
-        return self._replace(**changes)

@@ -55,14 +55,9 @@ def main() -> None:
 
     code = prepare(sys.argv[1:]) or 0
     try:
-        if code:
-            pass
-        elif (fast := _fast(sys.argv[1:])) is not None:
-            code = fast
-        else:
-            from .root import app
-
-            app(standalone_mode=True)
+        if not code:
+            fast = _fast(sys.argv[1:])  # None: not a command line for the typer-free parser
+            code = fast if fast is not None else _typer_app()
     except BrokenPipeError:  # `readinglist list --json | head -1`: the reader left, nothing to report
         _quiet_stdout()
         code = 1
@@ -83,6 +78,14 @@ def main() -> None:
     except (BrokenPipeError, ValueError):
         pass
     os._exit(code)
+
+
+def _typer_app() -> int:
+    """The command line run by the typer app (which ends in SystemExit with its status)."""
+    from .root import app
+
+    app(standalone_mode=True)
+    return 0
 
 
 def _fast(argv: list[str]) -> int | None:

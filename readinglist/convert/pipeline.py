@@ -164,10 +164,10 @@ class Workers:
 
     def __init__(self, config: Config, processes: int) -> None:
         from ..forking import pool
-        from .tagging import compile_taxonomy
+        from .tagging import tagger_for
 
         self.config = config
-        self.tagger = compile_taxonomy(config.taxonomy, min_score=config.min_score, fallback=config.fallback_tag)
+        self.tagger = tagger_for(config)
         self.generator = title_generator(config)
         _ready_to_fork(self.tagger, config.max_tags, self.generator)
         self.pool = pool(processes)
@@ -286,12 +286,12 @@ class Converter:
 
     def __post_init__(self) -> None:
         from .matching import NearIndex
-        from .tagging import compile_taxonomy
+        from .tagging import tagger_for
 
         if self.workers is not None:
             self._tagger, self._generator = self.workers.tagger, self.workers.generator
         else:
-            self._tagger = compile_taxonomy(self.config.taxonomy, min_score=self.config.min_score, fallback=self.config.fallback_tag)
+            self._tagger = tagger_for(self.config)
             self._generator = title_generator(self.config)
         self._near = NearIndex()
         self._by_fingerprint: dict[str, int] = {}

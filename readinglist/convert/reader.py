@@ -392,13 +392,6 @@ def _line(text: str, start: int, end: int) -> str:
     return text[start:end] if end - start <= MAX_ABSTRACT else LongLine(text[start : start + 200], end - start)
 
 
-def parse_header(text: str) -> tuple[str | None, int | None]:
-    """The (venue, year) a list's header names, as :func:`parse_list` reads them, without
-    reading the abstracts."""
-    reader = ListReader(text_lines(text))
-    return reader.venue, reader.year
-
-
 def parse_list(text: str, *, source: str = "<string>", max_listed: int = MAX_LISTED) -> AbstractList:
     """Split an abstract list into its header (venue, year) and abstracts.
 

@@ -263,6 +263,19 @@ def _compile(items: tuple[tuple[str, tuple[str, ...]], ...], min_score: float, f
     return tagger
 
 
+def tagger_for(config) -> Tagger:
+    """The tagger a :class:`~readinglist.config.Config` sets up (its taxonomy, ``min_score`` and
+    ``fallback_tag``; ``max_tags`` is applied by the caller). The one place these settings are
+    read, so that :func:`~readinglist.convert.version.generator_version` covers each of them."""
+    return compile_taxonomy(config.taxonomy, min_score=config.min_score, fallback=config.fallback_tag)
+
+
+def tagger_settings(config) -> tuple:
+    """What of ``config`` the generated tags depend on (see :func:`tagger_for`), as plain values."""
+    taxonomy = sorted((tag, tuple(phrases)) for tag, phrases in config.taxonomy.items())
+    return (taxonomy, float(config.min_score), int(config.max_tags), str(config.fallback_tag))
+
+
 def compile_taxonomy(taxonomy: Mapping[str, Sequence[str]], *, min_score: float = MIN_SCORE, fallback: str = "") -> Tagger:
     """Compile a taxonomy ({tag: [phrases]}) once; the result is cached per taxonomy.
     ``fallback``: the tag of a text that mentions none of its topics."""

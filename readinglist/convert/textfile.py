@@ -15,6 +15,7 @@ line boundaries). A line longer than ``max_line`` characters is not kept whole: 
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
 import re
 from collections.abc import Iterator
@@ -51,14 +52,13 @@ class LongLine(str):
         return obj
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """The whole text of the file at ``path`` (at most :data:`~readinglist.store.atomic.INPUT_LIMIT`
-    bytes); InputError as the module says."""
-    from ..store.atomic import NotRegularFile, TooLarge, describe, read_bounded
+@contextlib.contextmanager
+def _read_errors(name: str) -> Iterator[None]:
+    """An input file that cannot be opened or read, as the one-line InputError naming it."""
+    from ..store.atomic import NotRegularFile, TooLarge, describe
 
-    name = _name(path)
     try:
-        data = read_bounded(path)
+        yield
     except FileNotFoundError:
         raise InputError(f"{name}: file not found") from None
     except NotRegularFile as exc:
@@ -67,6 +67,16 @@ def read_text(path: str | os.PathLike) -> str:
         raise InputError(f"{name}: too large to read: {describe(exc)} (the limit for an input file)") from None
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {describe(exc)}") from None
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """The whole text of the file at ``path`` (at most :data:`~readinglist.store.atomic.INPUT_LIMIT`
+    bytes); InputError as the module says."""
+    from ..store.atomic import read_bounded
+
+    name = _name(path)
+    with _read_errors(name):
+        data = read_bounded(path)
     encoding, skip = _encoding(name, data)
     if encoding != "utf-8" or skip:
         try:
@@ -87,24 +97,16 @@ def iter_lines(path: str | os.PathLike, *, max_line: int = 1 << 20) -> Iterator[
     a line longer than ``max_line`` characters comes as a :class:`LongLine`. InputError as the
     module says (raised when the bad part is reached: a caller that must not act on half a file
     reads it all first). The file may be of any size."""
-    from ..store.atomic import NotRegularFile, describe, open_regular
+    from ..store.atomic import open_regular
 
     name = _name(path)
-    try:
+    with _read_errors(name):
         fd = open_regular(path)
-    except FileNotFoundError:
-        raise InputError(f"{name}: file not found") from None
-    except NotRegularFile as exc:
-        raise InputError(f"{name}: is {exc.strerror}") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {describe(exc)}") from None
     with open(fd, "rb", buffering=0, closefd=True) as fh:
 
         def read() -> bytes:
-            try:
+            with _read_errors(name):
                 return fh.read(CHUNK)
-            except OSError as exc:
-                raise InputError(f"{name}: cannot read: {describe(exc)}") from None
 
         data = read()
         while 0 < len(data) < 4:  # (enough to see a BOM)

@@ -56,8 +56,9 @@ def code_version() -> bytes:
 def generator_version(config: Config) -> bytes:
     """The fingerprint of what generates the fields with ``config``'s tagger (16 bytes)."""
     h = blake2b(code_version(), digest_size=16)
-    taxonomy = sorted((tag, tuple(phrases)) for tag, phrases in config.taxonomy.items())
-    h.update(repr((taxonomy, float(config.min_score), int(config.max_tags))).encode())
+    from .tagging import tagger_settings
+
+    h.update(repr(tagger_settings(config)).encode())
     return h.digest()
 
 

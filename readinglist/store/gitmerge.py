@@ -30,7 +30,7 @@ ours then theirs, which :mod:`.conflicts` names when readinglist reads the file.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from ..errors import StoreError
 from ..record import GENERATED_FIELDS, Event, Paper, Record
@@ -39,12 +39,12 @@ from ..text.merge3 import merge_text
 _NONE = object()  # no base (the file was added on both sides, or its base does not parse)
 
 
-@dataclass(frozen=True)
-class Merged:
-    """The merged file's text and the true conflicts it holds (``"[state] rating"``, ...)."""
+class Merged(namedtuple("Merged", "text conflicts", defaults=((),))):
+    """The merged file's text and the true conflicts it holds (``"[state] rating"``, ...);
+    a named tuple, not a dataclass: git runs the merge driver once per file, and the
+    dataclasses import would be most of its start-up."""
 
-    text: str
-    conflicts: tuple[str, ...] = ()
+    __slots__ = ()
 
 
 def three(base, ours, theirs) -> tuple[object, bool]:

@@ -25,11 +25,6 @@ def _plain(value):
     return tuple(value) if isinstance(value, list) else value
 
 
-def _value(record: Record, name: str):
-    """A record's value of a generated field, as stored (tags as a tuple)."""
-    return getattr(record, name)
-
-
 def _top_values(record: Record) -> dict:
     """The top-level values a record writes, None/empty for ones left out."""
     return {
@@ -109,7 +104,7 @@ def _fields_table(fields: tuple[tuple[str, str], ...]):
 
 
 def _generated_values(record: Record) -> dict:
-    return {f: _value(record, f) for f in GENERATED_FIELDS if f in record.generated and _value(record, f) not in (None, "", ())}
+    return {f: v for f in GENERATED_FIELDS if f in record.generated and (v := getattr(record, f)) not in (None, "", ())}
 
 
 def _sources_aot(sources: tuple[Source, ...]):

@@ -90,6 +90,9 @@ def test_the_generator_version_covers_the_models_code_and_taxonomy(tmp_path, mon
     other = replace(CONFIG, taxonomy={**CONFIG.taxonomy, "newtag": ("new phrase",)})
     assert version.generator_version(other) != version.generator_version(CONFIG)
     assert version.generator_version(replace(CONFIG, max_tags=CONFIG.max_tags + 1)) != version.generator_version(CONFIG)
+    # every tagger setting counts, the fallback tag included (it was left out once)
+    assert version.generator_version(replace(CONFIG, min_score=CONFIG.min_score + 0.5)) != version.generator_version(CONFIG)
+    assert version.generator_version(replace(CONFIG, fallback_tag=CONFIG.fallback_tag + "-x")) != version.generator_version(CONFIG)
     copy = tmp_path / "readinglist"
     shutil.copytree(version._CONVERT, copy / "convert")
     shutil.copytree(version._TEXT, copy / "text")
