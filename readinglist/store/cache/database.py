@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ...tagform import tag_key, unique_tags
 from ...constants import STATUSES
+from ...record import finished_date
 
 from . import files
 
@@ -43,7 +44,8 @@ SCHEMA = (
 # --------------------------------------------------------------------------- the SQLite file
 
 #: Bump when the tables change (the schema of the rows is part of the file's identity too).
-DB_VERSION = 7  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7: piped lines escaped by escape_controls
+DB_VERSION = 8  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7: piped lines escaped by escape_controls;
+# 8: papers.finished (stats reads no history)
 #: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
 #: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
 #: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``tags`` each paper's tags,
@@ -67,7 +69,8 @@ CREATE TABLE papers (
     changed TEXT NOT NULL,
     tags TEXT NOT NULL,         -- the topic tags, joined by U+001F
     utags TEXT NOT NULL,        -- the user's tags, joined by U+001F
-    line TEXT NOT NULL          -- what a piped `list` prints of the paper (plain_line)
+    line TEXT NOT NULL,         -- what a piped `list` prints of the paper (plain_line)
+    finished TEXT               -- the day a read paper was last finished (record.finished_date)
 ) WITHOUT ROWID;
 CREATE INDEX papers_key ON papers(key);
 CREATE TABLE texts (name TEXT PRIMARY KEY, lt TEXT NOT NULL, ln TEXT NOT NULL, la TEXT NOT NULL);
@@ -309,7 +312,7 @@ def put_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Ite
         for table in ("papers", "texts", "rows", "tags"):
             db.executemany(f"DELETE FROM {table} WHERE name = ?", drop)
     if changed:
-        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [b[0] for _, b in changed])
+        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [b[0] for _, b in changed])
         db.executemany("INSERT INTO texts VALUES (?,?,?,?)", [b[1] for _, b in changed])
         db.executemany("INSERT INTO rows VALUES (?,?)", [(n, b[2]) for n, b in changed])
         db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(t, n) for n, b in changed for t in b[3]])
@@ -366,6 +369,7 @@ def bundle_row(name: str, row: tuple) -> tuple:
             history[0][1] if history else "", history[-1][1] if history else "",
             TAG_SEP.join(tags), TAG_SEP.join(utags),
             plain_line(key, status, venue, year, unique_tags(tags + utags) if utags else tags, title),
+            finished_date(status, history),
         ),
         (name, title.lower(), notes.lower(), abstract.lower()),
         marshal.dumps(row),

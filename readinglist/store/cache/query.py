@@ -37,7 +37,7 @@ SQL_ORDER = {
     "next": ("p.priority IS NULL", "p.priority", "p.added", "p.key"),
 }
 #: The columns of a :class:`Listed` row, in its order.
-BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags, p.utags"
+BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags, p.utags, p.finished"
 _WORD_TEST = "(instr(t.lt, ?) OR instr(t.ln, ?) OR instr(t.la, ?))"
 
 
@@ -114,26 +114,34 @@ class ListedRecord(namedtuple("ListedRecord", "key venue year title tags")):
     __slots__ = ()
 
 
-class Listed(PaperTags, namedtuple("Listed", "record status priority rating user_tags")):
-    """What the ``list``/``search`` table shows of a paper, read from the cache without
-    loading the whole paper: the attributes the table reads, named as on
+class Listed(PaperTags, namedtuple("Listed", "record status priority rating user_tags finished")):
+    """What the ``list``/``search`` table and ``stats`` show of a paper, read from the cache
+    without loading the whole paper: the attributes they read, named as on
     :class:`~readinglist.record.Paper` (``record`` holds the record's part, a
-    :class:`ListedRecord`): record, status, priority, rating, user_tags."""
+    :class:`ListedRecord`): record, status, priority, rating, user_tags, finished."""
 
     __slots__ = ()
 
     @classmethod
     def of(cls, p: Paper) -> Listed:
         r = p.record
-        return cls(ListedRecord(r.key, r.venue, r.year, r.title, r.tags), p.status, p.priority, p.rating, p.user_tags)
+        return cls(ListedRecord(r.key, r.venue, r.year, r.title, r.tags), p.status, p.priority, p.rating, p.user_tags, p.finished)
 
 
 def listed(rows: Iterable[tuple]) -> list[Listed]:
     """:class:`Listed` rows from query rows that start with BRIEF_COLUMNS."""
     new = tuple.__new__
     sep = database.TAG_SEP
+    split: dict[str, tuple[str, ...]] = {"": ()}  # papers share their tags: each column split once
+
+    def tags(column: str) -> tuple[str, ...]:
+        found = split.get(column)
+        if found is None:
+            found = split[column] = tuple(column.split(sep))
+        return found
+
     return [
-        new(Listed, (new(ListedRecord, (r[0], r[2], r[3], r[6], tuple(r[7].split(sep)) if r[7] else ())), r[1], r[4], r[5], tuple(r[8].split(sep)) if r[8] else ()))
+        new(Listed, (new(ListedRecord, (r[0], r[2], r[3], r[6], tags(r[7]))), r[1], r[4], r[5], tags(r[8]), r[9]))
         for r in rows
     ]  # fmt: skip
 
