@@ -12,7 +12,8 @@ Operations (N = --papers, default 50,000; C = --clone, default 20,000):
   import-into     the same 5,000 into a store of N papers
   show/mark/note/tag/rate/priority   one paper of the N-paper store
   list            every paper (piped), list --tag T (a large result), list with a small result
-  list-json       every paper as JSON lines (list --json, piped)
+  list-json       every paper as JSON lines (list --json, piped; the cache keeps each paper's
+                  line once printed: the first round makes them, the median shows kept ones)
   next            next (the 10 papers to read next), stats (piped: the plain report)
   search          search "sparse attention"
   first-list      `list` on a C-paper store whose .cache/ was just deleted (a fresh git clone)

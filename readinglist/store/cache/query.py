@@ -53,6 +53,7 @@ def select(
     limit: int | None = None,
     brief: bool = False,
     lines: bool = False,
+    json: bool = False,
 ) -> sqlite3.Cursor:
     """Rows of the papers that match, in ``order`` (None: any), at most ``limit`` (a cursor: the
     caller converts them one by one, so the query's rows and the papers are never all held).
@@ -60,7 +61,8 @@ def select(
     ``statuses``: any of these; ``tags`` (casefolded): all of them; ``equal``: (column, value)
     pairs among year, priority, rating and venue_cf; ``words`` (lowercased): each must occur in
     the title, notes or abstract as a substring (a superset of search's whole words: the caller
-    scores). Rows hold BRIEF_COLUMNS (``brief``), the :func:`plain_line` (``lines``) or the
+    scores). Rows hold BRIEF_COLUMNS (``brief``), the :func:`plain_line` (``lines``), the
+    the name and the :func:`json_line` as UTF-8 or None (``json``: see :func:`json_rows`) or the
     marshalled paper, then the key and,
     with ``words``, the lowercased title, notes and abstract."""
     where: list[str] = []
@@ -83,8 +85,10 @@ def select(
         where.append(f"p.name IN (SELECT t.name FROM tags t WHERE t.tag = ?{' AND ' + others if others else ''})")
         params += tags
     words = list(words)
-    columns = "p.line" if lines else BRIEF_COLUMNS if brief else "r.row"
-    if not (brief or lines):
+    columns = "p.line" if lines else "p.name, j.line" if json else BRIEF_COLUMNS if brief else "r.row"
+    if json:
+        joins += " LEFT JOIN jsonl j ON j.name = p.name"
+    elif not (brief or lines):
         joins += " JOIN rows r ON r.name = p.name"
     columns += ", p.key"
     if words:
@@ -165,6 +169,50 @@ def rows_by_name(db: sqlite3.Connection, names: list[str], *, brief: bool) -> di
         for name, *row in db.execute(sql, part):
             out[name] = tuple(row)
     return out
+
+
+def json_rows(db: sqlite3.Connection, rows: Iterable[tuple]) -> list[bytes]:
+    """The JSON line (UTF-8) of each of ``rows`` (``select(json=True)``'s: name, line or None):
+    a line the cache does not hold yet (the paper was written since its line was last printed)
+    is made from the paper's row (:func:`~.lines.json_line`) and kept, unless another process is
+    writing the cache now (a read never waits for a write it does not need)."""
+    out: list[bytes] = []
+    missing: dict[str, int] = {}
+    for name, line, *_ in rows:
+        if line is None:
+            missing[name] = len(out)
+        out.append(line)
+    if missing:
+        for name, line in _make_json(db, list(missing)).items():
+            out[missing[name]] = line
+    return [line for line in out if line is not None]  # (None: removed meanwhile)
+
+
+def _make_json(db: sqlite3.Connection, names: list[str]) -> dict[str, bytes]:
+    """name -> the JSON line of the paper in each file of ``names``, kept in the cache when it
+    can be written at once (read and written in one transaction: a writer that changes a
+    paper's row drops its line in its own)."""
+    from ..paperfile import row_to_paper
+    from .lines import json_line
+
+    try:
+        db.execute("PRAGMA busy_timeout=0")
+        db.execute("BEGIN IMMEDIATE")
+        keep = True
+    except sqlite3.OperationalError:
+        keep = False
+    try:
+        loads = marshal.loads
+        with gc_paused():
+            made = {name: json_line(row_to_paper(loads(row[0]))).encode() for name, row in rows_by_name(db, names, brief=False).items()}
+        if keep:
+            db.executemany("INSERT OR REPLACE INTO jsonl VALUES (?, ?)", made.items())
+            db.execute("COMMIT")
+            keep = False
+    finally:
+        if keep:
+            db.execute("ROLLBACK")
+    return made
 
 
 def search_candidates(db: sqlite3.Connection, words: list[str]) -> list[tuple]:
