@@ -12,10 +12,13 @@ Operations (N = --papers, default 50,000; C = --clone, default 20,000):
   import-into     the same 5,000 into a store of N papers
   show/mark/note/tag/rate/priority   one paper of the N-paper store
   list            every paper (piped), list --tag T (a large result), list with a small result
+  list-json       every paper as JSON lines (list --json, piped; the cache keeps each paper's
+                  line once printed: the first round makes them, the median shows kept ones)
+  next            next (the 10 papers to read next), stats (piped: the plain report)
   search          search "sparse attention"
   first-list      `list` on a C-paper store whose .cache/ was just deleted (a fresh git clone)
   export-*        BibTeX, CSL-JSON, Markdown of all N papers to a file
-  (--sizes 5000,20000,50000: list, list-tag, list-small, search and export-* on a store of each
+  (--sizes 5000,20000,50000: list, list-json, list-tag, list-small, next, stats, search and export-* on a store of each
   size, labelled "list@5k"...; budgets apply at 50,000 papers)
   import-big      (--big) 50,000 new abstracts (10 lists of 5,000) into an empty store
   import-bib      the 5,000 papers of import-fresh as one .bib (exported once) into an empty store
@@ -66,6 +69,9 @@ BUDGETS: dict[str, float | None] = {
     "list": 0.3,
     "list-tag": 0.3,
     "list-small": 0.1,
+    "list-json": None,
+    "next": None,
+    "stats": None,
     "search": 0.3,
     "first-list": 1.5,
     "export-bibtex": 3.0,
@@ -79,7 +85,7 @@ BUDGETS: dict[str, float | None] = {
 MEMORY_BUDGETS_MB = {"import-big": 200}
 SINGLE = ("show", "mark", "note", "tag", "rate", "priority")
 #: Operations that read the whole store (run at each of --sizes).
-READS = ("list", "list-tag", "list-small", "search", "export-bibtex", "export-csljson", "export-markdown")
+READS = ("list", "list-json", "list-tag", "list-small", "next", "stats", "search", "export-bibtex", "export-csljson", "export-markdown")
 
 
 #: Brings a store's duplicate index up to date (an import of nothing), untimed.
@@ -298,6 +304,9 @@ def main() -> int:
             "list": ["list"],
             "list-tag": ["list", "--tag", "llm"],
             "list-small": ["list", "--tag", "llm", "--tag", "robotics", "--tag", "speech"],
+            "list-json": ["list", "--json"],
+            "next": ["next"],
+            "stats": ["stats"],
             "search": ["search", "sparse attention"],
             "export-bibtex": ["export", "-o", str(run_dir / "out.bib")],
             "export-csljson": ["export", "-o", str(run_dir / "out.json")],
@@ -367,6 +376,17 @@ def main() -> int:
         failed += not ok and not v
         # the budget as a ratio: the issue's seconds over its bare python (0.015-0.020 s; 0.0175)
         print(f"{row} {budget:9.2f} {budget / 0.0175:9.1f} {mb:8.0f}  {'ok' if ok else 'OVER'}")
+    # issue 30: the commands that read every paper, as ratios to `list` on the same store (same variant)
+    relative = [(op, v) for op in ops for v in variants if base(op) in ("list-json", "next", "stats")]
+    if relative:
+        print("ratio to `list` on the same store (medians; goal of issue 30: within 1.5x):")
+        for op, v in relative:
+            size = op.partition("@")[2]
+            lst = "list" + (f"@{size}" if size else "")
+            if lst + v in times:
+                label = f"{op} ({v})" if v else op
+                print(f"  {label:28} {statistics.median(times[op + v]) / statistics.median(times[lst + v]):5.2f}x list "
+                      f"(CPU {statistics.median(cpu[op + v]) / statistics.median(cpu[lst + v]):5.2f}x)")
     if not args.keep:
         shutil.rmtree(run_dir, ignore_errors=True)
     return 1 if failed else 0

@@ -122,6 +122,23 @@ class Paper(Evolving, PaperTags, namedtuple("Paper", "record status history note
 
     __slots__ = ()
 
+    @property
+    def finished(self) -> str | None:
+        """The date (YYYY-MM-DD) a read paper was last finished (see :func:`finished_date`)."""
+        return finished_date(self.status, self.history)
+
+
+def finished_date(status: str, history) -> str | None:
+    """The date (YYYY-MM-DD) of the last "finished" event in ``history`` ((event, date) pairs:
+    :class:`Event` values, or a cache row's tuples) when ``status`` is "read"; None otherwise.
+    (The cache keeps it for each paper: ``stats`` reads it without the history.)"""
+    if status != "read":
+        return None
+    for event in reversed(history):
+        if event[0] == "finished":
+            return event[1][:10]
+    return None
+
 
 
 class Skipped(namedtuple("Skipped", "source reason text count", defaults=(1,))):

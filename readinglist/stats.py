@@ -5,22 +5,28 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
+from operator import attrgetter
 
 from .record import Paper
 from .tagform import tag_key, unique_tags
 
+TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
+if TYPE_CHECKING:
+    from .store.cache import Listed
+
 Row = tuple[str, int, int, int]  # label, read, reading, total
 
 
-def _rows(groups: dict[str, list[Paper]]) -> list[Row]:
+def _rows(groups: dict[str, list[Paper | Listed]]) -> list[Row]:
     rows = []
+    status = attrgetter("status")
     for label, papers in groups.items():
-        counts = Counter(p.status for p in papers)
+        counts = Counter(map(status, papers))
         rows.append((label, counts["read"], counts["reading"], len(papers)))
     return rows
 
 
-def progress_rows(papers: Iterable[Paper]) -> list[tuple[str, list[Row]]]:
+def progress_rows(papers: Iterable[Paper | Listed]) -> list[tuple[str, list[Row]]]:
     """Sections of (label, read, reading, total) rows: overall, per venue-year, per tag.
 
     Venues are sorted by name; tags by how many papers carry them, then by name.
@@ -32,17 +38,13 @@ def progress_rows(papers: Iterable[Paper]) -> list[tuple[str, list[Row]]]:
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
-def finished_on(paper: Paper) -> str | None:
-    """The date (YYYY-MM-DD) a read paper was last finished, from its history; None otherwise."""
-    if paper.status != "read":
-        return None
-    for event in reversed(paper.history):
-        if event.event == "finished":
-            return event.date[:10]
-    return None
+def finished_on(paper: Paper | Listed) -> str | None:
+    """The date (YYYY-MM-DD) a read paper was last finished, from its history; None otherwise
+    (a paper or the cache's :class:`~readinglist.store.cache.Listed` row of it, which keeps it)."""
+    return paper.finished
 
 
-def read_per_week(papers: Iterable[Paper], *, weeks: int = 12, today: date | None = None) -> list[int]:
+def read_per_week(papers: Iterable[Paper | Listed], *, weeks: int = 12, today: date | None = None) -> list[int]:
     """How many papers were finished in each of the last ``weeks`` weeks (oldest first), the
     last one being the 7 days up to ``today`` (default: today, UTC)."""
     if today is None:
@@ -69,24 +71,29 @@ def sparkline(counts: list[int]) -> str:
     return "".join(SPARKS[0] if c == 0 else SPARKS[1 + round((len(SPARKS) - 2) * c / top)] if c < top else SPARKS[-1] for c in counts)
 
 
-def groups(papers: Iterable[Paper]) -> list[tuple[str, dict[str, list[Paper]]]]:
+def groups(papers: Iterable[Paper | Listed]) -> list[tuple[str, dict[str, list[Paper | Listed]]]]:
     """The papers by venue-year (sorted by name) and by tag (most common first)."""
-    by_venue: dict[str, list[Paper]] = {}
-    by_tag: dict[str, list[Paper]] = {}
+    by_venue: dict[str, list[Paper | Listed]] = {}
+    by_tag: dict[str, list[Paper | Listed]] = {}
     spelled: dict[str, str] = {}  # tag_key -> the first spelling seen (tagform.py: one tag, any form)
-    keys: dict[str, str] = {}  # tag -> its tag_key (papers share their tags: each folded once)
-    distinct: dict[tuple[str, ...], tuple[str, ...]] = {}  # a paper's tags -> unique_tags of them
+    # papers share their venue and their tags: the groups a paper joins are found once for each
+    # venue-year, and for each set of tags (the first spelling of a tag is the one first seen,
+    # as when each paper's tags were folded in turn)
+    venues: dict[tuple, list[Paper | Listed]] = {}
+    tag_groups: dict[tuple, list[list[Paper | Listed]]] = {}
     for p in papers:
-        venue = " ".join(str(x) for x in (p.record.venue, p.record.year) if x) or "(no venue)"
-        by_venue.setdefault(venue, []).append(p)
-        tags = p.tags
-        if tags not in distinct:
-            distinct[tags] = unique_tags(tags)
-        for t in distinct[tags]:
-            k = keys.get(t)
-            if k is None:
-                k = keys[t] = tag_key(t)
-            by_tag.setdefault(spelled.setdefault(k, t), []).append(p)
+        record = p.record
+        group = venues.get((record.venue, record.year))
+        if group is None:
+            venue = " ".join(str(x) for x in (record.venue, record.year) if x) or "(no venue)"
+            group = venues[record.venue, record.year] = by_venue.setdefault(venue, [])
+        group.append(p)
+        both = (record.tags, p.user_tags)
+        targets = tag_groups.get(both)
+        if targets is None:
+            targets = tag_groups[both] = [by_tag.setdefault(spelled.setdefault(tag_key(t), t), []) for t in unique_tags(p.tags)]
+        for group in targets:
+            group.append(p)
     return [
         ("by venue", dict(sorted(by_venue.items()))),
         ("by tag", dict(sorted(by_tag.items(), key=lambda kv: (-len(kv[1]), kv[0])))),

@@ -68,7 +68,7 @@ def test_sparkline_one_char_per_count_and_order_kept(counts):
 def test_stats_table_on_a_terminal():
     from rich.console import Console
 
-    from readinglist.cli.library import stats_table
+    from readinglist.cli.report import stats_table
 
     today = date.today().isoformat()
     papers = [finished("a", today), paper("b", "reading", venue="ICML", year=2024, tags=("theory",)), paper("c", "unread")]
@@ -87,7 +87,7 @@ def test_stats_on_a_narrow_terminal_never_cuts_its_numbers(width):
     the bar narrows and goes, and only labels are cut."""
     from rich.console import Console
 
-    from readinglist.cli.library import stats_table
+    from readinglist.cli.report import stats_table
 
     today = date.today().isoformat()
     papers = [finished(f"r{i}", today) for i in range(1234)] + [
@@ -104,3 +104,58 @@ def test_stats_on_a_narrow_terminal_never_cuts_its_numbers(width):
         assert not any(c.endswith("…") and "/" in c for c in cells), line
     if width >= 100:
         assert "per week (12)" in out and "█" in out
+
+
+def _reading_store(tmp_path):
+    """A store whose papers differ in everything stats groups by, with histories in which a
+    paper was finished, reset and finished again (the clock moves a day a change)."""
+    from itertools import count
+
+    from helpers import unrelated_records
+
+    from readinglist.store import Store
+
+    days = count(1)
+    store = Store.open(tmp_path / "s", clock=lambda: f"2026-10-{next(days) % 28 + 1:02d}T09:00:00Z")
+    venues = [("NeurIPS", 2026), ("ICML", 2025), (None, None), ("neurips", 2026)]
+    tags = [("llm",), ("LLM", "theory"), ("theory", "vision"), ()]
+    store.import_records(
+        r.evolve(venue=venues[i % 4][0], year=venues[i % 4][1], tags=tags[i // 4 % 4]) for i, r in enumerate(unrelated_records(24))
+    )
+    for i, steps in enumerate([["read"], ["reading", "read"], ["read", "unread"], ["read", "reading", "read"], ["skipped"], ["reading"]] * 4):
+        for status in steps:
+            store.set_status(f"p{i:04d}", status)
+    store.add_tags("p0001", ["Club"])
+    store.add_tags("p0002", ["club", "llm"])
+    return store
+
+
+def test_stats_of_the_cache_rows_are_the_stats_of_the_whole_papers(tmp_path):
+    """`stats` counts the cache's brief rows (each keeps the day its paper was last finished):
+    the same sections, rows and weeks as the whole papers give, from the cache and inside a
+    transaction (whose rows come from the papers in memory)."""
+    from readinglist.stats import groups
+
+    store = _reading_store(tmp_path)
+    whole = store.find()
+    assert sum(p.finished is not None for p in whole) == 12  # (the reset one is not read)
+    today = date(2026, 10, 30)
+
+    def figures(papers):
+        return (progress_rows(papers), read_per_week(papers, weeks=6, today=today),
+                [(title, {label: [p.key for p in members] for label, members in by.items()}) for title, by in groups(papers)])  # fmt: skip
+
+    expected = figures(whole)
+    assert figures(store.find(brief=True)) == expected
+    with store.transaction():
+        assert figures(store.find(brief=True)) == expected
+    assert [p.finished for p in store.find(brief=True)] == [p.finished for p in whole]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["added", "started", "finished", "skipped", "reset"]), st.dates()), max_size=6),
+       st.sampled_from(["read", "reading", "unread", "skipped"]))  # fmt: skip
+def test_finished_is_the_day_of_the_last_finished_event_of_a_read_paper(events, status):
+    history = tuple(Event(e, f"{d.isoformat()}T12:00:00Z") for e, d in events)
+    days = [d.isoformat() for e, d in events if e == "finished"]
+    p = Paper(Record(key="k", title="t"), status=status, history=history)
+    assert p.finished == (days[-1] if status == "read" and days else None)

@@ -171,27 +171,10 @@ def _out(text: str) -> None:
 
 
 def _paper_json(paper) -> dict:
-    rec = paper.record
-    return {
-        "key": rec.key,
-        "title": rec.title,
-        "shorttitle": rec.shorttitle,
-        "venue": rec.venue,
-        "year": rec.year,
-        "status": paper.status,
-        "priority": paper.priority,
-        "rating": paper.rating,
-        "tags": list(rec.tags),
-        "user_tags": list(paper.user_tags),
-        "notes": paper.notes,
-        "generated": sorted(rec.generated),
-        "authors": [str(a) for a in rec.authors],
-        "doi": rec.doi,
-        "url": rec.url,
-        "abstract": rec.abstract,
-        "sources": [str(s) for s in rec.sources],
-        "history": [{"event": e.event, "date": e.date} for e in paper.history],
-    }
+    """A paper as the JSON object the commands print (:func:`~readinglist.store.cache.paper_json`)."""
+    from ..store.cache import paper_json
+
+    return paper_json(paper)
 
 
 def _print_papers(papers, *, as_json: bool) -> None:
@@ -217,6 +200,9 @@ def list_papers(where, sort, reverse, limit, as_json) -> None:
         sort = sort[1:] if sort.startswith("-") else "-" + sort
     if not as_json and _plain_output():  # the cache keeps each paper's line: one text a paper
         sys.stdout.write("".join(_find(where, sort, limit=limit, lines=True)))
+        return
+    if as_json and _utf8(sys.stdout):  # ...and its JSON line (made for a UTF-8 stdout)
+        _write_utf8(_find(where, sort, limit=limit, json=True))
         return
     papers = _find(where, sort, limit=limit, brief=not as_json)
     _print_papers(papers, as_json=as_json)
@@ -244,9 +230,22 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 def next_papers(where, limit, as_json) -> None:
     """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it). The query
     sorts and cuts, as for list: only the papers shown are read, as cached rows for the table."""
-    papers = state.store.find(where.replace(status=("reading", "unread")), sort="next", limit=limit, brief=not as_json)
-    _warn_broken()
-    _print_papers(papers, as_json=as_json)
+    where = where.replace(status=("reading", "unread"))
+    if as_json and _utf8(sys.stdout):  # the JSON lines the cache keeps, as for list --json
+        _write_utf8(_find(where, "next", limit=limit, json=True))
+        return
+    _print_papers(_find(where, "next", limit=limit, brief=not as_json), as_json=as_json)
+
+
+def _write_utf8(lines: list[bytes]) -> None:
+    """Lines of UTF-8 (the cache's, for a UTF-8 stdout) written as they are, a thousand at a time."""
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        sys.stdout.write(b"".join(lines).decode())
+        return
+    sys.stdout.flush()
+    for i in range(0, len(lines), 1000):
+        out.write(b"".join(lines[i : i + 1000]))
 
 
 def _find(where, sort, **more):
@@ -287,13 +286,12 @@ def json_text(value, indent: int | None = None) -> str:
 
 
 def json_lines(values) -> str:
-    """:func:`json_text` of each of ``values``, a line each (one encoder for them all)."""
-    import json
+    """:func:`json_text` of each of ``values``, a line each (as the cache makes a paper's
+    :func:`~readinglist.store.cache.json_line`)."""
+    from ..store.cache import json_text
 
-    from ..text.controls import json_safe
-
-    encode = json.JSONEncoder(ensure_ascii=not _utf8(sys.stdout)).encode  # (what json.dumps makes)
-    return "".join([json_safe(encode(value)) + "\n" for value in values])
+    ascii_only = not _utf8(sys.stdout)
+    return "".join([json_text(value, ascii_only=ascii_only) + "\n" for value in values])
 
 
 def _utf8(stream) -> bool:

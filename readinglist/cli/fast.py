@@ -1,7 +1,7 @@
 """The everyday commands without typer.
 
 ``show KEY [--json]``, ``mark STATUS KEY...``, ``note KEY -m TEXT [-a]``, ``tag KEY TAG...``,
-``rate KEY N``, ``priority KEY N``, ``search TEXT [-n N] [--json]``, ``merge-file BASE OURS THEIRS [PATH] [--marker-size N]``
+``rate KEY N``, ``priority KEY N``, ``search TEXT [-n N] [--json]``, ``stats [--weeks N]``, ``merge-file BASE OURS THEIRS [PATH] [--marker-size N]``
 (the git merge driver) and ``list`` with its own options (after any of ``--store``,
 ``--config``, ``--color``, ``--no-pager``) are parsed here and run by the same functions the
 typer commands call (:mod:`.papers`, :func:`.common.list_papers`), so such a process never
@@ -150,6 +150,14 @@ def _command(name: str, args: list[str]) -> dict | None:
         return _list_options(args)
     elif name == "next":
         return _list_options(args, _NEXT_OPTIONS, _NEXT_DEFAULTS)
+    elif name == "stats":
+        if not args:
+            return dict(weeks=12)
+        option, eq, value = args[0].partition("=")
+        if option == "--weeks" and len(args) == (1 if eq else 2):
+            weeks = _small_int(value if eq else args[1], 104, 1)  # typer's IntRange(1, 104)
+            if weeks is not None:
+                return dict(weeks=weeks)
     elif name == "search":
         text = None
         limit, as_json, limited = 20, False, False
@@ -255,6 +263,10 @@ def run(argv: list[str]) -> int | None:
             from .common import next_papers
 
             next_papers(**kwargs)
+        elif name == "stats":
+            from .report import stats_report
+
+            stats_report(**kwargs)
         elif name == "merge-file":  # needs no store nor configuration
             from ..store.gitmerge import run_driver
 

@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 #: The index is written back to the cache after this many files were parsed again.
 CACHE_SAVE_AFTER = 64
 
-
-
 _WORDS = re.compile(r"\w+")
 
 
@@ -252,6 +250,7 @@ class Queries(Transactions):
         limit: int | None = None,
         brief: bool = False,
         lines: bool = False,
+        json: bool = False,
     ) -> list:
         """The papers that match every given filter, sorted.
 
@@ -263,7 +262,8 @@ class Queries(Transactions):
         "relevance" (best search match first) needs ``search``. ``limit``: at most this many.
         ``brief``: :class:`~readinglist.store.cache.Listed` rows (what the ``list`` table
         shows) instead of whole papers, much cheaper for a large result; ``lines``: the line a
-        piped ``list`` prints of each (:func:`~readinglist.store.cache.plain_line`), cheaper still.
+        piped ``list`` prints of each (:func:`~readinglist.store.cache.plain_line`), cheaper still;
+        ``json``: the line ``list --json`` prints of each, as UTF-8 (:func:`~readinglist.store.cache.json_line`).
         """
         if where is not None:
             status, tags, venue, year, priority = where.status or None, where.tags, where.venue, where.year, where.priority
@@ -289,6 +289,10 @@ class Queries(Transactions):
                 from .cache import plain_line_of
 
                 return [plain_line_of(p) for p in out]
+            if json:
+                from .cache import json_line
+
+                return [json_line(p).encode() for p in out]
             if brief:
                 from .cache import Listed
 
@@ -307,25 +311,22 @@ class Queries(Transactions):
             cursor = cache.select(
                 db, statuses=statuses, tags=wanted, equal=equal, words=score.words if score else (),
                 order=None if order == "relevance" else order, reverse=reverse, limit=None if score else limit, brief=brief,
-                lines=lines,
+                lines=lines, json=json,
             )  # fmt: skip
-            if score is None:  # rows converted as they come
-                if lines:
-                    return [r[0] for r in cursor]
-                return cache.listed(cursor) if brief else cache.papers_of(cursor)
-            lowered = score.lowered
-            return [(r, points) for r in cursor if (points := lowered(r[-3], r[-2], r[-1])) > 0]
+            rows: Iterable = cursor  # (without a search, converted as they come)
+            if score is not None:
+                lowered = score.lowered
+                scored = [(r, points) for r in cursor if (points := lowered(r[-3], r[-2], r[-1])) > 0]
+                if order == "relevance":
+                    scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
+                rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
+            if json:
+                return cache.json_rows(db, rows)
+            if lines:
+                return [r[0] for r in rows]
+            return cache.listed(rows) if brief else cache.papers_of(rows)
 
-        found = self._query(query)
-        if score is None:
-            return found
-        scored = found
-        if order == "relevance":
-            scored.sort(key=lambda rs: (-rs[1], rs[0][-4]), reverse=reverse)
-        rows = [r for r, _ in scored[:limit]] if limit is not None else [r for r, _ in scored]
-        if lines:
-            return [r[0] for r in rows]
-        return cache.listed(rows) if brief else cache.papers_of(rows)
+        return self._query(query)
 
     def _find_in_memory(self, statuses, wanted, venue_cf, year, priority, rating, search, order, reverse) -> list[Paper]:
         folds: dict[tuple[str, ...], frozenset[str]] = {}

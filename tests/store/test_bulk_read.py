@@ -427,3 +427,107 @@ def test_an_edited_file_is_read_as_tomllib_reads_it_or_left_to_it(paper, edits):
     if row is not None:
         assert row == _tomllib_row(text)
         assert paperfile.parse_row(text, "x.toml") == row
+
+
+def _kept_json(store) -> dict[str, bytes]:
+    """The JSON lines the store's cache keeps, by file name."""
+    import sqlite3
+
+    db = sqlite3.connect(store.cache_dir / cache.CACHE_NAME)
+    try:
+        return dict(db.execute("SELECT name, line FROM jsonl"))
+    finally:
+        db.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(_papers, min_size=1, max_size=4, unique_by=lambda p: p.key.casefold()), _papers)
+def test_the_json_line_the_cache_keeps_is_the_papers_json(papers, edited):
+    """``find(json=True)`` (what ``list --json`` prints: the cache's line, made when first
+    asked for) is the careful encoding of each paper the files hold (``json.dumps`` of
+    :func:`paper_json`, hidden characters escaped): when made, when kept, after a hand edit (the
+    changed paper's line is made again, the others kept), with filters, inside a transaction.
+    (A file changed within RACY_NS of a scan is read again, and its line made again, until it
+    settles: the test waits that long after each write.)"""
+    import json
+    import tempfile
+    import time
+
+    from readinglist.text.controls import json_safe
+
+    def careful(found):
+        return [(json_safe(json.dumps(cache.paper_json(p), ensure_ascii=False)) + "\n").encode() for p in found]
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store.open(folder)
+        for p in papers:
+            (store.papers_dir / f"{p.key}.toml").write_text(paperfile.render(paperfile.canonical(p)), encoding="utf-8")
+        time.sleep(cache.RACY_NS / 1e9 + 0.05)
+        assert store.find(sort="title") and _kept_json(store) == {}  # (the cache made, no line yet)
+        assert store.find(json=True) == careful(store.find())  # made
+        assert len(_kept_json(store)) == len(papers)
+        assert store.find(json=True) == careful(store.find())  # kept
+        assert store.find(json=True, sort="-title", limit=2) == careful(store.find(sort="-title", limit=2))
+        assert store.find(json=True, status="read") == careful(store.find(status="read"))
+        with store.transaction():  # the in-memory path
+            assert store.find(json=True) == careful(store.find())
+        other = paperfile.canonical(edited.evolve(record=edited.record.evolve(key=papers[0].key)))
+        (store.papers_dir / f"{papers[0].key}.toml").write_text(paperfile.render(other), encoding="utf-8")
+        time.sleep(cache.RACY_NS / 1e9 + 0.05)
+        kept = _kept_json(store)
+        found = store.find()
+        assert f"{papers[0].key}.toml" not in _kept_json(store)  # dropped with the file's row
+        assert store.find(json=True) == careful(found)
+        assert {n: v for n, v in _kept_json(store).items() if n != f"{papers[0].key}.toml"} == {n: v for n, v in kept.items() if n != f"{papers[0].key}.toml"}
+
+
+def test_a_json_line_is_made_but_not_kept_while_another_process_writes_the_cache(tmp_path):
+    """A reader never waits for the cache's write lock to keep a JSON line: it prints the lines
+    it made and leaves them to the next run."""
+    import sqlite3
+    import time
+
+    store = Store.open(tmp_path / "s")
+    from helpers import unrelated_records
+
+    store.import_records(unrelated_records(3))
+    time.sleep(cache.RACY_NS / 1e9 + 0.05)  # files changed just before a scan are read again (their lines too)
+    truth = [cache.json_line(p).encode() for p in store.find()]
+    other = sqlite3.connect(store.cache_dir / cache.CACHE_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert store.find(json=True) == truth
+        assert _kept_json(store) == {}
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.find(json=True) == truth
+    assert len(_kept_json(store)) == 3
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(_json_values)
+def test_json_text_is_json_dumps_with_hidden_characters_escaped(value):
+    """The encoder's shortcut (the ASCII encoder first, the asked-for one when that wrote a
+    ``\\u`` escape) gives json.dumps' text, with json_safe's escapes on a UTF-8 stdout."""
+    import json
+
+    from readinglist.text.controls import json_safe
+
+    assert cache.json_text(value) == json_safe(json.dumps(value, ensure_ascii=False))
+    assert cache.json_text(value, ascii_only=True) == json_safe(json.dumps(value, ensure_ascii=True))
+
+
+@pytest.mark.parametrize("text", ["plain", "caf\u00e9", "tab\there", "del\x7f", "c1\x85", "rtl\u202e", "\\u00e9 typed", "astral \U0001f600", "lone \udc80"])
+def test_json_text_on_the_texts_either_encoder_escapes(text):
+    import json
+
+    from readinglist.text.controls import json_safe
+
+    assert cache.json_text({"t": text}) == json_safe(json.dumps({"t": text}, ensure_ascii=False))

@@ -177,7 +177,7 @@ def test_export_through_a_link_writes_the_linked_file(lib, tmp_path):
 def _small_tmpfs(path: Path) -> bool:
     path.mkdir()
     try:
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(path)], capture_output=True, timeout=20)
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", str(path)], capture_output=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0

@@ -21,7 +21,8 @@ workers when there are many (:func:`_parsed_parts`).
 The package: :mod:`.files` (the stat pass), :mod:`.database` (the SQLite file and the rows
 written for each paper), :mod:`.bulk` (the bulk read of paper files), :mod:`.index` (the index
 in memory that transactions read), :mod:`.update` (:func:`sync`: the cache brought up to date),
-:mod:`.query` (the queries). Its names are this package's too.
+:mod:`.query` (the queries), :mod:`.lines` (what the reading commands print of each paper, kept
+with its row). Its names are this package's too.
 """
 
 from __future__ import annotations
@@ -77,10 +78,15 @@ from .database import (  # noqa: F401
     put_sigs as put_sigs,
     bundle as bundle,
     _STATUS_IX as _STATUS_IX,
+    bundle_row as bundle_row,
+)
+from .lines import (  # noqa: F401
     _LINE_CONTROLS as _LINE_CONTROLS,
     plain_line as plain_line,
     plain_line_of as plain_line_of,
-    bundle_row as bundle_row,
+    paper_json as paper_json,
+    json_text as json_text,
+    json_line as json_line,
 )
 from .bulk import (  # noqa: F401
     COMPILED_MIN_FILES as COMPILED_MIN_FILES,
@@ -129,4 +135,6 @@ from .query import (  # noqa: F401
     papers_of as papers_of,
     rows_by_name as rows_by_name,
     search_candidates as search_candidates,
+    json_rows as json_rows,
+    _make_json as _make_json,
 )

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import re
 import sqlite3
 import stat as stat_module
 import sys
@@ -17,13 +16,14 @@ from pathlib import Path
 
 from ...tagform import tag_key, unique_tags
 from ...constants import STATUSES
+from ...record import finished_date
 
 from . import files
+from .lines import plain_line
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
     from ...record import Paper
-    from .query import Listed
 
 
 #: The field names of the values a row holds, in order: part of the cache's identity, so a
@@ -43,11 +43,14 @@ SCHEMA = (
 # --------------------------------------------------------------------------- the SQLite file
 
 #: Bump when the tables change (the schema of the rows is part of the file's identity too).
-DB_VERSION = 7  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7: piped lines escaped by escape_controls
+DB_VERSION = 9  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7: piped lines escaped by escape_controls;
+# 8: papers.finished (stats reads no history); 9: jsonl (list --json)
 #: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
 #: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
-#: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``tags`` each paper's tags,
-#: casefolded (the --tag filter). All are keyed by the file's name.
+#: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``jsonl`` the line ``list --json``
+#: prints of it as UTF-8 (:func:`~.lines.json_line`), made when first printed (:func:`~.query.json_rows`:
+#: a clone or an import does not pay for it) and dropped with the paper's row; ``tags`` each
+#: paper's tags, casefolded (the --tag filter). All are keyed by the file's name.
 _SCHEMA_SQL = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v BLOB);
 CREATE TABLE papers (
@@ -67,11 +70,13 @@ CREATE TABLE papers (
     changed TEXT NOT NULL,
     tags TEXT NOT NULL,         -- the topic tags, joined by U+001F
     utags TEXT NOT NULL,        -- the user's tags, joined by U+001F
-    line TEXT NOT NULL          -- what a piped `list` prints of the paper (plain_line)
+    line TEXT NOT NULL,         -- what a piped `list` prints of the paper (plain_line)
+    finished TEXT               -- the day a read paper was last finished (record.finished_date)
 ) WITHOUT ROWID;
 CREATE INDEX papers_key ON papers(key);
 CREATE TABLE texts (name TEXT PRIMARY KEY, lt TEXT NOT NULL, ln TEXT NOT NULL, la TEXT NOT NULL);
 CREATE TABLE rows (name TEXT PRIMARY KEY, row BLOB NOT NULL);
+CREATE TABLE jsonl (name TEXT PRIMARY KEY, line BLOB NOT NULL);
 CREATE TABLE tags (tag TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (tag, name)) WITHOUT ROWID;
 CREATE INDEX tags_name ON tags(name);
 """
@@ -306,10 +311,10 @@ def put_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Ite
     and the files' signatures once they are in place)."""
     drop = [(n,) for n in gone] + [(n,) for n, _ in changed if n in stored]
     if drop:
-        for table in ("papers", "texts", "rows", "tags"):
+        for table in ("papers", "texts", "rows", "jsonl", "tags"):
             db.executemany(f"DELETE FROM {table} WHERE name = ?", drop)
     if changed:
-        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [b[0] for _, b in changed])
+        db.executemany("INSERT INTO papers VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", [b[0] for _, b in changed])
         db.executemany("INSERT INTO texts VALUES (?,?,?,?)", [b[1] for _, b in changed])
         db.executemany("INSERT INTO rows VALUES (?,?)", [(n, b[2]) for n, b in changed])
         db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(t, n) for n, b in changed for t in b[3]])
@@ -330,29 +335,6 @@ def bundle(name: str, p: Paper) -> tuple:
 _STATUS_IX = {s: i for i, s in enumerate(STATUSES)}
 
 
-_LINE_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def plain_line(key: str, status: str, venue: str | None, year: int | None, tags: tuple[str, ...], title: str) -> str:
-    """The line ``list`` and ``search`` print for a paper when piped: key, status, venue and
-    year, tags (the topic tags, then the user's own), title, tab-separated. A control
-    character in a field (a tab or line break too: the layout's must be the only ones) is
-    shown escaped. The cache keeps each paper's line, so a piped ``list`` of every paper
-    fetches one text a paper."""
-    line = f"{key}\t{status}\t{venue or ''} {year or ''}\t{','.join(tags)}\t{title}\n"
-    if _LINE_CONTROLS.search(line) is None and line.count("\t") == 4 and line.count("\n") == 1:
-        return line
-    from ...text.controls import escape_controls as esc
-
-    return f"{esc(key, '')}\t{status}\t{esc(venue or '', '')} {year or ''}\t{esc(','.join(tags), '')}\t{esc(title, '')}\n"
-
-
-def plain_line_of(p: Paper | Listed) -> str:
-    """:func:`plain_line` of a paper (or a :class:`Listed` row)."""
-    r = p.record
-    return plain_line(r.key, p.status, r.venue, r.year, p.tags if p.user_tags else r.tags, r.title)
-
-
 def bundle_row(name: str, row: tuple) -> tuple:
     """Everything the cache stores of the paper in file ``name``, from its row (marshal data,
     so that forked parsers make it): its ``papers`` row, its ``texts`` row, the marshalled
@@ -366,6 +348,7 @@ def bundle_row(name: str, row: tuple) -> tuple:
             history[0][1] if history else "", history[-1][1] if history else "",
             TAG_SEP.join(tags), TAG_SEP.join(utags),
             plain_line(key, status, venue, year, unique_tags(tags + utags) if utags else tags, title),
+            finished_date(status, history),
         ),
         (name, title.lower(), notes.lower(), abstract.lower()),
         marshal.dumps(row),

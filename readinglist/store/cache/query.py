@@ -37,7 +37,7 @@ SQL_ORDER = {
     "next": ("p.priority IS NULL", "p.priority", "p.added", "p.key"),
 }
 #: The columns of a :class:`Listed` row, in its order.
-BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags, p.utags"
+BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags, p.utags, p.finished"
 _WORD_TEST = "(instr(t.lt, ?) OR instr(t.ln, ?) OR instr(t.la, ?))"
 
 
@@ -53,6 +53,7 @@ def select(
     limit: int | None = None,
     brief: bool = False,
     lines: bool = False,
+    json: bool = False,
 ) -> sqlite3.Cursor:
     """Rows of the papers that match, in ``order`` (None: any), at most ``limit`` (a cursor: the
     caller converts them one by one, so the query's rows and the papers are never all held).
@@ -60,7 +61,8 @@ def select(
     ``statuses``: any of these; ``tags`` (casefolded): all of them; ``equal``: (column, value)
     pairs among year, priority, rating and venue_cf; ``words`` (lowercased): each must occur in
     the title, notes or abstract as a substring (a superset of search's whole words: the caller
-    scores). Rows hold BRIEF_COLUMNS (``brief``), the :func:`plain_line` (``lines``) or the
+    scores). Rows hold BRIEF_COLUMNS (``brief``), the :func:`plain_line` (``lines``), the
+    the name and the :func:`json_line` as UTF-8 or None (``json``: see :func:`json_rows`) or the
     marshalled paper, then the key and,
     with ``words``, the lowercased title, notes and abstract."""
     where: list[str] = []
@@ -83,8 +85,10 @@ def select(
         where.append(f"p.name IN (SELECT t.name FROM tags t WHERE t.tag = ?{' AND ' + others if others else ''})")
         params += tags
     words = list(words)
-    columns = "p.line" if lines else BRIEF_COLUMNS if brief else "r.row"
-    if not (brief or lines):
+    columns = "p.line" if lines else "p.name, j.line" if json else BRIEF_COLUMNS if brief else "r.row"
+    if json:
+        joins += " LEFT JOIN jsonl j ON j.name = p.name"
+    elif not (brief or lines):
         joins += " JOIN rows r ON r.name = p.name"
     columns += ", p.key"
     if words:
@@ -114,26 +118,34 @@ class ListedRecord(namedtuple("ListedRecord", "key venue year title tags")):
     __slots__ = ()
 
 
-class Listed(PaperTags, namedtuple("Listed", "record status priority rating user_tags")):
-    """What the ``list``/``search`` table shows of a paper, read from the cache without
-    loading the whole paper: the attributes the table reads, named as on
+class Listed(PaperTags, namedtuple("Listed", "record status priority rating user_tags finished")):
+    """What the ``list``/``search`` table and ``stats`` show of a paper, read from the cache
+    without loading the whole paper: the attributes they read, named as on
     :class:`~readinglist.record.Paper` (``record`` holds the record's part, a
-    :class:`ListedRecord`): record, status, priority, rating, user_tags."""
+    :class:`ListedRecord`): record, status, priority, rating, user_tags, finished."""
 
     __slots__ = ()
 
     @classmethod
     def of(cls, p: Paper) -> Listed:
         r = p.record
-        return cls(ListedRecord(r.key, r.venue, r.year, r.title, r.tags), p.status, p.priority, p.rating, p.user_tags)
+        return cls(ListedRecord(r.key, r.venue, r.year, r.title, r.tags), p.status, p.priority, p.rating, p.user_tags, p.finished)
 
 
 def listed(rows: Iterable[tuple]) -> list[Listed]:
     """:class:`Listed` rows from query rows that start with BRIEF_COLUMNS."""
     new = tuple.__new__
     sep = database.TAG_SEP
+    split: dict[str, tuple[str, ...]] = {"": ()}  # papers share their tags: each column split once
+
+    def tags(column: str) -> tuple[str, ...]:
+        found = split.get(column)
+        if found is None:
+            found = split[column] = tuple(column.split(sep))
+        return found
+
     return [
-        new(Listed, (new(ListedRecord, (r[0], r[2], r[3], r[6], tuple(r[7].split(sep)) if r[7] else ())), r[1], r[4], r[5], tuple(r[8].split(sep)) if r[8] else ()))
+        new(Listed, (new(ListedRecord, (r[0], r[2], r[3], r[6], tags(r[7]))), r[1], r[4], r[5], tags(r[8]), r[9]))
         for r in rows
     ]  # fmt: skip
 
@@ -157,6 +169,50 @@ def rows_by_name(db: sqlite3.Connection, names: list[str], *, brief: bool) -> di
         for name, *row in db.execute(sql, part):
             out[name] = tuple(row)
     return out
+
+
+def json_rows(db: sqlite3.Connection, rows: Iterable[tuple]) -> list[bytes]:
+    """The JSON line (UTF-8) of each of ``rows`` (``select(json=True)``'s: name, line or None):
+    a line the cache does not hold yet (the paper was written since its line was last printed)
+    is made from the paper's row (:func:`~.lines.json_line`) and kept, unless another process is
+    writing the cache now (a read never waits for a write it does not need)."""
+    out: list[bytes] = []
+    missing: dict[str, int] = {}
+    for name, line, *_ in rows:
+        if line is None:
+            missing[name] = len(out)
+        out.append(line)
+    if missing:
+        for name, line in _make_json(db, list(missing)).items():
+            out[missing[name]] = line
+    return [line for line in out if line is not None]  # (None: removed meanwhile)
+
+
+def _make_json(db: sqlite3.Connection, names: list[str]) -> dict[str, bytes]:
+    """name -> the JSON line of the paper in each file of ``names``, kept in the cache when it
+    can be written at once (read and written in one transaction: a writer that changes a
+    paper's row drops its line in its own)."""
+    from ..paperfile import row_to_paper
+    from .lines import json_line
+
+    try:
+        db.execute("PRAGMA busy_timeout=0")
+        db.execute("BEGIN IMMEDIATE")
+        keep = True
+    except sqlite3.OperationalError:
+        keep = False
+    try:
+        loads = marshal.loads
+        with gc_paused():
+            made = {name: json_line(row_to_paper(loads(row[0]))).encode() for name, row in rows_by_name(db, names, brief=False).items()}
+        if keep:
+            db.executemany("INSERT OR REPLACE INTO jsonl VALUES (?, ?)", made.items())
+            db.execute("COMMIT")
+            keep = False
+    finally:
+        if keep:
+            db.execute("ROLLBACK")
+    return made
 
 
 def search_candidates(db: sqlite3.Connection, words: list[str]) -> list[tuple]:
