@@ -1,6 +1,7 @@
 """The post-edits applied to the chosen title, in order: a leading verb as its -ing form, an
 acronym said twice ("SSL methods for semi-supervised learning") said once, a relative clause as
-"for" + gerund, Title-Case terms in lowercase.
+"for" + gerund, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>" when the
+abstract defends against them.
 """
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ from __future__ import annotations
 import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
-from .constants import COMMON_DF
+from .constants import ATTACK_CUE, COMMON_DF, DEFENCE_CUE, THREAT_HEADS
 from .forms import _common_words, gerund_starts, proper_words
-from .text import _gerund, _name_lead
+from .text import _gerund, _head, _name_lead, _words
 
 
 # A run of two or more Capitalised words (minor words between them): "Large Language Models",
@@ -139,3 +140,29 @@ def _as_gerund(title: str, name: str | None) -> str:
     if not ing:
         return title
     return f"{lead}{ing.capitalize() if first[0].isupper() else ing} {rest}"
+
+
+_DEFENCE = re.compile(DEFENCE_CUE, re.IGNORECASE)
+_ATTACK = re.compile(ATTACK_CUE, re.IGNORECASE)
+
+
+def _against_threat(title: str, plain: str) -> str:
+    """"ScoreOpt: score-based priors for adversarial attacks" -> "... against adversarial attacks"
+    when the abstract defends (:func:`defends`): the last "for" of the title, when what follows it
+    is headed by a threat (:data:`THREAT_HEADS`)."""
+    at = title.rfind(" for ")  # "a defence for removing perturbations" stays
+    after = _words(title[at + 5 :]) if at >= 0 else []
+    if not after or after[0].endswith("ing") or _head(after) not in THREAT_HEADS or not defends(plain):
+        return title
+    return f"{title[:at]} against {title[at + 5:]}"
+
+
+def defends(plain: str) -> bool:
+    """Do the authors' own sentences speak of a defence (robustness, mitigation, ...) and none of
+    an attack of theirs ("a novel backdoor attack", "attack success")?"""
+    from .contribution import own_sentences
+    from ..lexicon import split_sentences
+
+    sentences = split_sentences(plain)
+    own = [sentences[i][1] for i in sorted(own_sentences(plain))]
+    return any(_DEFENCE.search(s) for s in own) and not any(_ATTACK.search(s) for s in own)
