@@ -415,6 +415,8 @@ def test_a_relative_clause_becomes_for_and_a_gerund():
     assert purpose("A matcher that performs part-wise matching and enables grounding") == (
         "A matcher for performing part-wise matching and enabling grounding")
     assert purpose("A model that learns shapes and robust features") == "A model for learning shapes and robust features"
+    assert purpose("TileRank: a ranker that can predict the cost of a query plan") == (
+        "TileRank: a ranker for predicting the cost of a query plan")  # a modal before the verb
     for kept in ("A benchmark for retrieval that measures recall",  # "for" already said
                  "A method that aims to solve scheduling",  # "aims to ..." has no gerund title form
                  "A theory that the world is flat"):  # no verb after "that"
@@ -702,3 +704,13 @@ def test_a_said_pair_comes_from_the_authors_own_sentence():
     every = [(scorer.info(w), w, 0) for w in (["old", "trackers"], ["fixed", "cameras"])]
     assert _said_pairs(text, every, scorer, 12, frozenset(), frozenset({1})) == []
     assert len(_said_pairs(text, every, scorer, 12, frozenset(), frozenset())) == 1  # no own sentence: any
+
+
+def test_a_description_with_a_relative_clause_is_not_replaced_by_a_phrase():
+    # written for this test: the name's description has "that can predict" (a finite verb that the
+    # post-edit turns into "for predicting"); the rule-made title must not give way to a phrase of
+    # the background (the learned choice may still prefer a pair: left open, see issue 25)
+    text = ("Query planners choose among many plans. Executing every plan to measure its cost is slow on large "
+            "databases. We propose TileRank, a ranker that can predict the cost of a query plan without running it. "
+            "TileRank cuts planning time by half on two benchmarks.")
+    assert rule_made_title(text, "TileRank") == "TileRank: a ranker that can predict the cost of a query plan"

@@ -115,21 +115,31 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
             continue
         sent = sentences[i][1]
         low = sent.lower()
-        spans = []
+        fors = [m for m in _FOR_AT.finditer(low)]
+        if not fors:
+            continue  # the quick answer for most sentences
+        ends: list[tuple[int, tuple, list[str]]] = []
+        starts: dict[int, list[tuple[tuple, list[str]]]] = {}
         for e, w in found:
-            at = low.find(" ".join(w).lower())
+            text = " ".join(w).lower()
+            at = low.find(text)
             if at >= 0:
-                spans.append((at, at + len(" ".join(w)), e, w))
-        for _a_start, a_end, ea, a in spans:
-            if "for" in (x.lower() for x in a):
+                ends.append((at + len(text), e, w))
+                starts.setdefault(at, []).append((e, w))
+        for a_end, ea, a in ends:
+            m = next((m for m in fors if m.start() >= a_end), None)
+            if m is None or "for" in (x.lower() for x in a):
                 continue
-            for b_start, _b_end, eb, b in spans:
-                if b_start <= a_end or len(a) + len(b) + 1 > most or _head(b) in not_for:
-                    continue
-                gap = sent[a_end:b_start]
-                if _GAP_FOR.match(gap) and not _GAP_BAD.search(gap.rsplit("for", 1)[0]):
+            gap = sent[a_end : m.end()]
+            if not _GAP_FOR.match(gap) or _GAP_BAD.search(gap.rsplit("for", 1)[0]):
+                continue
+            for eb, b in starts.get(m.end(), ()):
+                if len(a) + len(b) + 1 <= most and _head(b) not in not_for:
                     out.append((*scorer.pair(ea[1], ea[2], eb[1], eb[2]), a, b))
     return out
+
+
+_FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")
 
 
 def _option_words(words: list[str], tail: list[str] | None) -> list[str]:

@@ -100,12 +100,12 @@ def _acronym_said_once(title: str, name: str | None) -> str:
     return title
 
 
-_RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
+_RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:(?:can|could|may|will)\s+)?(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
 
 
 def _relative_as_purpose(title: str) -> str:
     """"a framework that generates 3D assets from videos" -> "a framework for generating 3D
-    assets from videos": a relative clause (58 of 3,000 generated dev titles had one, 6 of the real
+    assets from videos" ("a ranker that can predict ..." -> "a ranker for predicting ..."): a relative clause (58 of 3,000 generated dev titles had one, 6 of the real
     ones) as the "for" + gerund real titles use. Left alone: a title already saying "for" before
     it, a verb the phrase model does not know as one, and "that aims to ..."."""
     m = _RELATIVE_VERB.search(title)
