@@ -714,3 +714,22 @@ def test_a_description_with_a_relative_clause_is_not_replaced_by_a_phrase():
             "databases. We propose TileRank, a ranker that can predict the cost of a query plan without running it. "
             "TileRank cuts planning time by half on two benchmarks.")
     assert rule_made_title(text, "TileRank") == "TileRank: a ranker that can predict the cost of a query plan"
+
+
+def test_a_bound_for_backdoor_risk_is_no_attack_of_the_authors():
+    from readinglist.convert.titles.postedits import _against_threat, defends
+
+    # written for this test: a purifying defence that derives "a novel upper bound for backdoor risk"
+    text = ("Backdoored models misbehave on triggered inputs. We purify a backdoored model with a few clean "
+            "images, and we derive a novel upper bound for backdoor risk.")
+    assert defends(text)
+    assert _against_threat("Clean-image unlearning for backdoor attacks", text) == "Clean-image unlearning against backdoor attacks"
+    assert not defends("We present a novel stealthy backdoor attack on speech models that evades robust training.")
+
+
+def test_filler_with_and_more_leaves_no_stray_conjunction():
+    from readinglist.convert.titles.text import _describe
+
+    # written for this test
+    words = _describe("a new and more effective approach to schedule GPU jobs", 14)
+    assert words[:2] == ["a", "approach"] and "and" not in words and "more" not in words

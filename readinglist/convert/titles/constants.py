@@ -57,8 +57,9 @@ THREAT_HEADS = frozenset(
     backdoor backdoors poisoning jailbreak jailbreaks adversaries""".split()
 )
 # said of their own work by the authors of an attack
-ATTACK_CUE = r"\b(?:(?:novel|new|our|proposed|first|stealthy|effective)\s+(?:[\w-]+\s+){0,3}?(?:attacks?|backdoor\w*)|attack (?:performance|success))\b"
-DEFENCE_CUE = r"\b(?:defen[cs]es?|defend\w*|robust\w*|resist\w*|mitigat\w*|protect\w*|safeguard\w*|immuni[sz]\w*|counter\w*)\b"
+ATTACK_CUE = (r"\b(?:(?:novel|new|our|proposed|first|stealthy|effective)\s+(?:(?!(?:for|of|to|on|against)\b)[\w-]+\s+){0,3}?"
+              r"(?:attacks?|backdoor\w*)|attack (?:performance|success))\b")
+DEFENCE_CUE = r"\b(?:defen[cs]es?|defend\w*|robust\w*|resist\w*|mitigat\w*|protect\w*|safeguard\w*|immuni[sz]\w*|counter\w*|purif\w*)\b"
 NOT_TOPIC_START = frozenset(
     """we our it its this these there here however in to for since while although despite when as because
     which that with given most many some several recent existing current prior such each their they one
