@@ -15,10 +15,17 @@ are kept for setting and checking other numbers):
   lowercase word or a comma, or joined by a hyphen or an en dash to such a word: the "Arnold" of
   "the Kolmogorov-Arnold network", the "Markovian" of "non-Markovian") at least ``PROPER_MIN`` times, with a capital at least
   ``PROPER_SHARE`` of those times ("Gaussian", "Bayesian", "Kurdish", "Wasserstein", "Llama"):
-  a sentence-case title keeps its capital, as a person would.
+  a sentence-case title keeps its capital, as a person would;
+- **words that are not what a title is for**: the head of a "for" phrase of a title (its last
+  word before the next preposition, comma or colon: "detection" of "... for object detection in
+  video") is a task, a domain or a user; a word found in at least ``FOR_MIN_TITLES`` titles that
+  heads fewer than ``FOR_MAX_RATE`` of them (smoothed towards the rate of all title words, with
+  ``FOR_PRIOR`` pseudo-titles) is a method, a part or a setting ("approach", "layers", "priors",
+  "tool"): "<method> for hidden layers" joins two phrases the wrong way.
 
 :mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind, turns a
-title starting with the second kind into its gerund and lowercases no word of the third kind. Pure Python (no training extra needed);
+title starting with the second kind into its gerund, lowercases no word of the third kind and
+never joins a phrase after "for" whose head is of the fourth kind. Pure Python (no training extra needed);
 writes ``convert/data/title_forms.json``."""
 
 from __future__ import annotations
@@ -40,6 +47,13 @@ GERUND_RATIO = 2
 GERUND_MIN = 3
 PROPER_MIN = 20
 PROPER_SHARE = 0.9
+FOR_MIN_TITLES = 8
+FOR_MAX_RATE = 0.01
+FOR_PRIOR = 5.0
+# where a "for" phrase of a title stops: its head is the word before
+_FOR_STOP = frozenset("with via using in on from by through under and or of to across at without for as into over beyond towards toward against is are when where how that which vs versus".split())
+_FOR_PHRASE = re.compile(r"\bfor\s+([^:;,()?]+)")
+_ARTICLES = frozenset("a an the".split())
 # a Capitalised or lowercase word after a lowercase word or a comma: inside a sentence; with
 # the parts a hyphen or an en dash joins to it ("the Kolmogorov-Arnold network", "a
 # German–Bulgarian corpus", "non-Markovian"), each of which counts as such a word
@@ -62,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     starts: Counter = Counter()
     capital: Counter = Counter()
     lower: Counter = Counter()
+    for_heads: Counter = Counter()
     papers = 0
     for row in read_rows(path, a.limit):
         for joined in _INSIDE.findall(row.get("abstract") or ""):
@@ -76,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         papers += 1
         ends[words[-1]] += 1
         titles.update(set(words))
+        for_heads.update(_for_heads(row["title"]))
         starts[words[0]] += 1
         _name, colon, subtitle = row["title"].partition(": ")
         after = words_of_title(subtitle) if colon else []
@@ -89,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         if ing and starts[ing] >= GERUND_RATIO * starts[plain] + GERUND_MIN:
             gerunds[plain] = ing
     proper = sorted(w for w, n in capital.items() if n + lower[w] >= PROPER_MIN and n / (n + lower[w]) >= PROPER_SHARE)
+    prior = sum(for_heads.values()) / max(1, sum(titles.values()))
+    not_for = sorted(w for w, n in titles.items() if n >= FOR_MIN_TITLES
+                     and (for_heads[w] + FOR_PRIOR * prior) / (n + FOR_PRIOR) < FOR_MAX_RATE)
+    print(f"{papers} titles; {len(not_for)} words seldom head a 'for' phrase;", file=sys.stderr)
     print(f"{papers} titles; {len(never)} words end fewer than {MAX_RATE:.1%} of the titles they are in; "
           f"{len(gerunds)} verbs start titles as gerunds; "
           f"{len(proper)} proper words", file=sys.stderr)
@@ -96,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         "about": "readinglist: habits of real titles' form. not_final: words found in >= "
         f"{MIN_TITLES} titles, ending < {MAX_RATE} of them (smoothed); gerund_start: plain verb -> its -ing "
         f"form, which starts titles (or subtitles) >= {GERUND_RATIO}x as often + {GERUND_MIN}; proper: words "
-        f"the abstracts write inside a sentence >= {PROPER_MIN} times, capitalised >= {PROPER_SHARE} of them",
+        f"the abstracts write inside a sentence >= {PROPER_MIN} times, capitalised >= {PROPER_SHARE} of them; "
+        f"not_for_object: words in >= {FOR_MIN_TITLES} titles heading a 'for' phrase in < {FOR_MAX_RATE} of them "
+        f"(smoothed to the rate of all title words with {FOR_PRIOR} pseudo-titles)",
         "command": "python -m readinglist.convert.train_title_forms" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
         "corpus": path.name,
         "corpus_sha256": sha,
@@ -104,9 +126,27 @@ def main(argv: list[str] | None = None) -> int:
         "not_final": never,
         "gerund_start": gerunds,
         "proper": proper,
+        "not_for_object": not_for,
     }
     Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     return 0
+
+
+def _for_heads(title: str) -> list[str]:
+    """The head of each "for" phrase of a title (see the module docstring)."""
+    from .titles import words_of_title
+
+    heads = []
+    for m in _FOR_PHRASE.finditer(title.lower()):
+        head = ""
+        for w in words_of_title(m.group(1)):
+            if w in _FOR_STOP and head:
+                break
+            if w not in _FOR_STOP and w not in _ARTICLES:
+                head = w
+        if head:
+            heads.append(head)
+    return heads
 
 
 if __name__ == "__main__":

@@ -415,6 +415,8 @@ def test_a_relative_clause_becomes_for_and_a_gerund():
     assert purpose("A matcher that performs part-wise matching and enables grounding") == (
         "A matcher for performing part-wise matching and enabling grounding")
     assert purpose("A model that learns shapes and robust features") == "A model for learning shapes and robust features"
+    assert purpose("TileRank: a ranker that can predict the cost of a query plan") == (
+        "TileRank: a ranker for predicting the cost of a query plan")  # a modal before the verb
     for kept in ("A benchmark for retrieval that measures recall",  # "for" already said
                  "A method that aims to solve scheduling",  # "aims to ..." has no gerund title form
                  "A theory that the world is flat"):  # no verb after "that"
@@ -602,3 +604,132 @@ def test_a_title_never_stops_on_a_verb_the_abstract_gives_an_object(verb, obj):
     plain = f"Source labels {verb} {obj} where a sample came from. We propose aligned mass transport."
     assert _ends_on_a_verb(["aligned", "mass", "for", "source", "labels", verb], plain)
     assert not _ends_on_a_verb(["aligned", "mass", "transport"], plain)
+
+
+# written for these tests: a defence and an attack, each speaking of "adversarial attacks"
+_DEFENCE_TEXT = ("Image classifiers are easily fooled by small input changes. We introduce a purifier that "
+                 "removes such changes at test time and improves robust accuracy on three benchmarks.")
+_ATTACK_TEXT = ("Speech recognisers are trained on clean recordings. We present a novel backdoor attack that hides "
+                "a trigger in background noise; our attack success rate is above 95% against robust training.")
+
+
+def test_a_defence_is_against_the_threat_not_for_it():
+    from readinglist.convert.titles.postedits import _against_threat
+
+    assert _against_threat("Denoising priors for adversarial attacks", _DEFENCE_TEXT) == "Denoising priors against adversarial attacks"
+    # an attack paper keeps "for", as does a gerund after it and a phrase headed by no threat
+    assert _against_threat("Noise triggers for backdoor attacks", _ATTACK_TEXT) == "Noise triggers for backdoor attacks"
+    assert _against_threat("A purifier for removing adversarial perturbations", _DEFENCE_TEXT).endswith("for removing adversarial perturbations")
+    assert _against_threat("Denoising priors for image classifiers", _DEFENCE_TEXT) == "Denoising priors for image classifiers"
+
+
+def test_no_pair_puts_a_word_titles_seldom_head_a_for_phrase_with_after_for():
+    from readinglist.convert.titles.candidates import candidates
+    from readinglist.convert.titles.features import Scorer
+    from readinglist.convert.titles.forms import not_for_objects
+    from readinglist.convert.titles.text import _head
+
+    # written for this test: the opening names hidden layers (a part), the contribution a method
+    text = ("Deep networks stack many hidden layers of random projection directions. Training such hidden layers "
+            "is slow for graph classification. We propose a kernel machine that replaces the hidden layers with "
+            "a closed-form graph kernel and matches deep networks on graph classification benchmarks.")
+    options = candidates(text, 14, Scorer(lambda t, d=0.0: 0.2, [], 8.0))
+    tails = [o[4] for o in options if o[4] is not None]
+    assert tails  # pairs are still made
+    assert all(_head(t) not in not_for_objects() for t in tails)
+    assert {"layers", "directions"} <= not_for_objects()
+
+
+def test_a_description_the_abstract_says_of_the_name_is_stated():
+    from readinglist.convert.titles.choice import _stated
+
+    text = "We present GlowNet, a sparse mixture of experts for radio astronomy images. It is fast."
+    assert _stated("a sparse mixture of experts for radio astronomy images", text)
+    assert not _stated("radio astronomy images for sparse experts", text)
+    assert not _stated("fast", text)  # too short to say anything
+
+
+def test_a_pair_the_abstract_says_itself_is_a_candidate_and_one_it_does_not_is_not():
+    from readinglist.convert.titles.candidates import _said_pairs
+    from readinglist.convert.titles.features import Scorer
+
+    # written for this test
+    text = ("Cells divide at uneven rates. We build a sparse tracking model designed for live cell imaging "
+            "and compare it with optical flow on microscope videos.")
+    scorer = Scorer(lambda t, d=0.0: 0.2, [], 8.0)
+    every = [(scorer.info(w), w, 1) for w in (["sparse", "tracking", "model"], ["live", "cell", "imaging"],
+                                              ["optical", "flow"], ["microscope", "videos"])]
+    said = [(o[3], o[4]) for o in _said_pairs(text, every, scorer, 12, frozenset(), frozenset({1}))]
+    assert said == [(["sparse", "tracking", "model"], ["live", "cell", "imaging"])]  # "designed" dropped
+    # a word titles seldom head a "for" phrase with is not put after "for" even when said
+    assert _said_pairs(text, every, scorer, 12, frozenset({"imaging"})) == []
+
+
+def test_a_composed_pair_gives_up_the_cross_penalty_and_a_said_one_does_not(monkeypatch):
+    from readinglist.convert.titles import candidates as cand
+    from readinglist.convert.titles.features import Scorer
+
+    text = ("Protein folding is slow to simulate. Molecular dynamics needs long runs. We propose a graph "
+            "diffusion sampler for conformations and show a faster sampler.")
+    scorer = Scorer(lambda t, d=0.0: 0.3, [], 8.0)
+
+    def scores(penalty: float) -> dict:
+        monkeypatch.setattr(cand, "CROSS_PENALTY", penalty)
+        return {(tuple(o[3]), tuple(o[4])): o[0] for o in cand.candidates(text, 14, scorer) if o[4] is not None}
+
+    plain, penalised = scores(0.0), scores(0.05)
+    assert plain.keys() == penalised.keys() and plain
+    for pair, score in plain.items():
+        said = " for ".join(" ".join(p) for p in pair).lower() in text.lower()
+        assert penalised[pair] == pytest.approx(score if said else score - 0.05)
+
+
+def test_a_participle_of_someone_elses_clause_does_not_start_a_title():
+    from readinglist.convert.titles.checks import _participial_start
+
+    # written for this test
+    text = ("Earlier systems index short documents, leaving long archives unsearched. We build an index "
+            "for long archives, making search fast.")
+    assert _participial_start(["leaving", "long", "archives"], text)
+    assert not _participial_start(["making", "search", "fast"], text)  # the authors' own sentence
+    assert not _participial_start(["indexing", "long", "archives"], text)
+
+
+def test_a_said_pair_comes_from_the_authors_own_sentence():
+    from readinglist.convert.titles.candidates import _said_pairs
+    from readinglist.convert.titles.features import Scorer
+
+    text = "Old trackers designed for fixed cameras fail. We track cells in live imaging."  # written for this test
+    scorer = Scorer(lambda t, d=0.0: 0.2, [], 8.0)
+    every = [(scorer.info(w), w, 0) for w in (["old", "trackers"], ["fixed", "cameras"])]
+    assert _said_pairs(text, every, scorer, 12, frozenset(), frozenset({1})) == []
+    assert len(_said_pairs(text, every, scorer, 12, frozenset(), frozenset())) == 1  # no own sentence: any
+
+
+def test_a_description_with_a_relative_clause_is_not_replaced_by_a_phrase():
+    # written for this test: the name's description has "that can predict" (a finite verb that the
+    # post-edit turns into "for predicting"); the rule-made title must not give way to a phrase of
+    # the background (the learned choice may still prefer a pair: left open, see issue 25)
+    text = ("Query planners choose among many plans. Executing every plan to measure its cost is slow on large "
+            "databases. We propose TileRank, a ranker that can predict the cost of a query plan without running it. "
+            "TileRank cuts planning time by half on two benchmarks.")
+    assert rule_made_title(text, "TileRank") == "TileRank: a ranker that can predict the cost of a query plan"
+
+
+def test_a_bound_for_backdoor_risk_is_no_attack_of_the_authors():
+    from readinglist.convert.titles.postedits import _against_threat, defends
+
+    # written for this test: a purifying defence that derives "a novel upper bound for backdoor risk"
+    text = ("Backdoored models misbehave on triggered inputs. We purify a backdoored model with a few clean "
+            "images, and we derive a novel upper bound for backdoor risk.")
+    assert defends(text)
+    assert _against_threat("Clean-image unlearning for backdoor attacks", text) == "Clean-image unlearning against backdoor attacks"
+    assert not defends("We present a novel stealthy backdoor attack on speech models that evades robust training.")
+
+
+def test_filler_with_and_more_leaves_no_stray_conjunction():
+    from readinglist.convert.titles.text import _describe
+
+    # written for this test
+    words = _describe("a new and more effective approach to schedule GPU jobs", 14)
+    assert words[:2] == ["a", "approach"] and "and" not in words and "more" not in words

@@ -76,3 +76,16 @@ def test_the_parts_a_hyphen_or_an_en_dash_joins_inside_a_sentence_count_as_words
     proper = set(model["proper"])
     assert {"kolmogorov", "arnold", "markovian"} <= proper
     assert "aware" not in proper and "context" not in proper and "net" not in proper
+
+
+def test_a_word_that_never_heads_a_for_phrase_is_learned_and_a_task_is_not(tmp_path):
+    # written for this test: "detection" heads the "for" phrase of 30 titles; "layers" is in 30
+    # titles, always before "for" (a method part), never after it; 200 titles without "for" set the
+    # rate of all title words (the prior a rare word is smoothed to)
+    titles = [f"Pruned layers {i} for object detection in video" for i in range(30)]
+    titles += [f"Sparse codes {i}" for i in range(200)]
+    model = _train(tmp_path, titles)
+    not_for = set(model["not_for_object"])
+    assert "layers" in not_for and "pruned" in not_for
+    assert "detection" not in not_for  # heads every "for" phrase it is in
+    assert "video" in not_for  # after "in", not the head of the "for" phrase

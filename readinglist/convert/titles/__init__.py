@@ -24,7 +24,8 @@
 4. **Choice** (:mod:`.choice`): the passing candidate with the highest probability of not doing
    worse than the opening plus ``CHOICE_WEIGHT`` times its expected ROUGE-1.
 5. **Post-edits** (:mod:`.postedits`): a leading verb as -ing, an acronym said once, a relative
-   clause as "for" + gerund, Title-Case terms in lowercase.
+   clause as "for" + gerund, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>"
+   when the abstract defends against them.
 
 The hand-set constants are in :mod:`.constants`, the shared text helpers in :mod:`.text`, sentence
 case and acronyms in :mod:`.casing`, the learned title forms in :mod:`.forms`.
@@ -39,7 +40,7 @@ from __future__ import annotations
 from .choice import _by_expected_rouge
 from .constants import MAX_WORDS
 from .forms import gerund_starts, not_final, proper_words, words_of_title
-from .postedits import _acronym_said_once, _as_gerund, _relative_as_purpose, _terms_in_lowercase
+from .postedits import _acronym_said_once, _against_threat, _as_gerund, _relative_as_purpose, _terms_in_lowercase
 from .rules import rule_made_title, title_for_tags
 from .text import _clean, plain_title
 
@@ -55,4 +56,5 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
     if name:
         name = _clean(name)
     title = _as_gerund(_by_expected_rouge(rule_made_title(text, name), text, name), name)
-    return _terms_in_lowercase(_relative_as_purpose(_acronym_said_once(title, name)), name)
+    title = _terms_in_lowercase(_relative_as_purpose(_acronym_said_once(title, name)), name)
+    return _against_threat(title, text)

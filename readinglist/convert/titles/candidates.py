@@ -5,16 +5,22 @@ task or domain the abstract opens with: real titles name it far more often than 
 sentence does), never joined the way the abstract says the reverse (:mod:`.relations`), and
 the phrase before "for" from a sentence where the authors speak of their own work ("we", "our",
 "this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
-commonest false title readers flagged.
+commonest false title readers flagged. Such a composed pair gives up ``CROSS_PENALTY`` of its
+expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
+(:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"). Besides them, "<a> for
+<b>" where a sentence of the abstract itself says "<a> (designed) for <b>" (:func:`_said_pairs`).
 """
 
 from __future__ import annotations
 
+import re
+
 from ..lexicon import DANGLING
 from .contribution import own_sentences
 from ..kinds import KIND_OF
-from .constants import COMPONENT_HEADS, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .constants import COMPONENT_HEADS, CROSS_PENALTY, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import _stems, Option, Scorer
+from .forms import not_for_objects
 from .relations import _befores_of, _precedes_a_for
 from .text import _head, _PARTICIPLE_END, _strip_dangling
 from .topic import _phrase_with_topic
@@ -41,8 +47,9 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
     own = own_sentences(plain)
     heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and (not own or i in own)][:PAIR_PHRASES]
     tails = []
+    not_for = not_for_objects()  # "<method> for hidden layers": real titles seldom say "for" that
     for e, w, i in every:
-        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w:
+        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and _head(w) not in not_for:
             low = [x.lower() for x in w]
             letters = "".join(x[:1] for x in low if x not in DANGLING)
             tails.append((w, e[1], e[2], _stems(low), i, {letters, letters + "s"}, len(w)))
@@ -57,6 +64,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         for e, b, i in every[:PAIR_PHRASES]:  # one of the best phrases up to the sentence after the one
             low = [x.lower() for x in b]  # introducing it (later ones hold its parts and results), but
             if (i <= at + 1 and 2 <= len(b) <= pair_max - len(lead) and "for" not in low and said_k.isdisjoint(_stems(low))
+                    and _head(b) not in not_for
                     and _head(b) not in KIND_OF and _head(b) not in COMPONENT_HEADS and " ".join(low) not in clause):
                 # not a method, a part ("a framework for preference adapter") or a word of the rest
                 # of its sentence ("an optimizer in which a classical policy ...")
@@ -76,9 +84,62 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
                     or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)
                     or _precedes_a_for(b, a_befores)):
                 continue
-            options.append((*scorer.pair(toks_a, n_a, toks_b, n_b), a, b))
+            e_ab, new_ab, n_ab = scorer.pair(toks_a, n_a, toks_b, n_b)  # composed: it must do clearly better
+            options.append((e_ab - CROSS_PENALTY, new_ab, n_ab, a, b))
+    options += _said_pairs(plain, every, scorer, pair_max + 1, not_for, own)
     options.sort(key=lambda option: -option[0])
     return options
+
+
+_GAP_FOR = re.compile(
+    r"^\s*(?:(?:specifically|especially|explicitly|designed|tailored|developed|intended|suitable|built|used|proposed)\s+){0,2}"
+    r"for\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
+_GAP_BAD = re.compile(r"\b(?:which|that|who|where|we|our|is|are|was|were|and|but|while)\b|[;:.()]", re.IGNORECASE)
+
+
+def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset[str],
+                own: frozenset[int] = frozenset()) -> list[Option]:
+    """"<a> for <b>" where a sentence of the abstract itself says "<a> (designed) for <b>": the
+    relation is the authors', not composed; from a sentence where they speak of their own work
+    (``own``) when there is one."""
+    from ..lexicon import split_sentences
+
+    sentences = split_sentences(plain)
+    by_sentence: dict[int, list] = {}
+    for e, w, i in every:
+        if len(w) >= 2:
+            by_sentence.setdefault(i, []).append((e, w))
+    out: list[Option] = []
+    for i, found in by_sentence.items():
+        if len(found) < 2 or i >= len(sentences) or (own and i not in own):
+            continue
+        sent = sentences[i][1]
+        low = sent.lower()
+        fors = [m for m in _FOR_AT.finditer(low)]
+        if not fors:
+            continue  # the quick answer for most sentences
+        ends: list[tuple[int, tuple, list[str]]] = []
+        starts: dict[int, list[tuple[tuple, list[str]]]] = {}
+        for e, w in found:
+            text = " ".join(w).lower()
+            at = low.find(text)
+            if at >= 0:
+                ends.append((at + len(text), e, w))
+                starts.setdefault(at, []).append((e, w))
+        for a_end, ea, a in ends:
+            m = next((m for m in fors if m.start() >= a_end), None)
+            if m is None or "for" in (x.lower() for x in a):
+                continue
+            gap = sent[a_end : m.end()]
+            if not _GAP_FOR.match(gap) or _GAP_BAD.search(gap.rsplit("for", 1)[0]):
+                continue
+            for eb, b in starts.get(m.end(), ()):
+                if len(a) + len(b) + 1 <= most and _head(b) not in not_for:
+                    out.append((*scorer.pair(ea[1], ea[2], eb[1], eb[2]), a, b))
+    return out
+
+
+_FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")
 
 
 def _option_words(words: list[str], tail: list[str] | None) -> list[str]:

@@ -96,6 +96,20 @@ def _for_a_verb(low: list[str]) -> bool:
     return any(low[i] == "for" and plain_verb(low[i + 1]) for i in range(len(low) - 1))
 
 
+def _participial_start(words: list[str], plain: str) -> bool:
+    """Does the phrase start with an -ing word that the abstract puts after a comma in a sentence
+    where the authors do not speak of their own work ("prior studies consider ..., leaving
+    corpus-scale retrieval largely unexplored"): the participle of someone else's clause?"""
+    from ..lexicon import split_sentences
+    from .contribution import own_sentences
+
+    first = words[0].lower() if words else ""
+    if len(first) <= 5 or not first.endswith("ing") or f", {first} " not in plain.lower():
+        return False
+    own = own_sentences(plain)
+    return any(f", {first} " in sent.lower() for i, (_o, sent) in enumerate(split_sentences(plain)) if i not in own)
+
+
 def _passing(options: Iterable[tuple[float, list[str]]], plain: str, name: str | None, named: bool) -> Iterator[tuple[float, str]]:
     """(score, the finished title) of each option, in the order given, that passes the form checks."""
     head = _first_tokens(plain)
@@ -111,7 +125,7 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
     after the name), the name not repeated, not ending on a participle, and not the abstract's
     opening words (``head``: its first lowercase tokens), neither its first five nor, without a
     name, all of the title."""
-    if _PARTICIPLE_END.search(words[-1]):
+    if _PARTICIPLE_END.search(words[-1]) or _participial_start(words, plain):
         return ""
     text = _sentence_case(" ".join(words), plain)
     made = _finish(f"{name}: {text}" if named else _capitalise(text))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .checks import _ends_badly, _ends_on_a_verb, _for_a_verb, _form_checked, _passing
 from .candidates import _option_words, candidates
 from .described import described_lead
-from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS
+from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
 from .features import _not_worse, _Opening, _opening_words, _WORD_TOKENS, Scorer
 from .text import _ALNUM, _first_tokens, _words
 
@@ -46,6 +46,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     current = 0.0
     if title_tokens:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
+        if named and not bare and _stated(title[len(name or "") + 2 :], plain):
+            current += STATED_MARGIN  # honest before clever: what the abstract says of the name
     options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None)
     opening = _opening_words(plain)
     if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
@@ -71,3 +73,10 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             if made:
                 best, chosen = value, made
     return chosen
+
+
+def _stated(body: str, plain: str) -> bool:
+    """Does the abstract say the title's description word for word (the name's appositive "X, a
+    <description>" or its own "<object> for <purpose>")?"""
+    words = body.split()
+    return len(words) >= 3 and " ".join(words).lower() in plain.lower()

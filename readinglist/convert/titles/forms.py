@@ -1,5 +1,6 @@
 """How real titles read, as learned from the training titles (``data/title_forms.json``): the
-words they never end on, the words written with a capital, the verbs they start with as -ing;
+words they never end on, the words written with a capital, the verbs they start with as -ing,
+the words they seldom put after "for";
 and the word counts of the training abstracts (``data/title_word_model.json``).
 """
 
@@ -44,6 +45,13 @@ def proper_words() -> frozenset[str]:
     """Words abstracts write with a capital inside a sentence ("gaussian", "bayesian", "kurdish";
     lowercase here; learned: ``data/title_forms.json``): sentence case keeps their capital."""
     return frozenset(_forms().get("proper", ()))
+
+
+@lru_cache(maxsize=1)
+def not_for_objects() -> frozenset[str]:
+    """Words real titles seldom put at the head of a "for" phrase: a method, a part or a setting
+    ("approach", "layers", "priors"), not a task (learned: ``data/title_forms.json``)."""
+    return frozenset(_forms().get("not_for_object", ()))
 
 
 def gerund_starts() -> dict[str, str]:

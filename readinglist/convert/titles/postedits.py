@@ -1,6 +1,7 @@
 """The post-edits applied to the chosen title, in order: a leading verb as its -ing form, an
 acronym said twice ("SSL methods for semi-supervised learning") said once, a relative clause as
-"for" + gerund, Title-Case terms in lowercase.
+"for" + gerund, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>" when the
+abstract defends against them.
 """
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ from __future__ import annotations
 import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
-from .constants import COMMON_DF
+from .constants import ATTACK_CUE, COMMON_DF, DEFENCE_CUE, THREAT_HEADS
 from .forms import _common_words, gerund_starts, proper_words
-from .text import _gerund, _name_lead
+from .text import _gerund, _head, _name_lead, _words
 
 
 # A run of two or more Capitalised words (minor words between them): "Large Language Models",
@@ -99,12 +100,12 @@ def _acronym_said_once(title: str, name: str | None) -> str:
     return title
 
 
-_RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
+_RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:(?:can|could|may|will)\s+)?(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
 
 
 def _relative_as_purpose(title: str) -> str:
     """"a framework that generates 3D assets from videos" -> "a framework for generating 3D
-    assets from videos": a relative clause (58 of 3,000 generated dev titles had one, 6 of the real
+    assets from videos" ("a ranker that can predict ..." -> "a ranker for predicting ..."): a relative clause (58 of 3,000 generated dev titles had one, 6 of the real
     ones) as the "for" + gerund real titles use. Left alone: a title already saying "for" before
     it, a verb the phrase model does not know as one, and "that aims to ..."."""
     m = _RELATIVE_VERB.search(title)
@@ -139,3 +140,29 @@ def _as_gerund(title: str, name: str | None) -> str:
     if not ing:
         return title
     return f"{lead}{ing.capitalize() if first[0].isupper() else ing} {rest}"
+
+
+_DEFENCE = re.compile(DEFENCE_CUE, re.IGNORECASE)
+_ATTACK = re.compile(ATTACK_CUE, re.IGNORECASE)
+
+
+def _against_threat(title: str, plain: str) -> str:
+    """"ScoreOpt: score-based priors for adversarial attacks" -> "... against adversarial attacks"
+    when the abstract defends (:func:`defends`): the last "for" of the title, when what follows it
+    is headed by a threat (:data:`THREAT_HEADS`)."""
+    at = title.rfind(" for ")  # "a defence for removing perturbations" stays
+    after = _words(title[at + 5 :]) if at >= 0 else []
+    if not after or after[0].endswith("ing") or _head(after) not in THREAT_HEADS or not defends(plain):
+        return title
+    return f"{title[:at]} against {title[at + 5:]}"
+
+
+def defends(plain: str) -> bool:
+    """Do the authors' own sentences speak of a defence (robustness, mitigation, ...) and none of
+    an attack of theirs ("a novel backdoor attack", "attack success")?"""
+    from .contribution import own_sentences
+    from ..lexicon import split_sentences
+
+    sentences = split_sentences(plain)
+    own = [sentences[i][1] for i in sorted(own_sentences(plain))]
+    return any(_DEFENCE.search(s) for s in own) and not any(_ATTACK.search(s) for s in own)

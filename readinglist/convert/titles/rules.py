@@ -66,7 +66,10 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     phrase = _strip_dangling(_before_finite_verb(phrase))
     if len(phrase) < 2:
         return title
-    body_ok = bool(body) and not _defects(body, plain, named) and len(title.split()) > 3
+    from .postedits import _relative_as_purpose
+
+    # "a ranker that can predict ..." is read as the post-edit will write it ("... for predicting ...")
+    body_ok = bool(body) and not _defects(_relative_as_purpose(body), plain, named) and len(title.split()) > 3
     if named and name and name.lower() in body.lower():
         body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
     if named and name and (contradicts(_head(phrase), name_kind(plain, name)) or not fits_described(phrase, plain, name)):

@@ -14,7 +14,7 @@ from .constants import ANAPHORA, CUT_ANY, CUT_CLAUSE, CUT_PREP, FALLBACK_TITLE, 
 
 
 _FILLER = re.compile(
-    r"\b(?:(?:a|an)\s+)?(?:simple|effective|novel|new|general|generic)\s+(?:(?:yet|but|and)\s+(?:effective|efficient|powerful|general|scalable)\s+)?"
+    r"\b(?:(?:a|an)\s+)?(?:simple|effective|novel|new|general|generic)\s+(?:(?:yet|but|and)\s+(?:more\s+)?(?:effective|efficient|powerful|general|scalable)\s+)?"
     r"|\b(?:simple|novel|new),\s+"
     r"|\bthe\s+first\s+|\bfirst\s+(?=systematic|large|comprehensive)",
     re.IGNORECASE,
