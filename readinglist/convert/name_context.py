@@ -45,9 +45,9 @@ _CUE_SENTENCE = re.compile(
 )
 # _CUE_SENTENCE in two linear scans (its ".*" makes one search try every "we" against the rest
 # of the line): the verb after the first "we ..." (whose end is the earliest), on the same line.
-_CUE_SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b", re.IGNORECASE)
+_CUE_SUBJECT = re.compile(r"\b(?=[wto])(?:we|this (?:paper|work|study)|our (?:work|paper))\b", re.IGNORECASE)
 _CUE_VERB = re.compile(
-    r"\b(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer|instantiat)", re.IGNORECASE
+    r"\b(?=[ipdbrcuo])(?:introduc|propos|present|develop|design|build|releas|construct|creat|curat|contribut|offer|instantiat)", re.IGNORECASE
 )
 
 
@@ -58,17 +58,17 @@ def _cue_sentence(sentence: str) -> bool:
     subject = _CUE_SUBJECT.search(sentence)
     return bool(subject and _CUE_VERB.search(sentence, subject.end()))
 # A sentence about the field, not the paper: no "we"/"our"/"this paper" and a word of the state of the art
-_OWN_VOICE = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article)|here)\b", re.IGNORECASE)
+_OWN_VOICE = re.compile(r"\b(?=[wouth])(?:we|our|us|this (?:paper|work|study|article)|here)\b", re.IGNORECASE)
 _BACKGROUND = re.compile(
-    r"\b(?:has|have) (?:been|become|emerged|shown|recently|achieved|gained|attracted|demonstrated)|\bis (?:a|an|the) (?:popular|widely|common|standard|de facto|prominent|leading)"
+    r"(?=[hiwcdepr])(?:\b(?:has|have) (?:been|become|emerged|shown|recently|achieved|gained|attracted|demonstrated)|\bis (?:a|an|the) (?:popular|widely|common|standard|de facto|prominent|leading)"
     r"|\b(?:widely|commonly|increasingly|extensively) (?:used|adopted|studied|applied)|\bde facto|\bprior work|\bexisting (?:methods|approaches|work)"
-    r"|\brecent (?:work|advances|years|studies|progress)|\bremains? (?:a|an|challenging|difficult|limited|unclear)",
+    r"|\brecent (?:work|advances|years|studies|progress)|\bremains? (?:a|an|challenging|difficult|limited|unclear))",
     re.IGNORECASE,
 )
 
 
 # a sentence that credits others: "Lee et al.", "(2021)", "[12]"
-_CREDIT = re.compile(r"\bet\s+al\b|\((?:[^()]{0,40}\s)?(?:19|20)\d\d[a-z]?\)|\[\d[\d,\s\u2013-]*\]")
+_CREDIT = re.compile(r"(?=[e(\[])(?:\bet\s+al\b|\((?:[^()]{0,40}\s)?(?:19|20)\d\d[a-z]?\)|\[\d[\d,\s\u2013-]*\])")
 
 
 def _background_sentence(sentence: str) -> bool:

@@ -70,7 +70,7 @@ _EVAL_NEEDS = _word_scan(eval="experiment|result|evaluat|test|benchmark|validat|
                          "|state-of-the-art|trained|fine-tuned|studies|analys")
 _COMPARED_NEEDS = _word_scan(compared="outperform|surpass|beat|than|compar|against|versus|vs|relative|improv|baseline|competitor|rival")
 # the prepositions every match of _EVAL_BEFORE holds
-_EVAL_PREPOSITIONS = re.compile(r"\b(?:on|across|over)\s")
+_EVAL_PREPOSITIONS = re.compile(r"\b(?=[ao])(?:on|across|over)\s")
 
 
 def _ends_on(pattern: re.Pattern, tail: str, low: str, starts: re.Pattern) -> bool:
@@ -134,8 +134,9 @@ _PRIOR_AFTER = re.compile(
     re.IGNORECASE,
 )
 # "six methods (A, B, X, C)", "A, X, and C": one item of a list of names, each someone's
-_LIST_BEFORE_ITEMS = re.compile(r"(?:\(|,)\s*(?:[\w.+-]*[A-Z][\w.+-]*\s*,\s*)+(?:and\s+|or\s+)?$")
-_LIST_AFTER_ITEMS = re.compile(r"^\s*,\s*(?:and\s+|or\s+)?[\w.+-]*[A-Z][\w.+-]*\s*(?:,|\)|and\b|or\b)")
+# (an item: a whole run of name characters holding a capital, taken at once: no backtracking inside it)
+_LIST_BEFORE_ITEMS = re.compile(r"(?:\(|,)\s*(?:(?=[\w.+-]*[A-Z])[\w.+-]++\s*,\s*)+(?:and\s+|or\s+)?$")
+_LIST_AFTER_ITEMS = re.compile(r"^\s*,\s*(?:and\s+|or\s+)?(?=[\w.+-]*[A-Z])[\w.+-]++\s*(?:,|\)|and\b|or\b)")
 
 #: the roles that say the mention is a use of someone else's thing (or a measure), not a definition
 USE_ROLES = ("role_eval_object", "role_used_dataset", "role_compared", "role_cited", "role_metric_after",
@@ -189,6 +190,8 @@ def mention_roles(before: str, after: str) -> list[str]:
         out.append("role_prior_after")
     if built_on:
         out.append("role_built_on")
-    if ("," in after[:3] and _LIST_AFTER_ITEMS.match(after)) or (tail.rstrip()[-1:] in (",", "d", "r") and _LIST_BEFORE_ITEMS.search(tail)):
+    if ("," in after[:3] and _LIST_AFTER_ITEMS.match(after)) or (
+        "," in tail and tail.rstrip().endswith((",", "and", "or")) and _LIST_BEFORE_ITEMS.search(tail)
+    ):
         out.append("role_enumerated")
     return out
