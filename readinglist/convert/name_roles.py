@@ -53,14 +53,24 @@ _CLAUSE_SUBJECT = re.compile(
     r"|reduces|delivers|reaches|yields|matches|enables|provides|sets|establishes|exceeds|beats)\b"
 )
 
+
+
+def _word_scan(**groups: str) -> re.Pattern:
+    """A scan for where a word of one of ``groups`` (each "word|word|...", lowercase, every word
+    starting with a letter) starts a word: a named group each; the look-ahead on the first
+    letter lets the scan pass over most positions at once."""
+    words = "|".join(groups.values()).split("|")
+    firsts = "".join(sorted({w[0] for w in words}))
+    body = "|".join(f"(?P<{name}>{alternatives})" for name, alternatives in groups.items())
+    return re.compile(rf"\b(?=[{firsts}])(?:{body})")
+
+
 # The lowercase words every match of _EVAL_BEFORE / _COMPARED_BEFORE starts with.
-_EVAL_NEEDS = re.compile(
-    "experiment|result|evaluat|test|benchmark|validat|performance|accuracy|achiev|outperform|gain|improvement|sota"
-    "|state-of-the-art|trained|fine-tuned|studies|analys"
-)
-_COMPARED_NEEDS = re.compile("outperform|surpass|beat|than|compar|against|versus|vs|relative|improv|baseline|competitor|rival")
+_EVAL_NEEDS = _word_scan(eval="experiment|result|evaluat|test|benchmark|validat|performance|accuracy|achiev|outperform|gain|improvement|sota"
+                         "|state-of-the-art|trained|fine-tuned|studies|analys")
+_COMPARED_NEEDS = _word_scan(compared="outperform|surpass|beat|than|compar|against|versus|vs|relative|improv|baseline|competitor|rival")
 # the prepositions every match of _EVAL_BEFORE holds
-_EVAL_PREPOSITIONS = re.compile(r"\b(?:on|across|over)\s")
+_EVAL_PREPOSITIONS = re.compile(r"\b(?=[ao])(?:on|across|over)\s")
 
 
 def _ends_on(pattern: re.Pattern, tail: str, low: str, starts: re.Pattern) -> bool:
@@ -72,8 +82,65 @@ def _ends_on(pattern: re.Pattern, tail: str, low: str, starts: re.Pattern) -> bo
     return any(pattern.match(tail, m.start()) for m in starts.finditer(low))
 
 
+# "area convexity [Smith17]", "[Lee, Kim COLT 19]": a mention inside square brackets is a citation
+_OPEN_BRACKET = re.compile(r"\[[^\[\]]{0,60}$")
+_CLOSE_BRACKET = re.compile(r"^[^\[\]]{0,30}\]")
+# "unlike X", "instead of X", "rather than X", "without X", "the limitations of X": what the paper
+# sets itself against (scope of a contrast or negation), never its own contribution
+_CONTRAST_BEFORE = re.compile(
+    r"\b(?:unlike|instead\s+of|rather\s+than|without|in\s+contrast\s+(?:to|with)|as\s+opposed\s+to|replac(?:e|es|ed|ing)"
+    r"|alternatives?\s+to|(?:limitations?|shortcomings?|drawbacks?|weakness(?:es)?|failures?|bottlenecks?)\s+of)"
+    rf"\s+(?:the\s+|a\s+|an\s+|existing\s+|prior\s+|previous\s+|standard\s+|conventional\s+)?{_LIST}$",
+    re.IGNORECASE,
+)
+# the words every match of _CONTRAST_BEFORE starts with (after \b); those of the patterns below
+_CONTRAST_WORDS = "unlike|instead|rather|without|in\\s+contrast|as\\s+opposed|replac|alternative|limitation|shortcoming|drawback|weakness|failure|bottleneck"
+# "the recently proposed X", "employing the pretrained X model", "representations from X", "we
+# extend X": a thing someone else made that the paper builds on; the cue ends at most three words
+# before the mention, so it is looked for in the last _NEAR characters only
+_NEAR = 50
+_BUILT_ON_BEFORE = re.compile(
+    r"\b(?:(?:recently|previously|originally)\s+(?:proposed|introduced|developed|released)"
+    r"|pre-?trained(?:\s+(?:by|with|using))?|off-the-shelf|vanilla|original|well-known|popular|widely[- ]used|open-source|frozen"
+    r"|(?:generated|produced|obtained|computed|predicted|annotated|labell?ed|provided|given|trained|made)\s+(?:by|with|using)"
+    r"|extend(?:s|ed|ing)?|extension\s+of|variants?\s+of|improvements?\s+(?:of|to|on)|built\s+(?:up)?on|on\s+top\s+of|inspired\s+by"
+    r"|derived\s+from|fine-?tun(?:e|es|ed|ing)|employ(?:s|ed|ing)?|adopt(?:s|ed|ing)?"
+    r"|(?:data|outputs?|features|embeddings|representations|labels|samples|subsampled|sampled|drawn|collected|extracted|leverag\w*)\s+(?:[\w-]+\s+){0,2}?from)"
+    r"\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+_BUILT_ON_WORDS = (
+    r"recently|previously|originally|pre-?trained|off-the|vanilla|original|well-known|popular|widely|open-source|frozen"
+    r"|generated|produced|obtained|computed|predicted|annotated|labell?ed|provided|given|trained|made|exten|variant|improvement|built"
+    r"|on\s+top|inspired|derived|fine|employ|adopt|data|output|features|embeddings|representations|labels|samples|subsampled|sampled"
+    r"|drawn|collected|extracted|leverag"
+)
+# "Smith et al. (2018) define ... X", "proposed by Lee and Kim as X": credited to other authors
+_CREDITED_BEFORE = re.compile(
+    r"(?:\b(?:proposed|introduced|developed|released)\s+by\s+[^.;:]{0,40}?|\bet\s+al\.?\s*(?:\(?(?:19|20)\d\d[a-z]?\)?)?[^.;:]{0,30}?)"
+    r"\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+_CREDITED_WORDS = r"proposed|introduced|developed|released|et\s"
+# the three patterns' words in one scan of the window, each group one pattern's: no word of one
+# starts like a word of another, and no match a pattern can make starts inside a word of this scan
+# that is not also made at that word's start ("pre-trained with X" as "trained with X")
+_USE_NEEDS = _word_scan(contrast=_CONTRAST_WORDS, built=_BUILT_ON_WORDS, credited=_CREDITED_WORDS)
+
+# "X (XY) was recently proposed as ...", "X has been widely used": someone else's, met earlier
+_PRIOR_AFTER = re.compile(
+    r"^(?:\s*\([^()]{0,40}\))?,?\s+(?:was|were|has\s+been|have\s+been|is|are)\s+(?:recently\s+|previously\s+|originally\s+|first\s+|widely\s+|commonly\s+)?"
+    r"(?:proposed|introduced|developed|released|presented|shown|used|adopted|known|popular|established)\b",
+    re.IGNORECASE,
+)
+# "six methods (A, B, X, C)", "A, X, and C": one item of a list of names, each someone's
+# (an item: a whole run of name characters holding a capital, taken at once: no backtracking inside it)
+_LIST_BEFORE_ITEMS = re.compile(r"(?:\(|,)\s*(?:(?=[\w.+-]*[A-Z])[\w.+-]++\s*,\s*)+(?:and\s+|or\s+)?$")
+_LIST_AFTER_ITEMS = re.compile(r"^\s*,\s*(?:and\s+|or\s+)?(?=[\w.+-]*[A-Z])[\w.+-]++\s*(?:,|\)|and\b|or\b)")
+
 #: the roles that say the mention is a use of someone else's thing (or a measure), not a definition
-USE_ROLES = ("role_eval_object", "role_used_dataset", "role_compared", "role_cited", "role_metric_after")
+USE_ROLES = ("role_eval_object", "role_used_dataset", "role_compared", "role_cited", "role_metric_after",
+             "role_bracketed", "role_contrast", "role_built_on", "role_enumerated", "role_prior_after")
 #: the roles that say the paper's own thing is meant
 OWN_ROLES = ("role_shows_that", "role_paren_appositive", "role_clause_subject")
 
@@ -102,4 +169,29 @@ def mention_roles(before: str, after: str) -> list[str]:
         out.append("role_paren_appositive")
     if tail.rstrip().endswith(",") and _CLAUSE_SUBJECT.match(after):
         out.append("role_clause_subject")
+    if "[" in tail and _OPEN_BRACKET.search(tail) and _CLOSE_BRACKET.match(after):
+        out.append("role_bracketed")
+    contrast = built_on = False
+    if len(low) == len(tail):
+        near = len(tail) - _NEAR
+        for m in _USE_NEEDS.finditer(low):
+            group, at = m.lastgroup, m.start()
+            if group == "contrast":
+                contrast = contrast or bool(_CONTRAST_BEFORE.match(tail, at))
+            elif not built_on:
+                built_on = bool((_BUILT_ON_BEFORE.match(tail, at) if at >= near else None) if group == "built"
+                                else _CREDITED_BEFORE.match(tail, at))
+    else:
+        contrast = bool(_CONTRAST_BEFORE.search(tail))
+        built_on = bool(_BUILT_ON_BEFORE.search(tail, max(0, len(tail) - _NEAR)) or _CREDITED_BEFORE.search(tail))
+    if contrast:
+        out.append("role_contrast")
+    if _PRIOR_AFTER.match(after):
+        out.append("role_prior_after")
+    if built_on:
+        out.append("role_built_on")
+    if ("," in after[:3] and _LIST_AFTER_ITEMS.match(after)) or (
+        "," in tail and tail.rstrip().endswith((",", "and", "or")) and _LIST_BEFORE_ITEMS.search(tail)
+    ):
+        out.append("role_enumerated")
     return out

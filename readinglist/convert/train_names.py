@@ -91,7 +91,7 @@ def label(cand: str, title: str, truth: str | None, coined: bool) -> int | None:
 
 
 def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
-    from .name_model import _TOKEN, _RARE_WORD as _CAPITALISED, _coined as is_coined
+    from .name_shape import _TOKEN, _RARE_WORD as _CAPITALISED, _coined as is_coined
 
     lower_df: Counter = Counter()
     token_df: Counter = Counter()
@@ -112,7 +112,7 @@ def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
 def _cap_phrases(text: str) -> set[str]:
     """The lowercased phrases of two to four words inside the text's runs of capitalised words
     (not starting or ending on a minor word), as name_model reads a multi-word candidate's count."""
-    from .name_model import _CAP_RUN, _STOP
+    from .name_shape import _CAP_RUN, _STOP
 
     out = set()
     for m in _CAP_RUN.finditer(text):
@@ -152,7 +152,7 @@ def names_itself(name: str, title: str, truth: str | None) -> int:
     """The decision model's label: 1 when the paper's title names it with this candidate (its
     "Name:" part, or a coined name or several words used in a title without a colon); a plain
     word that a title happens to use ("Gaussian") is no name."""
-    from .name_model import _coined as is_coined
+    from .name_shape import _coined as is_coined
 
     return int(label(name, title, truth, is_coined(name.rstrip("+")) or " " in name) == 1)
 
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     name_model._MODEL_PATH = out
     name_model.load_model.cache_clear()
     from .name_model import Candidate, decision_features
-    from .name_model import _coined as is_coined
+    from .name_shape import _coined as is_coined
 
     papers = [(g, [c for c in cands if not c.features.get("generic_acronym")]) for g, cands in paper_candidates(rows)]
     truths = {g: colon_name(r["title"], r["abstract"]) for g, r in enumerate(rows)}

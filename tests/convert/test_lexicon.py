@@ -44,7 +44,7 @@ def test_literal_spans_examples() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["We", "we", "this paper", "This work", "our paper", "propose", "introduces", "x", "\n", ", ", "weed", "ſ"]), max_size=12))
 def test_cue_sentence_matches_its_pattern(pieces: list[str]) -> None:
-    from readinglist.convert.name_model import _CUE_SENTENCE, _cue_sentence
+    from readinglist.convert.name_context import _CUE_SENTENCE, _cue_sentence
 
     sentence = " ".join(pieces)
     assert _cue_sentence(sentence) == bool(_CUE_SENTENCE.search(sentence))

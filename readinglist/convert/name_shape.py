@@ -1,0 +1,125 @@
+"""The shape of a candidate name, for :mod:`readinglist.convert.name_model`: the token patterns
+that find candidates (coined-looking tokens, runs of capitalised words), whether a token looks
+coined, and :func:`shape`'s features of a name (its case, digits, hyphens, how many training
+abstracts use it, whether it spells an everyday acronym). Pure functions; no model is read here
+(the word statistics are passed in)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from . import lexicon
+
+_C = lexicon.NAME_CHARS
+# A token: letters/digits joined by - + . ' ; may end in ++ or + ("FruitNeRF++", "Dr.V", "M0.5").
+_TOKEN_BODY = rf"[{_C}]+(?:(?:[-+]|\.(?=[{_C}]))[{_C}]+)*(?:\+\+|\+(?![{_C}]))?"
+_TOKEN = re.compile(rf"(?<![{_C}\-+]){_TOKEN_BODY}")
+# The tokens that may be a candidate: those with a capital (every capital of _C is in _CAPITALS:
+# A-Z, Latin-1's capitals, the Latin Extended blocks (both cases) and the Greek block) or a "+";
+# an all-lowercase one never is. The look-ahead scans the run of token
+# characters from the token's start, so it lets through every such token (and a few others,
+# which the candidates' own test leaves out), and never starts a token where _TOKEN would not.
+_CAPITALS = lexicon.UPPER + "\u0100-\u024f\u0370-\u03ff"
+_TOKEN_CAPITAL = re.compile(rf"(?<![{_C}\-+])(?=[{_C}\-+.]*[{_CAPITALS}+]){_TOKEN_BODY}")
+_CAP_WORD = rf"(?:[A-Z][{_C}]+(?:-[{_C}]+)*)"
+_CAP_RUN = re.compile(rf"(?<![{_C}\-])({_CAP_WORD}(?: (?:(?:of|for|and|in|on|the|&) )?{_CAP_WORD}){{1,3}})(?![{_C}])")
+_STOP = lexicon.MINOR_WORDS
+
+
+def _bucket(n: int, edges: tuple[int, ...]) -> str:
+    for e in edges:
+        if n <= e:
+            return str(e)
+    return f"{edges[-1]}+"
+
+
+# Coined shapes lexicon.is_coined leaves out because titles need it strict: capitals ending in
+# one or two small letters ("CAFe", "GIBLy"; not a plural "LLMs"), capitals joined to a name
+# suffix ("CAR-bench", "SEAL-pose") and hyphenated phrases that coin a procedure
+# ("Align-then-Unlearn", "Render-in-the-Loop").
+_CAPS_THEN_SMALL = re.compile(r"[A-Z]{2,}[a-z]{1,2}(?<!s)")
+_CAPS_NAME_SUFFIX = re.compile(
+    r"[A-Z][A-Z0-9]+-(?:bench|pose|net|former|gen|agent|bot|seg|det|eval|coder|chat|zero|pro|mini|lite|flow|fusion|world|verse|edit)"
+)
+_HYPHEN_PHRASE = re.compile(r"[A-Z][a-z]+(?:-(?:then|and|to|in|the|of|for|as|or|with|by|on))+-[A-Z0-9][A-Za-z0-9]*")
+
+
+@lru_cache(maxsize=65536)
+def _coined(token: str) -> bool:
+    return lexicon.is_coined(token) or bool(
+        _CAPS_THEN_SMALL.fullmatch(token) or _CAPS_NAME_SUFFIX.fullmatch(token) or _HYPHEN_PHRASE.fullmatch(token)
+    )
+
+
+_CAMEL_START = re.compile(r"[A-Z][a-z]+[A-Z0-9]")
+_RARE_WORD = re.compile(r"[A-Z][a-z]{2,}")
+
+
+_MIXED = re.compile(r"[a-z][A-Z]")
+_DIGIT = re.compile(r"\d")
+_CAPITALISED = re.compile(r"[A-Z][a-z]+")
+_KNOWN_PREFIXES = tuple(k for k in lexicon.KNOWN_SYSTEMS if len(k) >= 3)
+
+
+def shape_features(name: str, common: frozenset, frequent: dict, own_counts: int = 0) -> dict[str, float]:
+    words = name.split()
+    f: dict[str, float] = {f"words_{min(len(words), 4)}": 1.0}
+    if len(words) == 1:
+        tok = name
+        core = tok.rstrip("+")
+        f["coined"] = float(_coined(core))
+        f["all_caps"] = float(core.isupper() and len(core) >= 2)
+        f["mixed_case"] = float(bool(_MIXED.search(core)))
+        f["has_digit"] = float(bool(_DIGIT.search(core)))
+        f["has_hyphen"] = float("-" in core)
+        f["plus_plus"] = float(tok.endswith("+"))
+        f["capitalised_word"] = float(bool(_CAPITALISED.fullmatch(core)))
+        f["short_2_3"] = float(len(core) <= 3)
+        f["common_word"] = float(core.lower() in common)
+        generic = lexicon.is_generic(core)
+        acronym = generic and _everyday(core)
+        f["generic_acronym"] = float(acronym)
+        # "LLaVA-4D", "SAM3D-Phys", "GPT4Tools": built on a known model, may be a new system;
+        # "GPT-4o", "Qwen2.5" are the known model itself (the corpus counts tell them apart)
+        f["known_family_variant"] = float(generic and not acronym)
+        parts = [p for p in re.split(r"[-+]", core) if p]
+        f["generic_parts"] = float(len(parts) > 1 and all(lexicon.is_generic(p) or p.isdigit() for p in parts))
+        low = core.lower()
+        f["built_on_known"] = float(
+            not f["generic_acronym"] and low.startswith(_KNOWN_PREFIXES)
+            and any(low.startswith(k) and len(low) > len(k) + 1 for k in _KNOWN_PREFIXES)
+        )
+        df = max(0, frequent.get(core, 0) - own_counts)
+        f[f"corpus_df_{_bucket(df, (2, 9, 49))}"] = 1.0
+    else:
+        f["multi_title_case"] = float(all(w[:1].isupper() for w in words if w.lower() not in _STOP))
+        f["multi_has_coined"] = float(any(_coined(w) for w in words))
+        f["multi_common_words"] = float(all(w.lower() in common or w.lower() in _STOP for w in words))
+        f["multi_generic"] = float(any(lexicon.is_generic(w) for w in words))
+        # "Evidence Attribution Recall", "Calibrated Agreement Score": a measure, not a system
+        f["multi_metric_head"] = float(words[-1].lower().rstrip("s") in _METRIC_WORDS)
+        # "Mixup and CutMix", "Grounded-SAM and Metric3Dv2": two names joined, never one
+        f["multi_joined"] = float(any(w in ("and", "&") for w in words))
+        # "Large Language Models", "Vision-Language Models": spelled-out everyday acronyms
+        initials = "".join(p[:1] for w in words if w.lower() not in _STOP for p in w.split("-") if p).upper()
+        f["generic_acronym"] = float(len(initials) >= 2 and initials in lexicon.GENERIC_ACRONYMS)
+        # how many training abstracts capitalise this phrase ("Knowledge Distillation": many)
+        df = max(0, frequent.get(name.lower(), 0) - own_counts)
+        f[f"phrase_df_{_bucket(df, (2, 9, 49))}"] = 1.0
+    return f
+
+
+_METRIC_WORDS = frozenset(
+    "score metric measure index criterion statistic rate distance divergence recall precision accuracy error ratio"
+    " coefficient gap".split()
+)
+
+
+def _everyday(core: str) -> bool:
+    """An everyday acronym or a known family's bare name ("LLM", "LLMs", "GPT", "Adam"), never a new system."""
+    upper = lexicon.strip_possessive(core).upper()
+    if upper in lexicon.GENERIC_ACRONYMS or (upper.endswith("S") and upper[:-1] in lexicon.GENERIC_ACRONYMS):
+        return True
+    low = core.lower()
+    return any(low in (k, k + "s") for k in lexicon.KNOWN_SYSTEMS)
