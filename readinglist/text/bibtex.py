@@ -607,11 +607,12 @@ def _literal(text: str, unicode: bool) -> str:
             return c if unicodedata.category(c)[0] != "C" else ""
         return _LITERAL_CHARS.get(c) or _char_bibtex(c, False)
 
-    out = _LITERAL_SPECIAL.sub(sub, text)
+    out, replaced = _LITERAL_SPECIAL.subn(sub, text)
     if "--" in out or "''" in out:
         out = _LIGATURE.sub(r"\g<0>{}", out)
-    # two math spans side by side (ℓ₁ -> $\ell$$_{1}$) would read as "$$": keep them apart
-    return _ADJACENT_MATH.sub("${}$", out) if "$$" in out else out
+    # two math spans side by side (ℓ₁ -> $\ell$$_{1}$) would read as "$$": keep them apart (a
+    # "$" is special: every one in ``out`` comes from a replacement, so with none there is none)
+    return _ADJACENT_MATH.sub("${}$", out) if replaced and "$$" in out else out
 
 
 def to_bibtex_text(s: str) -> str:
