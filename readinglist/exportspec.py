@@ -108,9 +108,10 @@ def render(store: Store, config: Config, spec: ExportSpec, *, warn=None, process
     every_list: tuple = ()
     if resolved is None and not filters:
         from .formats.registry import find_exporter
-        from .store import lists
 
         if find_exporter(spec.format, path).name == "zotero":
+            from .store import lists  # (only here: the other formats need no curated list)
+
             readable, broken = lists.load_all(store)  # a broken list is said, and the others come
             for error in broken:
                 if warn is not None:

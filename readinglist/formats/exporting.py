@@ -40,6 +40,9 @@ def rendered(count: int, size: int, render: Callable[[int, int], str], *, proces
     import tempfile
 
     middle = starts[pieces // 2]
+    # the first piece before the fork: the child inherits what it warmed (the renderer's lazy
+    # imports, pylatexenc's converter, the caches of repeated spans) instead of doing it again
+    first = render(0, min(size, count))
     try:
         spool = tempfile.TemporaryFile()
     except OSError:
@@ -53,7 +56,8 @@ def rendered(count: int, size: int, render: Callable[[int, int], str], *, proces
                 spool.flush()
 
             child = forking.fork_writer(work)
-        for start in range(0, middle, size):
+        yield first
+        for start in range(size, middle, size):
             yield render(start, min(start + size, count))
         done, child = child, None
         if spool is not None and forking.collect(done) is not None:

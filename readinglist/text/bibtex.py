@@ -6,7 +6,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from .plain import _COMBINING, _latex_plain, _macro_plain, ascii_fold
+from .plain import _COMBINING, _latex_plain, _macro_plain, ascii_fold, to_plain
 from .tokens import CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, _BRACE_SCAN, _NAME, _match_brace, normalize_space, tokenize
 
 # ---------------------------------------------------------------------------------------------
@@ -588,6 +588,12 @@ def bibtex_text(text: str, *, unicode: bool = False) -> str:
     typesets with pdflatex: nothing in it is taken for markup, so ``C:\\path``, ``\\end{document}``,
     ``{braces}``, ``50%`` and ``a_b`` stay what they are. ASCII LaTeX by default (``é`` ->
     ``{\\'e}``, ``²`` -> ``$^{2}$``); with ``unicode`` other characters are kept as UTF-8."""
+    return _literal(normalize_space(text), unicode)
+
+
+def _literal(text: str, unicode: bool) -> str:
+    """:func:`bibtex_text` of a text whose whitespace is normal already (what :func:`to_plain`
+    returns: its exports' abstracts are not scanned for it twice)."""
     table = _LITERAL_UNICODE if unicode else _LITERAL_ASCII
 
     def sub(m: re.Match) -> str:
@@ -601,11 +607,12 @@ def bibtex_text(text: str, *, unicode: bool = False) -> str:
             return c if unicodedata.category(c)[0] != "C" else ""
         return _LITERAL_CHARS.get(c) or _char_bibtex(c, False)
 
-    out = _LITERAL_SPECIAL.sub(sub, normalize_space(text))
+    out, replaced = _LITERAL_SPECIAL.subn(sub, text)
     if "--" in out or "''" in out:
         out = _LIGATURE.sub(r"\g<0>{}", out)
-    # two math spans side by side (ℓ₁ -> $\ell$$_{1}$) would read as "$$": keep them apart
-    return _ADJACENT_MATH.sub("${}$", out) if "$$" in out else out
+    # two math spans side by side (ℓ₁ -> $\ell$$_{1}$) would read as "$$": keep them apart (a
+    # "$" is special: every one in ``out`` comes from a replacement, so with none there is none)
+    return _ADJACENT_MATH.sub("${}$", out) if replaced and "$$" in out else out
 
 
 def to_bibtex_text(s: str) -> str:
@@ -627,9 +634,7 @@ def to_bibtex_text(s: str) -> str:
     ``\\th`` of ``\\theta`` into "þ" before it reaches its Greek entries, and its ``{\\texttimes}``
     is a TS1 symbol); tests/formats/zotero/test_zotero_import.py runs the translator on the
     seeds' export and lists them."""
-    from .plain import to_plain
-
-    return bibtex_text(to_plain(s, scripts=True))
+    return _literal(to_plain(s, scripts=True), False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -642,6 +647,4 @@ def to_bibtex_unicode(s: str) -> str:
     For biber/biblatex (with LuaLaTeX, XeLaTeX, or pdflatex and fonts for the characters used)
     and for Zotero's BibTeX import, which reads UTF-8 text right but mangles LaTeX math and
     accents (``\\log`` -> "łog", ``\\theta`` -> "þeta")."""
-    from .plain import to_plain
-
-    return bibtex_text(to_plain(s, scripts=True), unicode=True)
+    return _literal(to_plain(s, scripts=True), True)

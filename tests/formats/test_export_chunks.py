@@ -171,6 +171,29 @@ def test_an_error_in_the_childs_half_is_raised_here(forked):
     assert forked and forked[0] is not None
 
 
+def test_the_first_piece_is_rendered_before_the_child_is_forked(monkeypatch, forked):
+    """The child inherits what the first piece warmed (lazy imports, pylatexenc's converter,
+    caches) instead of warming it again: that piece is rendered here before the fork, the
+    others after it."""
+    here: list[int] = []  # the pieces this process rendered (the child's are in its own memory)
+    at_fork: list[list[int]] = []
+    counting = forking.fork_writer
+
+    def watching(work):
+        at_fork.append(list(here))
+        return counting(work)
+
+    monkeypatch.setattr(forking, "fork_writer", watching)
+
+    def render(start: int, stop: int) -> str:
+        here.append(start)
+        return _render(start, stop)
+
+    assert "".join(exporting.rendered(10, 2, render, processes=2)) == _render(0, 10)
+    assert at_fork == [[0]] and forked[0] is not None
+    assert here == [0, 2]  # the child rendered 4, 6 and 8
+
+
 def test_without_a_child_this_process_renders_everything(monkeypatch):
     monkeypatch.setattr(exporting, "FORK_MIN_PAPERS", 1)
     monkeypatch.setattr(forking, "fork_writer", lambda work: None)

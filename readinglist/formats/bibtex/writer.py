@@ -50,7 +50,7 @@ from ...record import Paper, Person, Record
 from ...gc_pause import gc_paused
 from ..exporting import join_tags, placeholder_name, rendered, unique
 from ..vocabulary import JABREF_READSTATUS, generated_note
-from ...text.bibtex import to_bibtex_text, to_bibtex_unicode
+from ...text.bibtex import bibtex_text, to_bibtex_text, to_bibtex_unicode
 
 #: Entry types whose venue is a journal rather than a book title.
 JOURNAL_TYPES = frozenset({"article"})
@@ -120,8 +120,6 @@ def _short(s: str) -> str:
 @lru_cache(maxsize=8192)
 def _text(s: str, unicode: bool = False) -> str:
     """:func:`readinglist.text.bibtex_text` (plain text, read back as written), cached."""
-    from ...text.bibtex import bibtex_text
-
     return bibtex_text(s, unicode=unicode)
 
 

@@ -122,13 +122,16 @@ def indented(value, indent: str = "") -> str:
         for key, item in value.items():
             if type(key) is not str:
                 return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
-            parts.append(f"{inner}{_encode_string(key)}: {indented(item, inner)}")
+            # (a string value, the most common, encoded here: no call per value)
+            value_text = _encode_string(item) if type(item) is str else indented(item, inner)
+            parts.append(f"{inner}{_encode_string(key)}: {value_text}")
         return "{\n" + ",\n".join(parts) + "\n" + indent + "}"
     if kind is list or kind is tuple:
         if not value:
             return "[]"
         inner = indent + "  "
-        return "[\n" + ",\n".join([inner + indented(item, inner) for item in value]) + "\n" + indent + "]"
+        items = [inner + (_encode_string(item) if type(item) is str else indented(item, inner)) for item in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
     if kind is int:
         return int.__repr__(value)
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
