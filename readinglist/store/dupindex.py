@@ -43,7 +43,7 @@ from pathlib import Path
 
 from ..convert.matching import NearIndex, normalize
 from ..record import Paper
-from .dupviews import ABSENT, Bucket, Layered, Order, Texts
+from .dupviews import Bucket, Layered, Order, Texts
 from .postings import ROW_BITS, ROW_MASK, compacted, merged, phrase_hash
 
 FILE_NAME = f"near-v1-py{sys.version_info[0]}{sys.version_info[1]}.marshal"  # marshal: per Python version
@@ -117,24 +117,31 @@ class StoredNearIndex(NearIndex):
         self._load()
         known = {name: row for row, name in enumerate(self._names) if name is not None}
         missing: list[tuple[str, str]] = []
-        file_sigs, ahashes = self._sigs, self._ahashes
-        for name in sorted(sigs):
-            sig = sigs[name]
+        file_sigs, ahashes, rows = self._sigs, self._ahashes, self._rows
+        # only the papers whose file changed since the save (or whose signature is not trusted)
+        # are looked at one by one; the others keep their rows as they are. (Names are the keys
+        # of ``sigs`` throughout: the cache marshals that table again, and marshal's output
+        # depends on which objects are shared.)
+        differ = _changed(sigs, file_sigs)
+        for name in sorted(name for name in sigs if name in differ) if differ else ():
             row = known.pop(name, None)
-            unchanged = sig is not None and sig == file_sigs.get(name, ABSENT)
             if row is not None:
-                if not unchanged:
-                    abstract = abstract_of(name)
-                    if not abstract or ahashes[row] != phrase_hash(abstract):
-                        self._drop(row)  # the abstract changed (indexed again below) or went
-                        if abstract:
-                            missing.append((name, abstract))
-                        continue
-                self._rows[name] = row
-            elif not unchanged:  # a file the index never saw (or saw without an abstract)
+                abstract = abstract_of(name)
+                if abstract and ahashes[row] == phrase_hash(abstract):
+                    rows[name] = row  # (the file changed, its abstract did not)
+                    continue
+                self._drop(row)  # the abstract changed (indexed again below) or went
+                if abstract:
+                    missing.append((name, abstract))
+            else:  # a file the index never saw (or saw without an abstract)
                 abstract = abstract_of(name)
                 if abstract:
                     missing.append((name, abstract))
+        for name in sigs:
+            if name not in differ:
+                row = known.pop(name, None)
+                if row is not None:
+                    rows[name] = row  # unchanged
         for row in known.values():  # papers that are gone
             self._drop(row)
         self._texts = Texts(self._rows, abstract_of)  # type: ignore[assignment]
@@ -340,3 +347,15 @@ class StoredNearIndex(NearIndex):
         norm, sketch = self._last
         if self._texts[id] == norm:  # (sketched by best() just before, or by add itself)
             self._sketches[id] = sketch
+
+
+def _changed(sigs: Mapping[str, object | None], saved: dict) -> set[str]:
+    """The names of ``sigs`` whose signature is not the ``saved`` one, or is None (not trusted),
+    and names only ``saved`` has: a set operation over the two tables instead of a look-up per
+    paper."""
+    try:
+        differ = {name for name, _ in (sigs if isinstance(sigs, dict) else dict(sigs)).items() ^ saved.items()}
+    except TypeError:  # an unhashable signature (a damaged file): every paper is looked at
+        return set(sigs)
+    differ.update(name for name, sig in sigs.items() if sig is None)
+    return differ

@@ -32,6 +32,7 @@ entry and warns.
 from __future__ import annotations
 
 
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -297,13 +298,20 @@ def _piece_text(piece: str, strings: dict[str, str]) -> str:
     return strings.get(piece.lower(), piece)
 
 
-def _split(text: str, source: str):
-    from .blocks import split
+def _blocks(text: str, source: str) -> Iterator:
+    """The file's blocks as they are found (:func:`~.blocks.iter_blocks`); InputError when
+    bibtexparser gives up on the file."""
+    from . import blocks
 
-    try:
-        return split(text)
-    except Exception as exc:  # bibtexparser raises on a few hopeless inputs
-        raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
+    found = blocks.iter_blocks(text)
+    while True:
+        try:
+            block = next(found)
+        except StopIteration:
+            return
+        except Exception as exc:  # bibtexparser raises on a few hopeless inputs
+            raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
+        yield block
 
 
 def _records(entries, source: str, options: ImportOptions, strings: dict[str, str], markers: dict) -> _Part:
@@ -412,41 +420,94 @@ def _all_records(entries, source: str, options: ImportOptions, strings: dict[str
     return first[0] + second[0], first[1] + second[1], {**first[2], **second[2]}, first[3] + second[3]
 
 
+#: A file of more entries than this is read in parts of this many, each made into records as
+#: the import stores the one before: memory does not grow with the file.
+PART = 4096
+
+
 class BibtexImporter:
     name = "bibtex"
     suffixes = (".bib",)
     description = "BibTeX/biblatex (Zotero, JabRef, Better BibTeX); JabRef reading fields become reader state"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        library = _split(text, source)
-        warnings: list[str] = []
-        for block in library.failed:
-            line = block.line + 1
-            if block.key is not None:
-                warnings.append(f"{source}:{line}: key {block.key!r} used again; kept the first entry with it")
-                continue
-            head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
-            raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
+        parts = list(self.parse_parts(text, source=source, options=options))
+        return ImportResult(
+            records=tuple(r for part in parts for r in part.records),
+            skipped=tuple(s for part in parts for s in part.skipped),
+            states={key: state for part in parts for key, state in part.states.items()},
+            warnings=tuple(w for part in parts for w in part.warnings),
+        )
 
-        if not library.entries and not warnings:
+    def parse_parts(self, text: str, *, source: str, options: ImportOptions) -> Iterator[ImportResult]:
+        """:meth:`parse` in parts of up to :data:`PART` entries. The whole file is split and
+        checked now (a block that cannot be read, ``@string`` macros, nothing to import:
+        InputError before any record is made); each part's records are made when it is asked
+        for (an entry whose values cannot be read raises then). A file of more than ``PART``
+        entries is split again for them, so its blocks are never all held."""
+        from .blocks import Comment, Entry, String
+
+        entries: list[Entry] | None = []
+        strings: list[String] = []
+        comments: list[Comment] = []
+        warnings: list[str] = []
+        count = 0
+        for block in _blocks(text, source):
+            if isinstance(block, Entry):
+                count += 1
+                if entries is not None:
+                    entries.append(block)
+                    if len(entries) > PART:
+                        entries = None  # (found again part by part)
+            elif isinstance(block, String):
+                strings.append(block)
+            elif isinstance(block, Comment):
+                comments.append(block)
+            else:
+                line = block.line + 1
+                if block.key is not None:
+                    warnings.append(f"{source}:{line}: key {block.key!r} used again; kept the first entry with it")
+                    continue
+                head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
+                raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
+
+        if not count and not warnings:
             # an empty file, or only @string/@comment/@preamble: surely not the file meant (BibTeX
             # itself warns "I found no database entries"); refused, so a mistaken path is noticed
             what = "empty" if not text.strip() else "no entries (@article{...}, @inproceedings{...}, ...)"
             raise InputError(f"{source}: {what}: nothing to import")
-        markers = _markers(library.comments)
-        strings: dict[str, str] = {}
-        for block in library.strings:
+        markers = _markers(comments)
+        del comments
+        resolved: dict[str, str] = {}
+        for block in strings:
             try:
-                strings[block.key.lower()] = resolve(block.value, strings)
+                resolved[block.key.lower()] = resolve(block.value, resolved)
             except MacroTooLarge as exc:
                 line = block.line + 1
                 why = " (macros doubling each other?)" if exc.macros else ""
                 raise InputError(f"{source}:{line}: @string {block.key} {exc}{why}") from None
-        records, skipped, states, more = _all_records(library.entries, source, options, strings, markers)
-        warnings += more
-        return ImportResult(
-            records=tuple(records), skipped=tuple(skipped), states=states, warnings=tuple(warnings)
-        )
+        if entries is None:
+            found: Iterable[Entry] = (b for b in _blocks(text, source) if isinstance(b, Entry))
+        else:
+            found = entries
+        return _parts(found, source, options, resolved, markers, warnings)
+
+
+def _parts(entries: Iterable, source: str, options: ImportOptions, strings: dict[str, str], markers: dict, warnings: list[str]) -> Iterator[ImportResult]:
+    """The records of ``entries`` in parts of up to PART (``warnings`` with the first)."""
+    part: list = []
+    for entry in entries:
+        part.append(entry)
+        if len(part) == PART:
+            yield _part(part, source, options, strings, markers, warnings)
+            part, warnings = [], []
+    if part or warnings:
+        yield _part(part, source, options, strings, markers, warnings)
+
+
+def _part(entries: list, source: str, options: ImportOptions, strings: dict[str, str], markers: dict, warnings: list[str]) -> ImportResult:
+    records, skipped, states, more = _all_records(entries, source, options, strings, markers)
+    return ImportResult(records=tuple(records), skipped=tuple(skipped), states=states, warnings=tuple(warnings + more))
 
 
 importer = BibtexImporter()
