@@ -150,7 +150,7 @@ class StoredNearIndex(NearIndex):
         order = self._order = Order(list(self._rows) + [name for name, _ in missing])  # type: ignore[assignment]
         for name, abstract in missing:
             self.add(name, abstract)
-        order.top.clear()  # every paper of the store ranks by its file name, as in a fresh index
+        order.clear_top()  # every paper of the store ranks by its file name, as in a fresh index
         self._added = len(self._rows) + len(missing)
         return self
 
@@ -221,7 +221,7 @@ class StoredNearIndex(NearIndex):
             return names[0]
         # a fresh index lists a phrase's papers in the order it added them: the store's by
         # name, then this import's as they came
-        names.sort(key=self._order.rank)  # type: ignore[attr-defined]
+        names.sort(key=self._order.ranks().__getitem__)  # type: ignore[attr-defined]
         return names
 
     def _dropped_in(self, h: int, ranges) -> int:

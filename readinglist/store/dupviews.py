@@ -89,34 +89,62 @@ class Texts:
         return default
 
 
+class Ranks(dict):
+    """id -> rank, -1 for an id it does not hold: its ``__getitem__`` is a sort key that runs
+    in C (a method of Python's would be called once per name sorted)."""
+
+    __slots__ = ()
+
+    def __missing__(self, id: str) -> int:
+        return -1
+
+
 class Order:
     """id -> rank: this import's papers after the store's, the store's by file name."""
 
     def __init__(self, names) -> None:
         self.top: dict[str, int] = {}
         self._names = names
-        self._ranks: dict[str, int] | None = None
+        self._ranks: dict[str, int] | None = None  # the store's, by file name
+        self._all: Ranks | None = None  # the store's with ``top`` over them
 
     def __getitem__(self, id: str) -> int:
-        rank = self.rank(id)
+        rank = self.ranks()[id]
         if rank < 0:
             raise KeyError(id)
         return rank
 
     def rank(self, id: str) -> int:
         """``self[id]``, or -1 for a paper being removed (its rank was dropped first)."""
-        rank = self.top.get(id)
-        if rank is not None:
-            return rank
-        if self._ranks is None:
-            self._ranks = {name: i for i, name in enumerate(sorted(self._names))}
-        return self._ranks.get(id, -1)
+        return self.ranks()[id]
+
+    def ranks(self) -> Ranks:
+        """Every rank as one mapping (see :class:`Ranks`), kept up to date as ranks change."""
+        if self._all is None:
+            if self._ranks is None:
+                self._ranks = {name: i for i, name in enumerate(sorted(self._names))}
+            self._all = Ranks(self._ranks)
+            self._all.update(self.top)
+        return self._all
 
     def __setitem__(self, id: str, rank: int) -> None:
         self.top[id] = rank
+        if self._all is not None:
+            self._all[id] = rank
 
     def __delitem__(self, id: str) -> None:
         self.top.pop(id, None)
+        if self._all is not None:
+            store = self._ranks.get(id) if self._ranks is not None else None
+            if store is None:
+                self._all.pop(id, None)
+            else:
+                self._all[id] = store
+
+    def clear_top(self) -> None:
+        """Forget this import's ranks: every paper ranks by its file name."""
+        self.top.clear()
+        self._all = None
 
 
 class Bucket(list):
