@@ -8,7 +8,7 @@ made of the whole file (the property tests in ``tests/formats/bibtex/test_bibtex
 compare the two on generated BibTeX):
 
 * the same blocks, with the same raw values (``{...}``, ``"..."``, macros and ``#`` kept as
-  written: :func:`readinglist.formats.bibtex.reader.resolve` reads them), keys, entry types
+  written: :func:`readinglist.formats.bibtex.values.resolve` reads them), keys, entry types
   (lower case) and 0-based start lines (bibtexparser's, which do not count a newline right
   after a backslash);
 * the same comments (implicit text between blocks, ``@comment{...}``);
