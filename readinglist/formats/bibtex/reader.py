@@ -301,9 +301,12 @@ def _all_records(entries, source: str, options: ImportOptions, strings: dict[str
     return first[0] + second[0], first[1] + second[1], {**first[2], **second[2]}, first[3] + second[3]
 
 
-#: A file of more entries than this is read in parts of this many, each made into records as
-#: the import stores the one before: memory does not grow with the file.
+#: A file's records are made this many entries at a time, each part as the import stores the
+#: one before: memory does not grow with the file.
 PART = 4096
+#: Up to this many entries, the blocks found when the file is checked are kept for its parts;
+#: a larger file is split again for them (its blocks are never all held).
+KEPT = 2 * PART
 
 
 class BibtexImporter:
@@ -324,7 +327,7 @@ class BibtexImporter:
         """:meth:`parse` in parts of up to :data:`PART` entries. The whole file is split and
         checked now (a block that cannot be read, ``@string`` macros, nothing to import:
         InputError before any record is made); each part's records are made when it is asked
-        for (an entry whose values cannot be read raises then). A file of more than ``PART``
+        for (an entry whose values cannot be read raises then). A file of more than ``KEPT``
         entries is split again for them, so its blocks are never all held."""
         from .blocks import Comment, Entry, String
 
@@ -338,7 +341,7 @@ class BibtexImporter:
                 count += 1
                 if entries is not None:
                     entries.append(block)
-                    if len(entries) > PART:
+                    if len(entries) > KEPT:
                         entries = None  # (found again part by part)
             elif isinstance(block, String):
                 strings.append(block)

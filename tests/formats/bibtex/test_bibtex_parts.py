@@ -50,12 +50,13 @@ def _bib(seed: int, n: int, *, duplicate: bool = True) -> str:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), n=st.integers(1, 30), part=st.integers(1, 8))
-def test_the_parts_joined_are_the_whole_parse(seed, n, part):
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 30), part=st.integers(1, 8), kept=st.sampled_from([0, 10, 100]))
+def test_the_parts_joined_are_the_whole_parse(seed, n, part, kept):
     text = _bib(seed, n)
     whole = reader.importer.parse(text, source="l.bib", options=OPTIONS)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(reader, "PART", part)
+        m.setattr(reader, "KEPT", kept)  # (0: the file split again for its parts)
         parts = list(reader.importer.parse_parts(text, source="l.bib", options=OPTIONS))
     assert all(len(p.records) + len(p.skipped) <= part for p in parts)
     assert tuple(r for p in parts for r in p.records) == whole.records
@@ -84,3 +85,5 @@ def test_the_store_is_the_same_whatever_the_part_size(tmp_path, monkeypatch):
     whole = store("whole")
     monkeypatch.setattr(reader, "PART", 3)
     assert store("parts") == whole
+    monkeypatch.setattr(reader, "KEPT", 5)  # split again for the parts
+    assert store("split-again") == whole
