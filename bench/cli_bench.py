@@ -22,6 +22,8 @@ Operations (N = --papers, default 50,000; C = --clone, default 20,000):
   size, labelled "list@5k"...; budgets apply at 50,000 papers)
   import-big      (--big) 50,000 new abstracts (10 lists of 5,000) into an empty store
   import-bib      the 5,000 papers of import-fresh as one .bib (exported once) into an empty store
+  import-bib-into that .bib into a store of N papers (with import-into: the cost per paper as the
+                  store grows, run at --papers 5000, 20000, 50000)
   help, cmd-help  `readinglist --help` and `readinglist show --help` (start-up; no budget)
 
 Stores are generated once into --workdir (default: a folder in the system's temp dir that is
@@ -79,6 +81,7 @@ BUDGETS: dict[str, float | None] = {
     "export-markdown": 3.0,
     "import-big": 20.0,
     "import-bib": 1.5,
+    "import-bib-into": None,
     "help": None,
     "cmd-help": None,
 }
@@ -242,7 +245,7 @@ def main() -> int:
         make_store(clone_store, args.clone)
     lists = make_lists(work / "lists", 5, 1000, "l5k")
     big_lists = make_lists(work / "lists", 10, 5000, "l50k") if "import-big" in ops else []
-    bib = make_bib(work, lists) if "import-bib" in ops else None
+    bib = make_bib(work, lists) if {"import-bib", "import-bib-into"} & set(ops) else None
     run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=work))
     rl = readinglist_cmd()
     bare = [sys.executable, "-c", "pass"]
@@ -291,6 +294,9 @@ def main() -> int:
         if op == "import-bib":
             target = run_dir / f"bib-{r}"
             return [*rl, "--store", str(target), "import", str(bib)], None
+        if op == "import-bib-into":
+            target = run_dir / f"bib-into-{r}"
+            return [*rl, "--store", str(target), "import", str(bib)], target
         if op == "first-list":
             target = run_dir / f"clone-{r}"
             return [*rl, "--store", str(target), "list"], target
@@ -317,7 +323,7 @@ def main() -> int:
         return [*rl, *store, *table[op]], None
 
     def prepare(op: str, target: Path, env: dict | None) -> None:
-        if op == "import-into":
+        if op in ("import-into", "import-bib-into"):
             link_copy(big_store, target)
             run([*rl, "--store", str(target), "list"], env=env)  # warm the copy's cache, untimed
             # ...and its duplicate index (it knows the files by signature, which new links change)

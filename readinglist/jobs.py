@@ -61,7 +61,8 @@ def import_files(
     """Read every file with its importer (by ``format`` name, else by suffix) into ``store``.
 
     Every file is read and checked first (an abstract list's header; any other format is read
-    whole), then abstract lists are converted and stored batch by batch as their abstracts are
+    whole; a ``.bib``'s records are then made part by part as they are stored, see
+    ``BibtexImporter.parse_parts``), then abstract lists are converted and stored batch by batch as their abstracts are
     generated (:meth:`Store.importing`), so memory does not grow with the import; the store is
     written when the last file is done, and a bad file leaves it as it was. ``store`` may be a
     function returning the store: it is called once every file was checked (so a file refused
@@ -88,7 +89,7 @@ def import_files(
     # 1. every file read and checked (a list's header), before anything is converted or stored;
     # importers that cannot stream read their file now; of a list, the hashes of its abstracts
     # (what it may have to generate, counted once the store's memo is open)
-    plan: list[tuple[str | os.PathLike, str, Any, ImportOptions, ImportResult | None]] = []
+    plan: list[tuple[str | os.PathLike, str, Any, ImportOptions, ImportResult | Iterator[ImportResult] | None]] = []
     abstracts: list[set[bytes] | None] = []
     sizes: list[int] = []
     generator = None
@@ -118,7 +119,10 @@ def import_files(
             sizes.append(os.path.getsize(path))
         else:
             text = read_text(path)
-            if not hasattr(importer, "iter_parse"):
+            if hasattr(importer, "parse_parts"):  # checked now, its records made part by part as they are stored
+                whole = importer.parse_parts(text, source=_display_path(path, config), options=file_options)
+                abstracts.append(None)
+            elif not hasattr(importer, "iter_parse"):
                 whole = importer.parse(text, source=_display_path(path, config), options=file_options)
                 abstracts.append(None)
             else:
@@ -174,8 +178,9 @@ def import_files(
             importing = stack.enter_context(store.importing())
             for i, (_, label, _, _, whole) in enumerate(plan):
                 if whole is not None:
-                    importing.add(whole.records, whole.states)
-                    results.append(whole.evolve(records=()))
+                    for part in [whole] if isinstance(whole, ImportResult) else whole:
+                        importing.add(part.records, part.states)
+                        results.append(part.evolve(records=()))
                     continue
                 counter.reading(label)
                 parts = started.pop(i, None) or start(i)

@@ -26,28 +26,28 @@ an entry whose paper is gone or whose abstract changed is dropped when the index
 paper the file does not know (a hand-added file, an import that was killed before saving the
 index) is added then. A file that cannot be read is rebuilt. :meth:`StoredNearIndex.save` writes
 the changes after the store's own files were written.
+
+The mappings over the file are in :mod:`.dupviews`; the postings (hash, merge, compaction) in
+:mod:`.postings`.
 """
 
 from __future__ import annotations
 
-import heapq
 import marshal
 import os
 import sys
 from array import array
 from bisect import bisect_left, insort
 from collections.abc import Callable, Mapping
-from zlib import adler32, crc32
 from pathlib import Path
 
 from ..convert.matching import NearIndex, normalize
 from ..record import Paper
+from .dupviews import Bucket, Layered, Order, Texts
+from .postings import ROW_BITS, ROW_MASK, compacted, merged, phrase_hash
 
 FILE_NAME = f"near-v1-py{sys.version_info[0]}{sys.version_info[1]}.marshal"  # marshal: per Python version
 VERSION = 1
-#: A posting is one 63-bit integer: the phrase's 42-bit hash, then the paper's 21-bit row.
-ROW_BITS = 21
-ROW_MASK = (1 << ROW_BITS) - 1
 #: Above this many rows (papers, living or dropped) the file is not kept: the index is built
 #: in memory as before.
 MAX_ROWS = ROW_MASK
@@ -58,179 +58,10 @@ MAX_SEGMENTS = 6
 SEEN_BITS = 24
 SEEN_MASK = (1 << SEEN_BITS) - 1
 #: A phrase with more postings than this (the most a query always counts) is looked up as a
-#: :class:`_Bucket`: its size from two binary searches, its papers named only when used.
+#: :class:`Bucket`: its size from two binary searches, its papers named only when used.
 LAZY_MIN = NearIndex.MAX_POSTING
 
-_ABSENT = object()  # a phrase or text known to have no entry
 _EXACT = "\x00"  # prefix of a whole normalised text, indexed beside its phrases
-
-
-def _hash(text: str) -> int:
-    """A stable 42-bit hash of ``text`` (the high bits of a posting): CRC-32 and ten bits of
-    Adler-32 (a third of the time of a cryptographic hash, which a lookup does not need)."""
-    data = text.encode("utf-8")
-    return (crc32(data) << 10) | (adler32(data) & 0x3FF)
-
-
-class _Layered:
-    """A dict of this import's entries over the entries in the file: ``base(key)`` gives the
-    file's entry (None when it has none); lists taken from the file are kept on top, so the
-    NearIndex may change them in place."""
-
-    __slots__ = ("top", "base")
-
-    def __init__(self, base) -> None:
-        self.top: dict = {}
-        self.base = base
-
-    def get(self, key, default=None):
-        value = self.top.get(key, _ABSENT)
-        if value is _ABSENT:
-            if key in self.top:  # deleted in this import
-                return default
-            value = self.base(key)
-            self.top[key] = _ABSENT if value is None else value
-            if value is None:
-                return default
-        return value
-
-    def __getitem__(self, key):
-        value = self.get(key, _ABSENT)
-        if value is _ABSENT:
-            raise KeyError(key)
-        return value
-
-    def __setitem__(self, key, value) -> None:
-        self.top[key] = value
-
-    def __delitem__(self, key) -> None:
-        self[key]  # KeyError if absent, as a dict
-        self.top[key] = _ABSENT
-
-
-class _Texts:
-    """id -> normalised text: this import's texts, over the papers the file indexes (``rows``:
-    file name -> row), whose abstracts ``abstract_of`` reads when one is first asked for (a
-    candidate to verify), as they are now."""
-
-    def __init__(self, rows: dict[str, int], abstract_of: Callable[[str], str]) -> None:
-        self.top: dict[str, str] = {}
-        self.rows = rows
-        self.abstract_of = abstract_of
-        self.gone: set[str] = set()
-
-    def __contains__(self, id) -> bool:
-        return id in self.top or (id in self.rows and id not in self.gone)
-
-    def __len__(self) -> int:
-        return len(self.top) + sum(1 for id in self.rows if id not in self.gone and id not in self.top)
-
-    def __getitem__(self, id: str) -> str:
-        norm = self.top.get(id)
-        if norm is not None:
-            return norm
-        if id in self.rows and id not in self.gone:
-            return normalize(self.abstract_of(id))
-        raise KeyError(id)
-
-    def __setitem__(self, id: str, norm: str) -> None:
-        self.top[id] = norm
-
-    def pop(self, id: str, default=None):
-        if id in self.top:
-            return self.top.pop(id)
-        if id in self.rows and id not in self.gone:
-            self.gone.add(id)
-            return normalize(self.abstract_of(id))
-        return default
-
-
-class _Order:
-    """id -> rank: this import's papers after the store's, the store's by file name."""
-
-    def __init__(self, names) -> None:
-        self.top: dict[str, int] = {}
-        self._names = names
-        self._ranks: dict[str, int] | None = None
-
-    def __getitem__(self, id: str) -> int:
-        rank = self.rank(id)
-        if rank < 0:
-            raise KeyError(id)
-        return rank
-
-    def rank(self, id: str) -> int:
-        """``self[id]``, or -1 for a paper being removed (its rank was dropped first)."""
-        rank = self.top.get(id)
-        if rank is not None:
-            return rank
-        if self._ranks is None:
-            self._ranks = {name: i for i, name in enumerate(sorted(self._names))}
-        return self._ranks.get(id, -1)
-
-    def __setitem__(self, id: str, rank: int) -> None:
-        self.top[id] = rank
-
-    def __delitem__(self, id: str) -> None:
-        self.top.pop(id, None)
-
-
-class _Bucket(list):
-    """The papers of a common phrase of the file, as the list a fresh index holds, without
-    naming them: ``len`` is known from the postings' bounds (what a query sorts its phrases by,
-    and most of them it then skips); the list is filled from the postings when first read or
-    changed, except by ``append`` (this import's papers come after the file's)."""
-
-    __slots__ = ("_index", "_ranges", "_count", "_extra", "_loaded")
-
-    def __init__(self, index: StoredNearIndex, ranges, count: int) -> None:
-        super().__init__()
-        self._index, self._ranges, self._count = index, ranges, count
-        self._extra: list[str] = []
-        self._loaded = False
-
-    def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            named = self._index._named(self._ranges)
-            super().extend([named] if isinstance(named, str) else named or ())
-            super().extend(self._extra)
-            self._ranges = self._extra = ()  # type: ignore[assignment]
-
-    def __len__(self) -> int:
-        return super().__len__() if self._loaded else self._count + len(self._extra)
-
-    def __iter__(self):
-        self._load()
-        return super().__iter__()
-
-    def __getitem__(self, i):
-        self._load()
-        return super().__getitem__(i)
-
-    def __contains__(self, item) -> bool:
-        self._load()
-        return super().__contains__(item)
-
-    def __eq__(self, other) -> bool:
-        self._load()
-        return super().__eq__(other)
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        self._load()
-        return super().__repr__()
-
-    def append(self, item: str) -> None:
-        if self._loaded:
-            super().append(item)
-        else:
-            self._extra.append(item)
-
-    def remove(self, item: str) -> None:
-        self._load()
-        super().remove(item)
 
 
 class StoredNearIndex(NearIndex):
@@ -286,33 +117,40 @@ class StoredNearIndex(NearIndex):
         self._load()
         known = {name: row for row, name in enumerate(self._names) if name is not None}
         missing: list[tuple[str, str]] = []
-        file_sigs, ahashes = self._sigs, self._ahashes
-        for name in sorted(sigs):
-            sig = sigs[name]
+        file_sigs, ahashes, rows = self._sigs, self._ahashes, self._rows
+        # only the papers whose file changed since the save (or whose signature is not trusted)
+        # are looked at one by one; the others keep their rows as they are. (Names are the keys
+        # of ``sigs`` throughout: the cache marshals that table again, and marshal's output
+        # depends on which objects are shared.)
+        differ = _changed(sigs, file_sigs)
+        for name in sorted(name for name in sigs if name in differ) if differ else ():
             row = known.pop(name, None)
-            unchanged = sig is not None and sig == file_sigs.get(name, _ABSENT)
             if row is not None:
-                if not unchanged:
-                    abstract = abstract_of(name)
-                    if not abstract or ahashes[row] != _hash(abstract):
-                        self._drop(row)  # the abstract changed (indexed again below) or went
-                        if abstract:
-                            missing.append((name, abstract))
-                        continue
-                self._rows[name] = row
-            elif not unchanged:  # a file the index never saw (or saw without an abstract)
+                abstract = abstract_of(name)
+                if abstract and ahashes[row] == phrase_hash(abstract):
+                    rows[name] = row  # (the file changed, its abstract did not)
+                    continue
+                self._drop(row)  # the abstract changed (indexed again below) or went
+                if abstract:
+                    missing.append((name, abstract))
+            else:  # a file the index never saw (or saw without an abstract)
                 abstract = abstract_of(name)
                 if abstract:
                     missing.append((name, abstract))
+        for name in sigs:
+            if name not in differ:
+                row = known.pop(name, None)
+                if row is not None:
+                    rows[name] = row  # unchanged
         for row in known.values():  # papers that are gone
             self._drop(row)
-        self._texts = _Texts(self._rows, abstract_of)  # type: ignore[assignment]
-        self._postings = _Layered(self._lookup)  # type: ignore[assignment]
-        self._exact = _Layered(self._base_exact)  # type: ignore[assignment]
-        order = self._order = _Order(list(self._rows) + [name for name, _ in missing])  # type: ignore[assignment]
+        self._texts = Texts(self._rows, abstract_of)  # type: ignore[assignment]
+        self._postings = Layered(self._lookup)  # type: ignore[assignment]
+        self._exact = Layered(self._base_exact)  # type: ignore[assignment]
+        order = self._order = Order(list(self._rows) + [name for name, _ in missing])  # type: ignore[assignment]
         for name, abstract in missing:
             self.add(name, abstract)
-        order.top.clear()  # every paper of the store ranks by its file name, as in a fresh index
+        order.clear_top()  # every paper of the store ranks by its file name, as in a fresh index
         self._added = len(self._rows) + len(missing)
         return self
 
@@ -349,7 +187,7 @@ class StoredNearIndex(NearIndex):
                 segments = segments[: self._saved_segments]
         if not segments:
             return None
-        h = _hash(key) << ROW_BITS
+        h = phrase_hash(key) << ROW_BITS
         end = h + ROW_MASK + 1
         ranges = []
         raw = 0
@@ -364,7 +202,7 @@ class StoredNearIndex(NearIndex):
         if raw > LAZY_MIN:
             count = raw - self._dropped_in(h, ranges)
             if count > LAZY_MIN:  # a common phrase: counted now, named if the query counts it
-                return _Bucket(self, ranges, count)
+                return Bucket(self, ranges, count)
         return self._named(ranges)
 
     def _named(self, ranges) -> str | list[str] | None:
@@ -383,7 +221,7 @@ class StoredNearIndex(NearIndex):
             return names[0]
         # a fresh index lists a phrase's papers in the order it added them: the store's by
         # name, then this import's as they came
-        names.sort(key=self._order.rank)  # type: ignore[attr-defined]
+        names.sort(key=self._order.ranks().__getitem__)  # type: ignore[attr-defined]
         return names
 
     def _dropped_in(self, h: int, ranges) -> int:
@@ -424,7 +262,7 @@ class StoredNearIndex(NearIndex):
         save would (without writing anything), and forget their texts, sketches and the phrases
         looked up so far: a large import holds a few integers per phrase instead of strings.
         From now on their abstracts are read with ``abstract_of``."""
-        texts: _Texts = self._texts  # type: ignore[assignment]
+        texts: Texts = self._texts  # type: ignore[assignment]
         names, ahashes = self._names, self._ahashes
         for name in texts.gone | texts.top.keys():
             row = self._rows.pop(name, None)
@@ -437,10 +275,10 @@ class StoredNearIndex(NearIndex):
         for name, norm in texts.top.items():
             row = len(names)
             names.append(name)
-            ahashes.append(_hash(self._abstracts[name]))
+            ahashes.append(phrase_hash(self._abstracts[name]))
             sketch = self._sketches.get(name)
             for key in (*(NearIndex._sketch(norm) if sketch is None else sketch), _EXACT + norm):
-                postings.append((_hash(key) << ROW_BITS) | row)
+                postings.append((phrase_hash(key) << ROW_BITS) | row)
                 i = hash(key) & SEEN_MASK
                 seen[i >> 3] |= 1 << (i & 7)
             self._rows[name] = row
@@ -449,8 +287,8 @@ class StoredNearIndex(NearIndex):
         self._abstracts.clear()
         self._sketches.clear()
         self._last = ("", [])
-        self._postings = _Layered(self._lookup)  # type: ignore[assignment]
-        self._exact = _Layered(self._base_exact)  # type: ignore[assignment]
+        self._postings = Layered(self._lookup)  # type: ignore[assignment]
+        self._exact = Layered(self._base_exact)  # type: ignore[assignment]
         if not postings:
             return
         postings.sort()
@@ -460,7 +298,7 @@ class StoredNearIndex(NearIndex):
         # look-up searches a few of them, and the merging costs a few passes over the postings
         while len(segments) - self._saved_segments >= 2 and len(segments[-2]) <= 2 * len(segments[-1]):
             last = segments.pop()
-            segments[-1] = _merged(segments[-1], last)
+            segments[-1] = merged(segments[-1], last)
 
     def save(self, sigs: Mapping[str, object] | None = None) -> None:
         """Write this import's changes to the file (rows of papers gone or changed dropped,
@@ -478,10 +316,10 @@ class StoredNearIndex(NearIndex):
         if not added and tuple(names) == getattr(self, "_saved_names", None) and dict(sigs or {}) == self._sigs:
             return  # an import that changed nothing rewrites nothing
         if added:
-            segments.append(_merged(*added) if len(added) > 1 else added[0])
+            segments.append(merged(*added) if len(added) > 1 else added[0])
         dropped = sum(1 for n in names if n is None)
         if len(segments) > MAX_SEGMENTS or dropped > len(names) // 4 + 64:
-            names, ahashes, segments = _compact(names, ahashes, segments)
+            names, ahashes, segments = compacted(names, ahashes, segments)
         data = marshal.dumps((VERSION, names, dict(sigs or {}), ahashes, [seg.tobytes() for seg in segments]))
         from .atomic import check_inside, replace_files
 
@@ -511,36 +349,13 @@ class StoredNearIndex(NearIndex):
             self._sketches[id] = sketch
 
 
-#: Up to this many postings, two segments merge by sorting a list of them; beyond, one by one
-#: (slower, but without a list of a million integer objects: the import's memory stays flat).
-SORT_MERGE_MAX = 1 << 18
-
-
-def _merged(*segments: array) -> array:
-    """Sorted segments as one."""
-    if sum(len(seg) for seg in segments) <= SORT_MERGE_MAX:
-        joined = array("q")
-        for seg in segments:
-            joined += seg
-        return array("q", sorted(joined))  # (sorting sorted runs is a merge)
-    return array("q", heapq.merge(*segments))
-
-
-def _compact(names, ahashes, segments):
-    """The tables without dropped rows, in one segment (each segment renumbered as it is
-    merged: a row's new number keeps its order, so each stays sorted)."""
-    renumber: dict[int, int] = {}
-    kept_names: list[str] = []
-    kept_hashes: list[int] = []
-    for row, name in enumerate(names):
-        if name is not None:
-            renumber[row] = len(kept_names)
-            kept_names.append(name)
-            kept_hashes.append(ahashes[row])
-    high = ~ROW_MASK
-    get = renumber.get
-
-    def renumbered(seg: array) -> array:
-        return array("q", ((value & high) | new for value in seg if (new := get(value & ROW_MASK)) is not None))
-
-    return kept_names, kept_hashes, [_merged(*(renumbered(seg) for seg in segments))]
+def _changed(sigs: Mapping[str, object | None], saved: dict) -> set[str]:
+    """The names of ``sigs`` whose signature is not the ``saved`` one, or is None (not trusted),
+    and names only ``saved`` has: a set operation over the two tables instead of a look-up per
+    paper."""
+    try:
+        differ = {name for name, _ in (sigs if isinstance(sigs, dict) else dict(sigs)).items() ^ saved.items()}
+    except TypeError:  # an unhashable signature (a damaged file): every paper is looked at
+        return set(sigs)
+    differ.update(name for name, sig in sigs.items() if sig is None)
+    return differ

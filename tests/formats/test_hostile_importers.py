@@ -205,7 +205,7 @@ def test_real_authors_under_our_generated_line_are_kept(tmp_path):
 def test_a_field_too_long_as_written_is_named_so_not_blamed_on_macros(written):
     """A 5 MB single-word abstract uses no macro: the error says which limit it hit, and that it
     is one field's (issue 29 item 7)."""
-    from readinglist.formats.bibtex.reader import MAX_VALUE
+    from readinglist.formats.bibtex.values import MAX_VALUE
 
     text = "@article{k, title = {T}, year = 2020,\n  abstract = " + written % ("a" * (5 << 20)) + "}\n"
     with pytest.raises(InputError) as exc:

@@ -19,7 +19,7 @@ from readinglist.config import default_config
 from readinglist.convert.matching import NearIndex, normalize
 from readinglist.record import Paper, Record
 from readinglist.store import Store
-from readinglist.store import dupindex
+from readinglist.store import dupindex, postings
 from readinglist.store.dupindex import FILE_NAME, StoredNearIndex
 
 THRESHOLD = default_config().duplicate_threshold
@@ -58,14 +58,14 @@ def test_stored_index_answers_as_a_fresh_one_after_any_history(tmp_path_factory,
     reopened index answers every query exactly as a NearIndex built afresh."""
     cache = tmp_path_factory.mktemp("cache")
     rng = random.Random(data.draw(st.integers(0, 10**6)))
-    segments, sort_max, lazy_min = dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX, dupindex.LAZY_MIN
+    segments, sort_max, lazy_min = dupindex.MAX_SEGMENTS, postings.SORT_MERGE_MAX, dupindex.LAZY_MIN
     dupindex.MAX_SEGMENTS = data.draw(st.sampled_from([0, 1, segments]))  # 0: compacted on every save
-    dupindex.SORT_MERGE_MAX = data.draw(st.sampled_from([0, sort_max]))  # 0: every merge one by one
+    postings.SORT_MERGE_MAX = data.draw(st.sampled_from([0, sort_max]))  # 0: every merge one by one
     dupindex.LAZY_MIN = data.draw(st.sampled_from([0, 1, lazy_min]))  # 0: every phrase of the file counted lazily
     try:
         _history(cache, rng, data)
     finally:
-        dupindex.MAX_SEGMENTS, dupindex.SORT_MERGE_MAX, dupindex.LAZY_MIN = segments, sort_max, lazy_min
+        dupindex.MAX_SEGMENTS, postings.SORT_MERGE_MAX, dupindex.LAZY_MIN = segments, sort_max, lazy_min
 
 
 def _history(cache, rng, data) -> None:

@@ -8,7 +8,7 @@ made of the whole file (the property tests in ``tests/formats/bibtex/test_bibtex
 compare the two on generated BibTeX):
 
 * the same blocks, with the same raw values (``{...}``, ``"..."``, macros and ``#`` kept as
-  written: :func:`readinglist.formats.bibtex.reader.resolve` reads them), keys, entry types
+  written: :func:`readinglist.formats.bibtex.values.resolve` reads them), keys, entry types
   (lower case) and 0-based start lines (bibtexparser's, which do not count a newline right
   after a backslash);
 * the same comments (implicit text between blocks, ``@comment{...}``);
@@ -24,6 +24,7 @@ used twice, anything malformed) goes to bibtexparser: it errs only towards the s
 from __future__ import annotations
 
 import re
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 #: Braces nested deeper than this inside one value: left to bibtexparser.
@@ -115,6 +116,17 @@ class _Lines:
 def _fast(text: str) -> tuple[list, int | None]:
     """(blocks, position of the first block the fast splitter is not sure of, or None)."""
     out: list = []
+    found = _fast_blocks(text)
+    while True:
+        try:
+            out.append(next(found))
+        except StopIteration as stop:
+            return out, stop.value
+
+
+def _fast_blocks(text: str) -> Generator[Entry | String | Comment, None, int | None]:
+    """The blocks :func:`_fast` finds, as it finds them; it returns the position of the first
+    block it is not sure of, or None."""
     lines = _Lines(text)
     pos = 0
     search = _BLOCK_START.search
@@ -122,33 +134,33 @@ def _fast(text: str) -> tuple[list, int | None]:
         m = search(text, pos)
         comment = text[pos : m.start() if m else len(text)].strip()
         if comment:
-            out.append(Comment(comment))
+            yield Comment(comment)
         if m is None:
-            return out, None
+            return None
         at = m.start()
         kind = m.group(0).lower()
         after = m.end()
         if text[after] != "{":
-            return out, at
+            return at
         if kind.startswith(("@comment", "@preamble")):
             g = _GROUP.match(text, after)
             if g is None or _LINE_START_AT.search(text, after, g.end()):
-                return out, at
+                return at
             if kind.startswith("@comment"):
-                out.append(Comment(g.group(1).strip()))
+                yield Comment(g.group(1).strip())
             pos = g.end()
             continue
         if kind.startswith("@string"):
             s = _STRING.match(text, after)
             if s is None or _LINE_START_AT.search(text, after, s.end()):
-                return out, at
-            out.append(String(lines.at(at), s.group(1).strip(), s.group(2).strip()))
+                return at
+            yield String(lines.at(at), s.group(1).strip(), s.group(2).strip())
             pos = s.end()
             continue
         entry_type = kind[1:].strip()
         k = _ENTRY_KEY.match(text, after)
         if k is None or not entry_type:
-            return out, at
+            return at
         fields: list[tuple[str, str]] = []
         p = k.end()
         while True:
@@ -156,7 +168,7 @@ def _fast(text: str) -> tuple[list, int | None]:
             if f is None:
                 e = _ENTRY_END.match(text, p)  # a comma before the closing brace
                 if e is None or not fields:
-                    return out, at
+                    return at
                 end = e.end()
                 break
             fields.append((f.group(1), f.group(2).strip()))
@@ -166,8 +178,8 @@ def _fast(text: str) -> tuple[list, int | None]:
                 break
         raw = text[at:end]
         if _LINE_START_AT.search(raw) or '{"}' in raw or len({name for name, _ in fields}) != len(fields):
-            return out, at
-        out.append(Entry(lines.at(at), entry_type, k.group(1).strip(), tuple(fields), raw))
+            return at
+        yield Entry(lines.at(at), entry_type, k.group(1).strip(), tuple(fields), raw)
         pos = end
 
 
@@ -209,35 +221,45 @@ def _slow(text: str, line: int) -> list:
     return out
 
 
-def _collect(blocks: list) -> Blocks:
-    """Blocks sorted by kind; an entry or string whose key came before becomes a Failed."""
-    entries: dict[str, Entry] = {}
-    strings: dict[str, String] = {}
+def iter_blocks(text: str, *, slowly: bool = False) -> Iterator:
+    """The blocks of a BibTeX file in file order, as they are found (a large file's blocks are
+    never all held): an entry or ``@string`` whose key came before becomes a :class:`Failed`
+    naming the key (the first one is kept). ``slowly``: by bibtexparser alone (what the fast
+    splitter must agree with). Exceptions bibtexparser raises on hopeless input pass through."""
+    seen: tuple[set[str], set[str]] = (set(), set())
+    for b in _slow(text, 0) if slowly else _blocks(text):
+        if isinstance(b, (Entry, String)):
+            keys = seen[isinstance(b, String)]
+            if b.key in keys:
+                yield Failed(b.line, b.raw if isinstance(b, Entry) else "", f"Duplicate entry key '{b.key}'", b.key)
+                continue
+            keys.add(b.key)
+        yield b
+
+
+def _blocks(text: str) -> Iterator:
+    """The fast splitter's blocks, then bibtexparser's from the first block it is not sure of."""
+    rest = yield from _fast_blocks(text)
+    if rest is not None:
+        yield from _slow(text[rest:], _Lines(text).at(rest))
+
+
+def _collect(blocks: Iterable) -> Blocks:
+    """Blocks sorted by kind (in file order within each)."""
+    entries: list[Entry] = []
+    strings: list[String] = []
     comments: list[Comment] = []
     failed: list[Failed] = []
     for b in blocks:
-        if isinstance(b, (Entry, String)):
-            seen: dict = entries if isinstance(b, Entry) else strings
-            if b.key in seen:
-                failed.append(Failed(b.line, b.raw if isinstance(b, Entry) else "", f"Duplicate entry key '{b.key}'", b.key))
-            else:
-                seen[b.key] = b
-        elif isinstance(b, Comment):
-            comments.append(b)
-        else:
-            failed.append(b)
-    return Blocks(tuple(entries.values()), tuple(strings.values()), tuple(comments), tuple(failed))
+        (entries if isinstance(b, Entry) else strings if isinstance(b, String) else comments if isinstance(b, Comment) else failed).append(b)
+    return Blocks(tuple(entries), tuple(strings), tuple(comments), tuple(failed))
 
 
 def split(text: str) -> Blocks:
-    """The blocks of a BibTeX file (see the module docstring). Exceptions bibtexparser raises
-    on hopeless input pass through."""
-    blocks, rest = _fast(text)
-    if rest is not None:
-        blocks += _slow(text[rest:], _Lines(text).at(rest))
-    return _collect(blocks)
+    """The blocks of a BibTeX file (see the module docstring and :func:`iter_blocks`)."""
+    return _collect(iter_blocks(text))
 
 
 def split_slowly(text: str) -> Blocks:
     """:func:`split` by bibtexparser alone (what the fast splitter must agree with)."""
-    return _collect(_slow(text, 0))
+    return _collect(iter_blocks(text, slowly=True))

@@ -32,15 +32,16 @@ entry and warns.
 from __future__ import annotations
 
 
-from functools import lru_cache
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ..registry import ImportOptions
 from ...record import ImportResult, Person, Record, Skipped, Source
 from .. import importing
-from ..exporting import placeholder_name
 from ..vocabulary import JABREF_READSTATUS_IN, generated_names, parse_generated_note
+from .placeholder import drop_placeholder
+from .values import MacroTooLarge, resolve
 
 if TYPE_CHECKING:
     from ...config import Config
@@ -159,49 +160,6 @@ def _one_group(name: str) -> bool:
     return True
 
 
-#: The export's placeholder author by default (see ``[export] anonymous_author``).
-_DEFAULT_PLACEHOLDER = "{name}"
-_FORMER_PLACEHOLDER = "Authors of {key}"
-
-
-def is_placeholder_author(value: str | None, key: str, config, values: dict | None = None) -> bool:
-    """True when ``value`` is still the placeholder the export wrote for ``key`` (configured
-    now or by default, or the former default), so it stands for "no authors"; False once a
-    person replaced it. ``values`` (the entry's fields) give ``{name}`` (short title or title)."""
-    if value is None:
-        return True
-    text = " ".join(importing.latex_to_unicode(value.strip()).split())
-    fixed, named = _placeholder_patterns(getattr(config, "anonymous_author", "") or _DEFAULT_PLACEHOLDER)
-    if any(text == " ".join(p.replace("{key}", key).split()) for p in fixed):
-        return True
-    if values is None or not named:
-        return False
-    short = values.get("shorttitle")
-    name = placeholder_name(
-        importing.latex_to_unicode(short) if short and short.strip() else None,
-        importing.latex_to_unicode(values.get("title") or ""),
-    )
-    return any(text == " ".join(p.replace("{key}", key).replace("{name}", name).split()) for p in named)
-
-
-@lru_cache(maxsize=8)
-def _placeholder_patterns(configured: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The placeholders an export may have written (the configured one, the default, the former
-    default; once each): ``(those without {name}, those with it)``, worked out once, not per entry."""
-    patterns = dict.fromkeys((_DEFAULT_PLACEHOLDER, _FORMER_PLACEHOLDER, configured))
-    return tuple(p for p in patterns if "{name}" not in p), tuple(p for p in patterns if "{name}" in p)
-
-
-def drop_placeholder(values: dict, key: str, config) -> bool:
-    """Remove the export's placeholder author (and the biblatex option that goes with it) from
-    an entry's ``values``; True when there was one."""
-    if not is_placeholder_author(values.get("author"), key, config, values):
-        return False
-    values.pop("author", None)
-    if " ".join(values.get("options", "").split()) == "useauthor=false":
-        values.pop("options")
-    return True
-
 
 def _markers(comments) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
     """readinglist's "generated" comment lines, by the key they name."""
@@ -220,90 +178,21 @@ def _markers(comments) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
     return out
 
 
-def _pieces(raw: str) -> list[str]:
-    """A raw BibTeX value split at its top-level ``#`` (outside braces and quotes)."""
-    if "#" not in raw:  # nearly every value: no need to walk it character by character
-        return [raw.strip()]
-    return _walk_pieces(raw)
 
+def _blocks(text: str, source: str) -> Iterator:
+    """The file's blocks as they are found (:func:`~.blocks.iter_blocks`); InputError when
+    bibtexparser gives up on the file."""
+    from . import blocks
 
-def _walk_pieces(raw: str) -> list[str]:
-    """:func:`_pieces` the long way: the value walked character by character."""
-    pieces, depth, quoted, start = [], 0, False, 0
-    for i, ch in enumerate(raw):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
-            pieces.append(raw[start:i])
-            start = i + 1
-    pieces.append(raw[start:])
-    return [p.strip() for p in pieces]
-
-
-#: The longest text one value may expand to through ``@string`` macros (1 MB): 30 doubling
-#: macros in an 890-byte file would otherwise ask for gigabytes.
-MAX_VALUE = 1 << 20
-
-
-class MacroTooLarge(ValueError):
-    """A value longer than MAX_VALUE characters: through ``@string`` expansion (``macros``),
-    or as written in the file."""
-
-    def __init__(self, message: str, *, macros: bool = True) -> None:
-        super().__init__(message)
-        self.macros = macros
-
-
-def _too_long(text: str, limit: int) -> MacroTooLarge:
-    return MacroTooLarge(f"is {len(text):,} characters long, more than the {limit:,} a field may hold", macros=False)
-
-
-def resolve(raw: str, strings: dict[str, str], limit: int = MAX_VALUE) -> str:
-    """A raw BibTeX value as text: ``{...}`` and ``"..."`` unwrapped, ``@string`` names
-    replaced (case-insensitively; unknown names such as ``jul`` stay as they are), pieces
-    joined at ``#``. MacroTooLarge when the result would exceed ``limit`` characters (its
-    ``macros`` False when the value is that long as written: no macro made it so)."""
-    if "#" not in raw:  # one piece (nearly every value; as _pieces splits it): no list to join
-        text = _piece_text(raw.strip(), strings)
-        if len(text) > limit:
-            if len(raw) >= len(text):  # as long in the file: no macro made it so
-                raise _too_long(text, limit)
-            raise MacroTooLarge(f"expands to more than {limit:,} characters")
-        return text
-
-    out: list[str] = []
-    size = 0
-    written = 0  # characters of the pieces as written
-    for piece in _pieces(raw):
-        text = _piece_text(piece, strings)
-        size += len(text)
-        written += len(piece)
-        if size > limit:
-            if written >= size:
-                raise _too_long("".join(out) + text, limit)
-            raise MacroTooLarge(f"expands to more than {limit:,} characters")
-        out.append(text)
-    return "".join(out)
-
-
-def _piece_text(piece: str, strings: dict[str, str]) -> str:
-    """One piece of a value (see :func:`resolve`): a braced or quoted text, else a macro's name."""
-    if len(piece) >= 2 and (piece[0], piece[-1]) in (("{", "}"), ('"', '"')):
-        return piece[1:-1]
-    return strings.get(piece.lower(), piece)
-
-
-def _split(text: str, source: str):
-    from .blocks import split
-
-    try:
-        return split(text)
-    except Exception as exc:  # bibtexparser raises on a few hopeless inputs
-        raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
+    found = blocks.iter_blocks(text)
+    while True:
+        try:
+            block = next(found)
+        except StopIteration:
+            return
+        except Exception as exc:  # bibtexparser raises on a few hopeless inputs
+            raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
+        yield block
 
 
 def _records(entries, source: str, options: ImportOptions, strings: dict[str, str], markers: dict) -> _Part:
@@ -412,41 +301,97 @@ def _all_records(entries, source: str, options: ImportOptions, strings: dict[str
     return first[0] + second[0], first[1] + second[1], {**first[2], **second[2]}, first[3] + second[3]
 
 
+#: A file's records are made this many entries at a time, each part as the import stores the
+#: one before: memory does not grow with the file.
+PART = 4096
+#: Up to this many entries, the blocks found when the file is checked are kept for its parts;
+#: a larger file is split again for them (its blocks are never all held).
+KEPT = 2 * PART
+
+
 class BibtexImporter:
     name = "bibtex"
     suffixes = (".bib",)
     description = "BibTeX/biblatex (Zotero, JabRef, Better BibTeX); JabRef reading fields become reader state"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        library = _split(text, source)
-        warnings: list[str] = []
-        for block in library.failed:
-            line = block.line + 1
-            if block.key is not None:
-                warnings.append(f"{source}:{line}: key {block.key!r} used again; kept the first entry with it")
-                continue
-            head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
-            raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
+        parts = list(self.parse_parts(text, source=source, options=options))
+        return ImportResult(
+            records=tuple(r for part in parts for r in part.records),
+            skipped=tuple(s for part in parts for s in part.skipped),
+            states={key: state for part in parts for key, state in part.states.items()},
+            warnings=tuple(w for part in parts for w in part.warnings),
+        )
 
-        if not library.entries and not warnings:
+    def parse_parts(self, text: str, *, source: str, options: ImportOptions) -> Iterator[ImportResult]:
+        """:meth:`parse` in parts of up to :data:`PART` entries. The whole file is split and
+        checked now (a block that cannot be read, ``@string`` macros, nothing to import:
+        InputError before any record is made); each part's records are made when it is asked
+        for (an entry whose values cannot be read raises then). A file of more than ``KEPT``
+        entries is split again for them, so its blocks are never all held."""
+        from .blocks import Comment, Entry, String
+
+        entries: list[Entry] | None = []
+        strings: list[String] = []
+        comments: list[Comment] = []
+        warnings: list[str] = []
+        count = 0
+        for block in _blocks(text, source):
+            if isinstance(block, Entry):
+                count += 1
+                if entries is not None:
+                    entries.append(block)
+                    if len(entries) > KEPT:
+                        entries = None  # (found again part by part)
+            elif isinstance(block, String):
+                strings.append(block)
+            elif isinstance(block, Comment):
+                comments.append(block)
+            else:
+                line = block.line + 1
+                if block.key is not None:
+                    warnings.append(f"{source}:{line}: key {block.key!r} used again; kept the first entry with it")
+                    continue
+                head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
+                raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
+
+        if not count and not warnings:
             # an empty file, or only @string/@comment/@preamble: surely not the file meant (BibTeX
             # itself warns "I found no database entries"); refused, so a mistaken path is noticed
             what = "empty" if not text.strip() else "no entries (@article{...}, @inproceedings{...}, ...)"
             raise InputError(f"{source}: {what}: nothing to import")
-        markers = _markers(library.comments)
-        strings: dict[str, str] = {}
-        for block in library.strings:
+        markers = _markers(comments)
+        del comments
+        resolved: dict[str, str] = {}
+        for block in strings:
             try:
-                strings[block.key.lower()] = resolve(block.value, strings)
+                resolved[block.key.lower()] = resolve(block.value, resolved)
             except MacroTooLarge as exc:
                 line = block.line + 1
                 why = " (macros doubling each other?)" if exc.macros else ""
                 raise InputError(f"{source}:{line}: @string {block.key} {exc}{why}") from None
-        records, skipped, states, more = _all_records(library.entries, source, options, strings, markers)
-        warnings += more
-        return ImportResult(
-            records=tuple(records), skipped=tuple(skipped), states=states, warnings=tuple(warnings)
-        )
+        if entries is None:
+            found: Iterable[Entry] = (b for b in _blocks(text, source) if isinstance(b, Entry))
+        else:
+            found = entries
+        return _parts(found, source, options, resolved, markers, warnings)
+
+
+def _parts(entries: Iterable, source: str, options: ImportOptions, strings: dict[str, str], markers: dict, warnings: list[str]) -> Iterator[ImportResult]:
+    """The records of ``entries`` in parts of up to PART (``warnings`` with the first)."""
+    part: list = []
+    for entry in entries:
+        part.append(entry)
+        if len(part) == PART:
+            yield _part(part, source, options, strings, markers, warnings)
+            part, warnings = [], []
+    if part or warnings:
+        yield _part(part, source, options, strings, markers, warnings)
+
+
+def _part(entries: list, source: str, options: ImportOptions, strings: dict[str, str], markers: dict, warnings: list[str]) -> ImportResult:
+    records, skipped, states, more = _all_records(entries, source, options, strings, markers)
+    return ImportResult(records=tuple(records), skipped=tuple(skipped), states=states, warnings=tuple(warnings + more))
 
 
 importer = BibtexImporter()

@@ -9,6 +9,8 @@ importer's results (records, errors naming file and line) with either splitter.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from helpers import ROOT, library_records
 from hypothesis import HealthCheck, given, settings
@@ -47,7 +49,7 @@ def import_agrees(text: str, monkeypatch) -> None:
 
     fast = run()
     with monkeypatch.context() as m:
-        m.setattr(blocks, "split", blocks.split_slowly)
+        m.setattr(blocks, "iter_blocks", functools.partial(blocks.iter_blocks, slowly=True))
         slow = run()
     assert fast == slow
 

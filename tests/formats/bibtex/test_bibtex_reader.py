@@ -307,6 +307,6 @@ def test_strings_and_concatenation_read_as_pybtex_reads_them():
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from('ab #{}"\\ \n'), max_size=40))
 def test_pieces_fast_path_splits_as_walking_does(raw):
-    from readinglist.formats.bibtex.reader import _pieces, _walk_pieces
+    from readinglist.formats.bibtex.values import _pieces, _walk_pieces
 
     assert _pieces(raw) == _walk_pieces(raw)
