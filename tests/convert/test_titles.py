@@ -783,6 +783,7 @@ def test_a_pair_led_by_what_the_name_stands_for_gives_up_no_cross_penalty():
 
     assert cand.spells_out(["Sparse", "Wave", "Network"], "SpaWaNet")
     assert cand.spells_out(["sparse", "wave", "network"], "SWN")
+    assert not cand.spells_out(["dense", "tracks"], "DeT")  # two capitals: too easily met by chance
     assert not cand.spells_out(["sparse", "wave", "model"], "SpaWaNet")
     assert not cand.spells_out(["sparse", "wave", "network"], None)
     # written for this test
@@ -798,3 +799,18 @@ def test_a_pair_led_by_what_the_name_stands_for_gives_up_no_cross_penalty():
     led = [p for p in plain if [w.lower() for w in p[0]] == ["sparse", "wave", "network"]]
     assert led and all(named[p] == pytest.approx(plain[p] + cand.CROSS_PENALTY) for p in led)
     assert all(named[p] == plain[p] for p in plain if p not in led)
+
+
+def test_what_the_name_stands_for_is_a_candidate_of_its_own():
+    from readinglist.convert.titles import candidates as cand
+    from readinglist.convert.titles.features import Scorer
+
+    # written for this test
+    text = ("Tidal gauges are noisy instruments. Earlier systems rely on calibration. We propose SpaWaNet, "
+            "a Sparse Wave Network, and a robust tide loss.")
+    scorer = Scorer(lambda t, d=0.0: 0.3, [], 8.0)
+    alone = [o for o in cand.candidates(text, 14, scorer, None, "SpaWaNet")
+             if o[4] is None and [w.lower() for w in o[3]] == ["sparse", "wave", "network"]]
+    assert alone and alone[0][0] == pytest.approx(scorer.info(alone[0][3])[0] + cand.SPELLED_MARGIN)
+    unnamed = [o for o in cand.candidates(text, 14, scorer) if o[4] is None and o[3] == alone[0][3]]
+    assert all(o[0] == pytest.approx(scorer.info(o[3])[0]) for o in unnamed)  # no name: no margin

@@ -18,7 +18,7 @@ import re
 from ..lexicon import DANGLING
 from .contribution import own_sentences
 from ..kinds import KIND_OF
-from .constants import COMPONENT_HEADS, CROSS_PENALTY, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .constants import COMPONENT_HEADS, CROSS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import _stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
 from .relations import _befores_of, _precedes_a_for
@@ -44,6 +44,15 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         joined = _phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
         if joined is not words:
             options.append((*scorer.info(joined), joined, None))
+    if name:  # what the name stands for, alone and for the topic: the authors' own words
+        for e, phrase, _i in every:
+            if spells_out(phrase, name):
+                options.append((e[0] + SPELLED_MARGIN, e[1], e[2], phrase, None))
+                joined = _phrase_with_topic(phrase, plain, budget)
+                if joined is not phrase:
+                    e_j, new_j, n_j = scorer.info(joined)
+                    options.append((e_j + SPELLED_MARGIN, new_j, n_j, joined, None))
+                break
     # what was made comes from a sentence where the authors speak of their own work when the
     # abstract has one: a phrase of the background or of a compared method is no contribution
     heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and (not own or i in own)][:PAIR_PHRASES]
@@ -181,7 +190,7 @@ def spells_out(words: list[str], name: str | None) -> bool:
     if not name or len(words) < 2:
         return False
     capitals = "".join(c for c in name if c.isupper()).lower()
-    return len(capitals) >= 2 and "".join(w[:1] for w in words if w.lower() not in DANGLING).lower() == capitals
+    return len(capitals) >= 3 and "".join(w[:1] for w in words if w.lower() not in DANGLING).lower() == capitals
 
 
 _FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")
