@@ -44,6 +44,10 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         joined = _phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
         if joined is not words:
             options.append((*scorer.info(joined), joined, None))
+    for m in _FINDING.finditer(plain):  # "we show that X drives Y": the finding, in the authors' words
+        finding = _strip_dangling(m.group(1).split())
+        if 4 <= len(finding) <= budget and finding[0].lower() not in _NOT_SUBJECT:
+            options.append((*scorer.info(finding), finding, None))
     if name:  # what the name stands for, alone and for the topic: the authors' own words
         for e, phrase, _i in every:
             if spells_out(phrase, name):
@@ -191,6 +195,11 @@ def spells_out(words: list[str], name: str | None) -> bool:
         return False
     capitals = "".join(c for c in name if c.isupper()).lower()
     return len(capitals) >= 3 and "".join(w[:1] for w in words if w.lower() not in DANGLING).lower() == capitals
+
+
+_FINDING = re.compile(r"\b(?:we|this paper|this work)\s+(?:also\s+)?(?:show|find|demonstrate|prove|reveal|observe)s?\s+that\s+"
+                      r"((?:(?!\b(?:when|while|because|if|since|although|which|that|whereas|unless)\b)[^,;:.()])+)", re.IGNORECASE)
+_NOT_SUBJECT = frozenset("it this these they there such our we its their the a an".split())
 
 
 _FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")
