@@ -18,15 +18,16 @@ import re
 from ..lexicon import DANGLING
 from .contribution import own_sentences
 from ..kinds import KIND_OF
-from .constants import COMPONENT_HEADS, CROSS_PENALTY, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .constants import COMPONENT_HEADS, CROSS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import _stems, Option, Scorer
-from .forms import not_for_objects
+from .forms import gerund_starts, not_for_objects
 from .relations import _befores_of, _precedes_a_for
 from .text import _head, _PARTICIPLE_END, _strip_dangling
 from .topic import _phrase_with_topic
 
 
-def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], str, int] | None = None) -> list[Option]:
+def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], str, int] | None = None,
+               name: str | None = None) -> list[Option]:
     """The candidates with their features (:class:`.features.Scorer`), best expected ROUGE-1
     first; a phrase of at most ``budget`` words, a pair of at most ``PAIR_MAX``."""
     from ..phrases import ranked_phrases
@@ -34,17 +35,30 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
     every = sorted(((scorer.info(words), words, s_idx) for _s, words, s_idx in ranked_phrases(plain, min(budget, 11))),
                    key=lambda isw: -isw[0][0])
     options: list[Option] = []
-    for e, phrase, _i in every[:CHOICE_PHRASES]:
+    own = own_sentences(plain)
+    for e, phrase, i in every[:CHOICE_PHRASES]:
         words = _strip_dangling(phrase)
         if len(words) < 2:
             continue
         options.append((*(e if words is phrase else scorer.info(words)), words, None))  # the phrase itself when nothing dangled
-        joined = _phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS else words
+        joined = _phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
         if joined is not words:
             options.append((*scorer.info(joined), joined, None))
+    for m in _FINDING.finditer(plain):  # "we show that X drives Y": the finding, in the authors' words
+        finding = _strip_dangling(m.group(1).split())
+        if 4 <= len(finding) <= budget and finding[0].lower() not in _NOT_SUBJECT:
+            options.append((*scorer.info(finding), finding, None))
+    if name:  # what the name stands for, alone and for the topic: the authors' own words
+        for e, phrase, _i in every:
+            if spells_out(phrase, name):
+                options.append((e[0] + SPELLED_MARGIN, e[1], e[2], phrase, None))
+                joined = _phrase_with_topic(phrase, plain, budget)
+                if joined is not phrase:
+                    e_j, new_j, n_j = scorer.info(joined)
+                    options.append((e_j + SPELLED_MARGIN, new_j, n_j, joined, None))
+                break
     # what was made comes from a sentence where the authors speak of their own work when the
     # abstract has one: a phrase of the background or of a compared method is no contribution
-    own = own_sentences(plain)
     heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and (not own or i in own)][:PAIR_PHRASES]
     tails = []
     not_for = not_for_objects()  # "<method> for hidden layers": real titles seldom say "for" that
@@ -76,6 +90,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         initials = "".join(x[:1] for x in a).lower()
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
+        spelled = spells_out(a, name)  # what the name stands for is the paper's own: no composed guess
         a_befores = _befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
         for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
             # what was made (said later) comes first, what the abstract opens with after "for";
@@ -85,7 +100,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
                     or _precedes_a_for(b, a_befores)):
                 continue
             e_ab, new_ab, n_ab = scorer.pair(toks_a, n_a, toks_b, n_b)  # composed: it must do clearly better
-            options.append((e_ab - CROSS_PENALTY, new_ab, n_ab, a, b))
+            options.append((e_ab - (0.0 if spelled else CROSS_PENALTY), new_ab, n_ab, a, b))
     options += _said_pairs(plain, every, scorer, pair_max + 1, not_for, own)
     options.sort(key=lambda option: -option[0])
     return options
@@ -105,6 +120,7 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
     from ..lexicon import split_sentences
 
     sentences = split_sentences(plain)
+    gerunds = gerund_starts()
     by_sentence: dict[int, list] = {}
     for e, w, i in every:
         if len(w) >= 2:
@@ -116,7 +132,7 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
         sent = sentences[i][1]
         low = sent.lower()
         fors = [m for m in _FOR_AT.finditer(low)]
-        if not fors:
+        if not fors and " to " not in low:
             continue  # the quick answer for most sentences
         ends: list[tuple[int, tuple, list[str]]] = []
         starts: dict[int, list[tuple[tuple, list[str]]]] = {}
@@ -127,16 +143,63 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
                 ends.append((at + len(text), e, w))
                 starts.setdefault(at, []).append((e, w))
         for a_end, ea, a in ends:
+            if "for" in (x.lower() for x in a):
+                continue
+            purpose = _PURPOSE_TO.match(low, a_end)  # "<a> (designed) to predict X": "<a> for predicting X"
+            ing = gerunds.get(purpose.group(1)) if purpose else None
+            if purpose and ing:
+                said_b = [ing, *_said_object(sent[purpose.end():], most - len(a) - 2)]
+                if len(said_b) >= 3 and _head(said_b[1:]) not in not_for:
+                    eb = scorer.info(said_b)
+                    out.append((*scorer.pair(ea[1], ea[2], eb[1], eb[2]), a, said_b))
             m = next((m for m in fors if m.start() >= a_end), None)
-            if m is None or "for" in (x.lower() for x in a):
+            if m is None:
                 continue
             gap = sent[a_end : m.end()]
             if not _GAP_FOR.match(gap) or _GAP_BAD.search(gap.rsplit("for", 1)[0]):
                 continue
-            for eb, b in starts.get(m.end(), ()):
-                if len(a) + len(b) + 1 <= most and _head(b) not in not_for:
+            found_b = starts.get(m.end(), [])
+            room = most - len(a) - 1
+            said_b = _said_object(sent[m.end():], room)
+            if len(said_b) >= 2 and all(said_b != b for _eb, b in found_b):
+                found_b = [*found_b, (scorer.info(said_b), said_b)]
+            for eb, b in found_b:
+                if len(b) <= room and _head(b) not in not_for:
                     out.append((*scorer.pair(ea[1], ea[2], eb[1], eb[2]), a, b))
     return out
+
+
+_OBJECT_END = re.compile(
+    r"[,;:.()\[\]]|\s(?:that|which|whose|where|while|whereas|by|using|via|through|so|thereby|and|or|with|we|to|is|are|in"
+    r"|without|instead|rather|than|unlike)\s")
+_PURPOSE_TO = re.compile(r"\s+(?:(?:designed|trained|used|able|built|developed)\s+)?to\s+([a-z]+)\s+")
+
+
+def _said_object(rest: str, room: int) -> list[str]:
+    """What "for" (or a purpose's verb) governs in the authors' own words: the text after it up
+    to the first punctuation, clause word, conjunction or verb (the phrase model's learned verbs),
+    at most ``room`` words (none when longer)."""
+    from ..phrases import _verbs
+
+    m = _OBJECT_END.search(rest)
+    words = (rest[: m.start()] if m else rest).split()
+    verbs = _verbs()  # "trackers designed for fixed cameras fail": the object stops before the verb
+    cut = next((j for j, w in enumerate(words) if j and any(f"{w.lower()}{s}" in verbs for s in ("", "s", "es"))), len(words))
+    return _strip_dangling(words[:cut]) if len(words) <= room else []
+
+
+def spells_out(words: list[str], name: str | None) -> bool:
+    """Is ``words`` the name spelled out ("Scalable Vector Network" of SaVeNet): the initials of
+    its words, in order, the name's capitals?"""
+    if not name or len(words) < 2:
+        return False
+    capitals = "".join(c for c in name if c.isupper()).lower()
+    return len(capitals) >= 3 and "".join(w[:1] for w in words if w.lower() not in DANGLING).lower() == capitals
+
+
+_FINDING = re.compile(r"\b(?:we|this paper|this work)\s+(?:also\s+)?(?:show|find|demonstrate|prove|reveal|observe)s?\s+that\s+"
+                      r"((?:(?!\b(?:when|while|because|if|since|although|which|that|whereas|unless)\b)[^,;:.()])+)", re.IGNORECASE)
+_NOT_SUBJECT = frozenset("it this these they there such our we its their the a an".split())
 
 
 _FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")

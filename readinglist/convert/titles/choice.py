@@ -48,7 +48,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
         if named and not bare and _stated(title[len(name or "") + 2 :], plain):
             current += STATED_MARGIN  # honest before clever: what the abstract says of the name
-    options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None)
+    options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None,
+                         name if named else None)
     opening = _opening_words(plain)
     if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
         for score, made in _passing(((o[0], _option_words(o[3], o[4])) for o in options), plain, name, named):

@@ -106,6 +106,11 @@ CHOICE_WEIGHT = 0.75
 # says itself ("<a> designed for <b>") clearly. dev.jsonl: 0 R1 0.4190, 11.8% worse than LEAD;
 # 0.02 0.4185, 11.8% (187 titles change: 15 of 30 read were false before, 7 after); 0.04 0.4177, 12.1%
 CROSS_PENALTY = 0.02
+# added to what a name of three or more capitals stands for ("Scalable Vector Network" of SaVeNet),
+# alone or for the topic: the authors' own words for what they made. dev.jsonl: 0 R1 0.4183,
+# 0.03 0.4186 (8 titles change, e.g. "CoreFed: agents with data of high quality for federated
+# learning" -> "CoreFed: core-stable fairness for federated learning"), 0.06 0.4184, 0.1 0.4185
+SPELLED_MARGIN = 0.03
 # added to the title made so far: its words are a feature of the word model, which estimates
 # that title a little high (a phrase scoring up to 0.02 below it still replaces it)
 CHOICE_MARGIN = -0.02
