@@ -294,6 +294,30 @@ def test_no_title_runs_on_into_a_verb(raw):
     assert not _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())), title
 
 
+def test_a_subject_and_its_verb_from_the_abstract_are_a_clause_not_a_title():
+    from readinglist.convert.titles.checks import _subject_and_verb
+
+    plain = ("Recommender systems shape what people read: platforms learn user tastes from clicks and "
+             "amplify them. We propose a damping scheme that keeps the catalogue diverse.")
+    low = "platforms learn user tastes from clicks".split()
+    assert _subject_and_verb(low, plain)  # the abstract's clause, cut out
+    assert not _subject_and_verb("damping scheme for diverse catalogues".split(), plain)
+    # the same words not written as subject and verb in the abstract are left alone
+    assert not _subject_and_verb(low, "We study clicks. Platforms that learn from them drift.")
+    # a relative or question word may lead a clause in a title
+    assert not _subject_and_verb("predicting which platforms learn user tastes".split(), plain)
+
+
+def test_a_clause_of_the_background_is_never_the_title():
+    plain = ("Large language models learn human preferences from feedback data, and annotators reward "
+             "fluent answers. We introduce a calibration penalty for reward models that discounts "
+             "fluency when it is not evidence of correctness, and show it lowers reward hacking.")
+    title = make_title(plain, plain, None)
+    low = re.findall(r"[a-z0-9]+", title.lower())
+    assert "models learn" not in " ".join(low), title
+    assert "annotators reward" not in " ".join(low), title
+
+
 @given(st.text(alphabet=st.sampled_from("aZ09 -.,İΣσẞﬀ\u0130x"), max_size=60))
 def test_first_five_tokens_are_findalls_first_five(text):
     from readinglist.convert.titles.text import _first_five_tokens

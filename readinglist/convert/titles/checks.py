@@ -82,18 +82,40 @@ def _for_a_verb(low: list[str]) -> bool:
     regret"), or at the end after a plural noun ("models excel", "data represent") or "to" (a
     clause or a purpose cut off)? A verb: a word whose -s form the phrase model learned as a verb
     (:func:`readinglist.convert.phrases._verbs`)."""
+    if len(low) >= 2 and _plain_verb(low[-1]):
+        before = low[-2]
+        if before in ("to", "data") or _plural(before):
+            return True
+    return any(low[i] == "for" and _plain_verb(low[i + 1]) for i in range(len(low) - 1))
+
+
+def _plain_verb(w: str) -> bool:
+    """A verb's plain form: a word whose -s form the phrase model learned as a verb
+    (:func:`readinglist.convert.phrases._verbs`)."""
     from ..phrases import _verbs
 
     verbs = _verbs()
+    return w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs)
 
-    def plain_verb(w: str) -> bool:
-        return w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs)
 
-    if len(low) >= 2 and plain_verb(low[-1]):
-        before = low[-2]
-        if before in ("to", "data") or (len(before) > 3 and before.endswith("s") and not before.endswith(("ss", "is", "us"))):
+def _plural(w: str) -> bool:
+    return len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "is", "us"))
+
+
+def _subject_and_verb(low: list[str], plain: str) -> bool:
+    """Does the title hold a clause the abstract wrote, a plural noun and its verb anywhere in it
+    ("... for predictor networks facilitate stable learning", "models learn human beliefs from
+    data"): a plural followed by a verb's plain form, as the abstract has them?"""
+    text = f" {' '.join(_ALNUM.findall(plain.lower()))} "
+    for i in range(len(low) - 1):
+        if low[i] in _RELATIVE:
+            return False  # "predicting which games users find amusing": a clause the title may hold
+        if _plural(low[i]) and _plain_verb(low[i + 1]) and f" {low[i]} {low[i + 1]} " in text:
             return True
-    return any(low[i] == "for" and plain_verb(low[i + 1]) for i in range(len(low) - 1))
+    return False
+
+
+_RELATIVE = frozenset("which that who whom whose how what where when whether why".split())
 
 
 def _participial_start(words: list[str], plain: str) -> bool:
@@ -141,7 +163,7 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
     low = _ALNUM.findall(made.lower())
     if not CLAUSE_VERBS.isdisjoint(low) and QUESTION_WORDS.isdisjoint(low):
         return ""
-    if _for_a_verb(low) or _ends_badly(made) or _ends_on_a_verb(low, plain):
+    if _for_a_verb(low) or _ends_badly(made) or _ends_on_a_verb(low, plain) or _subject_and_verb(low, plain):
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""

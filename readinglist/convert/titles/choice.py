@@ -5,7 +5,7 @@ or joined to the topic, "<phrase> for <phrase of the opening sentences>") that p
 
 from __future__ import annotations
 
-from .checks import _ends_badly, _ends_on_a_verb, _for_a_verb, _form_checked, _passing
+from .checks import _ends_badly, _ends_on_a_verb, _for_a_verb, _form_checked, _passing, _subject_and_verb
 from .candidates import _option_words, candidates
 from .described import described_lead
 from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
@@ -61,7 +61,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     baseline = _Opening(opening, get, length)
     best = _not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
-    if bare or _for_a_verb(title_low := _ALNUM.findall(title.lower())) or _ends_badly(title) or _ends_on_a_verb(title_low, plain):
+    if (bare or _for_a_verb(title_low := _ALNUM.findall(title.lower())) or _ends_badly(title) or _ends_on_a_verb(title_low, plain)
+            or _subject_and_verb(title_low, plain)):
         best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
     head = _first_tokens(plain)
     for score, new, count, words, tail in options:
