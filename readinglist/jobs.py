@@ -66,7 +66,8 @@ def import_files(
     generated (:meth:`Store.importing`), so memory does not grow with the import; the store is
     written when the last file is done, and a bad file leaves it as it was. ``store`` may be a
     function returning the store: it is called once every file was checked (so a file refused
-    then makes no store folder). Abstracts repeated across the files become one paper.
+    then makes no store folder), and a store it made is removed again if the import fails
+    before it is saved (unless generated abstracts were kept in it for the next import). Abstracts repeated across the files become one paper.
     ``processes`` > 1 lets importers fork workers for large lists (the CLI's choice; the library
     never forks). An abstract list whose header names no venue or year (and no ``venue`` /
     ``year`` given) is refused, unless ``ask_venue_year(path, missing)`` (``missing``: "venue",
@@ -131,7 +132,8 @@ def import_files(
             del text
         plan.append((path, label, importer, file_options, whole))
     # 2. converted and stored as it comes
-    if not hasattr(store, "importing"):  # a callable that opens (or makes) the store
+    opened = not hasattr(store, "importing")
+    if opened:  # a callable that opens (or makes) the store
         store = store()
     results: list[ImportResult] = []
 
@@ -198,8 +200,12 @@ def import_files(
             with uninterrupted():  # every file written and the cache told, or nothing (held: a signal comes after)
                 stack.close()
                 saved = True
-    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (readinglist.interrupts): say what was kept
-        raise interrupted(exc, _kept(saved, memo, store)) from None
+    except BaseException as exc:
+        if opened and not saved and not getattr(memo, "kept", 0) and hasattr(store, "discard_if_new"):
+            store.discard_if_new()  # a store made for this import that failed (an entry of a .bib's later part): no trace
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM (readinglist.interrupts): say what was kept
+            raise interrupted(exc, _kept(saved, memo, store)) from None
+        raise
     summary = importing.summary()
     return ImportReport(
         files=tuple(str(p) for p in paths),

@@ -111,6 +111,9 @@ class Store(WholePapers):
         #: (the first read of a fresh clone: seconds on a large store), given the number of paper
         #: files; the CLI shows what it is doing meanwhile
         self.building: Callable[[int], contextlib.AbstractContextManager] | None = None
+        #: what :meth:`open` made: (the first folder it made, None), or (the store's folder that
+        #: was there, the names it held); None if the store was there
+        self._made: tuple[Path, frozenset[str] | None] | None = None
 
     # ------------------------------------------------------------------ opening
 
@@ -129,9 +132,14 @@ class Store(WholePapers):
         root = Path(path)
         if root.exists() and not root.is_dir():
             raise StoreError(f"{root}: not a folder, so it cannot be a store")
+        made: tuple[Path, frozenset[str] | None] | None = None
         if not (root / "papers").is_dir():
             if not create:
                 raise StoreError(f"{root}: no store here (no papers/ folder; `readinglist import` makes one)")
+            top = root
+            while not top.parent.exists() and top.parent != top:  # (the first folder to make)
+                top = top.parent
+            made = (root, frozenset(os.listdir(root))) if root.is_dir() else (top, None)
             try:
                 (root / "papers").mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -144,7 +152,29 @@ class Store(WholePapers):
                     fh.write(GITIGNORE)
             except OSError:
                 pass  # a read-only store can still be read
-        return cls(root, config=config, clock=clock, lock_timeout=lock_timeout, processes=processes)
+        store = cls(root, config=config, clock=clock, lock_timeout=lock_timeout, processes=processes)
+        store._made = made
+        return store
+
+    def discard_if_new(self) -> bool:
+        """Remove the store again if :meth:`open` made it and it still holds no paper (an
+        import that failed before it was saved leaves no trace); True if it was removed."""
+        if self._made is None or any(self.papers_dir.iterdir()):
+            return False
+        import shutil
+
+        top, there = self._made
+        if there is None:  # a folder this open made (with any parents it made)
+            shutil.rmtree(top, ignore_errors=True)
+        else:  # the folder was there (empty, or not a store): only the store files it lacked
+            for name in {".gitignore", ".lock", ".cache", "papers"} - there:
+                path = self.root / name
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path, ignore_errors=True)
+                elif os.path.lexists(path):
+                    os.unlink(path)
+        self._made = None
+        return True
 
     @property
     def config(self):

@@ -112,3 +112,24 @@ def test_a_reimport_that_changes_nothing_writes_no_file(tmp_path):
     assert any(".cache" in name for name in before)
     run()
     assert files() == before
+
+
+def test_a_bib_refused_in_a_later_part_leaves_no_store_behind(tmp_path):
+    # more than KEPT entries (split again part by part): an entry near the end whose title only
+    # overflows when its record is made (a chain of @string macros) stops the import after the
+    # store was opened; the store made for it is removed again, a folder that was there kept as it was
+    from readinglist.formats.bibtex.reader import KEPT, PART
+
+    entries = [f"@article{{k{i},\n  title = {{On counting sheep, part {i}}},\n  author = {{Roe, Ann}},\n  year = 2021,\n}}\n" for i in range(KEPT + PART // 2)]
+    bad = len(entries) - 3
+    entries[bad] = f"@article{{overlong,\n  title = {' # '.join(['wide'] * 1100)},\n  year = 2021,\n}}\n"
+    (tmp_path / "many.bib").write_text('@string{wide = "' + "w" * 1000 + '"}\n' + "".join(entries), encoding="utf-8")
+    line = 2 + 5 * bad  # (the @string line, then five lines an entry)
+    (tmp_path / "there").mkdir()
+    (tmp_path / "there" / "notes.txt").write_text("mine", encoding="utf-8")
+    for store in ("new/store", "there"):
+        run = subprocess.run([console_script(), "--store", store, "import", "many.bib"], cwd=tmp_path, capture_output=True, text=True, env=_env())
+        assert run.returncode == 1
+        assert run.stderr == f"readinglist: error: many.bib:{line}: the title of overlong expands to more than 1,048,576 characters through @string macros\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["many.bib", "there"]
+    assert [p.name for p in (tmp_path / "there").iterdir()] == ["notes.txt"]

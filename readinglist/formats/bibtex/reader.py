@@ -327,7 +327,7 @@ class BibtexImporter:
         """:meth:`parse` in parts of up to :data:`PART` entries. The whole file is split and
         checked now (a block that cannot be read, ``@string`` macros, nothing to import:
         InputError before any record is made); each part's records are made when it is asked
-        for (an entry whose values cannot be read raises then). A file of more than ``KEPT``
+        for (an entry whose values cannot be read raises then: the import removes a store it made). A file of more than ``KEPT``
         entries is split again for them, so its blocks are never all held."""
         from .blocks import Comment, Entry, String
 

@@ -321,7 +321,15 @@ def put_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Ite
 
 
 def put_sigs(db: sqlite3.Connection, sigs: dict) -> None:
-    """Store the signature of every file the cache holds rows for (inside the caller's transaction)."""
+    """Store the signature of every file the cache holds rows for (inside the caller's
+    transaction); nothing is written when the table stored holds the same signatures, compared
+    as values (marshal's bytes of two equal tables differ with which strings are shared or
+    interned), so a transaction that changed nothing leaves the cache's file as it was."""
+    data = _meta(db, "sigs")
+    if data is not None:
+        with contextlib.suppress(*DAMAGED):
+            if marshal.loads(data) == sigs:
+                return
     db.executemany("UPDATE meta SET v = ? WHERE k = ?", [(marshal.dumps(sigs), "sigs"), (files.digest(sigs), "digest")])
 
 
