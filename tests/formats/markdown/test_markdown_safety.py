@@ -30,6 +30,8 @@ PAYLOADS = [
     "x\n<script>alert(1)</script>\ny",
     "<details><summary>x</summary></details> </details> <!-- comment --> &lt;script&gt;",
     "[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) [vb](vbscript:msgbox(1))",
+    "[<]:<",  # a reference definition whose target is "<": a relative link (hypothesis found it)
+    "[x]:javascript:alert(1)\n\n[x] [y]: <javascript:alert(1)>\n\n[y]",
 ]
 
 
