@@ -121,10 +121,10 @@ def import_files(
         else:
             text = read_text(path)
             if hasattr(importer, "parse_parts"):  # checked now, its records made part by part as they are stored
-                whole = importer.parse_parts(text, source=_display_path(path, config), options=file_options)
+                whole = importer.parse_parts(text, source=display_path(path, config), options=file_options)
                 abstracts.append(None)
             elif not hasattr(importer, "iter_parse"):
-                whole = importer.parse(text, source=_display_path(path, config), options=file_options)
+                whole = importer.parse(text, source=display_path(path, config), options=file_options)
                 abstracts.append(None)
             else:
                 abstracts.append(set())
@@ -139,7 +139,7 @@ def import_files(
 
     def start(i: int) -> Iterator[ImportResult]:
         path, _, importer, file_options, _ = plan[i]
-        source = _display_path(path, config)
+        source = display_path(path, config)
         if hasattr(importer, "iter_parse_path"):  # (an abstract list, read as it comes)
             begin = importer.prepare_path if processes > 1 else importer.iter_parse_path
             return begin(path, source=source, options=file_options)
@@ -317,7 +317,7 @@ def _check_venue_year(path, listing, venue, year, any_abstract: bool) -> None:
         raise InputError(f"no {what} in {path}: pass {' '.join(f for _, f in missing)}")
 
 
-def _display_path(path: str | os.PathLike, config: Config, *, outside: str = "absolute") -> str:
+def display_path(path: str | os.PathLike, config: Config, *, outside: str = "absolute") -> str:
     """A source path as records remember it, the same from any folder: relative to the folder
     that holds the store (the project) when inside it, else to the config's folder, else
     absolute (``outside="name"``: the file name only)."""

@@ -81,9 +81,9 @@ def load_official(path: str | os.PathLike, *, config: Config, format: str | None
     result = importer.parse(text, source=str(path), options=ImportOptions(config))  # errors name the path given
     # the official file as the store's sources will name it: relative to the project, else by its
     # name (a paper file, which may be shared, never says where the user downloaded it)
-    from .jobs import _display_path
+    from .jobs import display_path
 
-    named = _display_path(path, config, outside="name")
+    named = display_path(path, config, outside="name")
     records = tuple(
         r.evolve(sources=tuple(s.evolve(file=named) if s.file == str(path) else s for s in r.sources))
         for r in result.records

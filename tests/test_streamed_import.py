@@ -15,7 +15,7 @@ from readinglist.convert import pipeline
 from readinglist.errors import InputError, ValidationError
 from readinglist.formats.abstracts import importer as abstracts
 from readinglist.formats.registry import ImportOptions
-from readinglist.jobs import _display_path, import_files
+from readinglist.jobs import display_path, import_files
 from readinglist.store import importer
 from readinglist.store.library import Store
 
@@ -30,7 +30,7 @@ def _whole(root, paths) -> None:
     """The import as it was: every list converted, then every record stored at once."""
     records = []
     for path in paths:
-        records += abstracts.parse(path.read_text(encoding="utf-8"), source=_display_path(path, CONFIG), options=ImportOptions(config=CONFIG)).records
+        records += abstracts.parse(path.read_text(encoding="utf-8"), source=display_path(path, CONFIG), options=ImportOptions(config=CONFIG)).records
     Store.open(root, clock=CLOCK).import_records(records)
 
 

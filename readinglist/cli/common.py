@@ -106,7 +106,7 @@ def _building_status(count: int):
         return contextlib.nullcontext()
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=_status_console(), transient=True)
+    status = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=status_console(), transient=True)
     status.add_task(f"indexing the {count:,} papers of this store (its first use here; later commands use the index)", total=None)
     return _shown(status)
 
@@ -133,7 +133,7 @@ state = State()
 # --------------------------------------------------------------------------- output helpers
 
 
-def _plain_output() -> bool:
+def plain_output() -> bool:
     """Plain text for pipes and files (tab-separated lines, ASCII bars); NO_COLOR only drops colour."""
     return not sys.stdout.isatty()
 
@@ -150,7 +150,7 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, no_color=not _color(sys.stderr if stderr else sys.stdout), highlight=False)
 
 
-def _status_console():
+def status_console():
     """The console of a transient display on stderr (a progress bar, a status line): three
     columns narrower than the terminal. A line that fills the terminal's width, or that the
     terminal's echo of Ctrl-C (``^C``, at the end of the line) makes wrap, takes two rows where
@@ -181,7 +181,7 @@ def _print_papers(papers, *, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(json_lines(map(_paper_json, papers)))
         return
-    if _plain_output():  # one write of all lines
+    if plain_output():  # one write of all lines
         from ..store.cache import plain_line_of
 
         sys.stdout.write("".join(map(plain_line_of, papers)))
@@ -198,10 +198,10 @@ def list_papers(where, sort, reverse, limit, as_json) -> None:
     filters, a :class:`~readinglist.selection.Filter`)."""
     if reverse:  # every order ends with the key: the reversed order is the reversed list
         sort = sort[1:] if sort.startswith("-") else "-" + sort
-    if not as_json and _plain_output():  # the cache keeps each paper's line: one text a paper
+    if not as_json and plain_output():  # the cache keeps each paper's line: one text a paper
         sys.stdout.write("".join(_find(where, sort, limit=limit, lines=True)))
         return
-    if as_json and _utf8(sys.stdout):  # ...and its JSON line (made for a UTF-8 stdout)
+    if as_json and utf8(sys.stdout):  # ...and its JSON line (made for a UTF-8 stdout)
         _write_utf8(_find(where, sort, limit=limit, json=True))
         return
     papers = _find(where, sort, limit=limit, brief=not as_json)
@@ -211,7 +211,7 @@ def list_papers(where, sort, reverse, limit, as_json) -> None:
 def search_papers(text, limit, as_json) -> None:
     """What ``readinglist search`` does (see :mod:`.library` for its options)."""
     hits = state.store.search(text, limit=limit, brief=not as_json)
-    _warn_broken()
+    warn_broken()
     if as_json:
         sys.stdout.write(json_lines({**_paper_json(paper), "score": round(score, 2)} for paper, score in hits))
         return
@@ -231,7 +231,7 @@ def next_papers(where, limit, as_json) -> None:
     """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it). The query
     sorts and cuts, as for list: only the papers shown are read, as cached rows for the table."""
     where = where.replace(status=("reading", "unread"))
-    if as_json and _utf8(sys.stdout):  # the JSON lines the cache keeps, as for list --json
+    if as_json and utf8(sys.stdout):  # the JSON lines the cache keeps, as for list --json
         _write_utf8(_find(where, "next", limit=limit, json=True))
         return
     _print_papers(_find(where, "next", limit=limit, brief=not as_json), as_json=as_json)
@@ -250,11 +250,11 @@ def _write_utf8(lines: list[bytes]) -> None:
 
 def _find(where, sort, **more):
     papers = state.store.find(where, sort=sort, **more)
-    _warn_broken()
+    warn_broken()
     return papers
 
 
-def _warn_broken() -> None:
+def warn_broken() -> None:
     """A paper file that does not parse is reported once (file:line:col) and skipped."""
     for message in state.store.broken:
         if message not in state.warned:
@@ -282,7 +282,7 @@ def json_text(value, indent: int | None = None) -> str:
 
     from ..text.controls import json_safe
 
-    return json_safe(json.dumps(value, ensure_ascii=not _utf8(sys.stdout), indent=indent))
+    return json_safe(json.dumps(value, ensure_ascii=not utf8(sys.stdout), indent=indent))
 
 
 def json_lines(values) -> str:
@@ -290,11 +290,11 @@ def json_lines(values) -> str:
     :func:`~readinglist.store.cache.json_line`)."""
     from ..store.cache import json_text
 
-    ascii_only = not _utf8(sys.stdout)
+    ascii_only = not utf8(sys.stdout)
     return "".join([json_text(value, ascii_only=ascii_only) + "\n" for value in values])
 
 
-def _utf8(stream) -> bool:
+def utf8(stream) -> bool:
     import codecs
 
     try:

@@ -233,9 +233,9 @@ def plan(argv: list[str]) -> tuple[dict, str, dict] | None:
 
 def run(argv: list[str]) -> int | None:
     """Run ``argv`` without typer: its exit status, or None when typer must run it."""
-    from .common import _utf8
+    from .common import utf8
 
-    if not (_utf8(sys.stdout) and _utf8(sys.stderr)):
+    if not (utf8(sys.stdout) and utf8(sys.stderr)):
         return None
     planned = plan(argv)
     if planned is None:

@@ -13,7 +13,7 @@ from .common import (
     state,
 )
 from ..selection import Filter
-from .options import _complete_key, filter_options, with_filters
+from .options import complete_key, filter_options, with_filters
 
 
 lists_app = typer.Typer(
@@ -82,7 +82,7 @@ def lists_new(
 @with_filters
 def lists_add(
     name: str = _LIST_NAME,
-    keys: Optional[List[str]] = typer.Argument(None, help="Citation keys to add (or use filters).", autocompletion=_complete_key),
+    keys: Optional[List[str]] = typer.Argument(None, help="Citation keys to add (or use filters).", autocompletion=complete_key),
     section: Optional[str] = typer.Option(None, "--section", help="Add under this heading (made when new; else the last section)."),
     comment: Optional[str] = typer.Option(None, "--comment", "-c", help="A line on why (\"read §3 only\")."),
     where: Filter = filter_options(),

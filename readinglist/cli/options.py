@@ -13,7 +13,7 @@ from .filters import FILTER_OPTIONS, PREFIX, STATUS_HELP, gathered
 __all__ = ["STATUS_HELP", "filter_options", "with_filters"]
 
 
-def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
+def complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion for citation keys, from the store the command line names."""
     try:
         from ..config import load_config
@@ -26,8 +26,8 @@ def _complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
         return []
 
 
-_KEY = typer.Argument(..., help="The paper's citation key.", autocompletion=_complete_key)
-_STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in STATUSES if s.startswith(incomplete)])
+KEY = typer.Argument(..., help="The paper's citation key.", autocompletion=complete_key)
+STATUS_ARG = typer.Argument(..., help=STATUS_HELP, autocompletion=lambda incomplete: [s for s in STATUSES if s.startswith(incomplete)])
 
 
 class FilterOptions:

@@ -17,13 +17,13 @@ from .common import (
     state,
 )
 from ..selection import Filter
-from .options import _KEY, _STATUS_ARG, _complete_key, filter_options, with_filters
+from .options import KEY, STATUS_ARG, complete_key, filter_options, with_filters
 
 commands = typer.Typer()
 
 
 @commands.command()
-def show(key: str = _KEY, as_json: bool = typer.Option(False, "--json", help="Print the paper as JSON.")) -> None:
+def show(key: str = KEY, as_json: bool = typer.Option(False, "--json", help="Print the paper as JSON.")) -> None:
     """Show one paper: title, tags, status, history, notes and abstract.
 
     Example: readinglist show canvit2026
@@ -31,14 +31,14 @@ def show(key: str = _KEY, as_json: bool = typer.Option(False, "--json", help="Pr
     papers.show(key, as_json)
 
 
-_KEYS_ARG = typer.Argument(None, help="Citation keys (or select papers with the filters).", autocompletion=_complete_key, show_default=False)
+_KEYS_ARG = typer.Argument(None, help="Citation keys (or select papers with the filters).", autocompletion=complete_key, show_default=False)
 _DRY_RUN = typer.Option(False, "--dry-run", "-n", help="Show what would change, write nothing.")
 
 
 @commands.command()
 @with_filters
 def mark(
-    status: str = _STATUS_ARG,
+    status: str = STATUS_ARG,
     keys: Optional[List[str]] = _KEYS_ARG,
     where: Filter = filter_options(help={"status": "Only papers with this status now (repeat: any of them)."}),
     dry_run: bool = _DRY_RUN,
@@ -53,7 +53,7 @@ def mark(
 
 @commands.command()
 def note(
-    key: str = _KEY,
+    key: str = KEY,
     message: Optional[str] = typer.Option(None, "--message", "-m", help="The note text (else $EDITOR opens)."),
     append: bool = typer.Option(False, "--append", "-a", help="Add to the existing notes instead of replacing them."),
 ) -> None:
@@ -83,7 +83,7 @@ def _run_editor(path: Path) -> None:
 @with_filters
 def tag(
     words: List[str] = typer.Argument(..., metavar="[KEY] TAG...", help="A key then tags; with --key or a filter, tags only."),
-    keys: Optional[List[str]] = typer.Option(None, "--key", "-k", help="A paper to tag (repeat for several).", autocompletion=_complete_key),
+    keys: Optional[List[str]] = typer.Option(None, "--key", "-k", help="A paper to tag (repeat for several).", autocompletion=complete_key),
     remove: bool = typer.Option(False, "--remove", "-r", help="Remove these tags."),
     rename: bool = typer.Option(False, "--rename", help="Rename a tag on every paper that has it: TAG... is OLD NEW."),
     where: Filter = filter_options(help={"tags": "Only papers that have this tag (repeat: all must match)."}),
@@ -106,7 +106,7 @@ def tag(
 
 
 @commands.command()
-def rate(key: str = _KEY, n: int = typer.Argument(..., min=0, max=5, help="1-5, or 0 to clear.")) -> None:
+def rate(key: str = KEY, n: int = typer.Argument(..., min=0, max=5, help="1-5, or 0 to clear.")) -> None:
     """Rate a paper from 1 to 5 (0 clears the rating).
 
     Example: readinglist rate canvit2026 4
@@ -115,7 +115,7 @@ def rate(key: str = _KEY, n: int = typer.Argument(..., min=0, max=5, help="1-5, 
 
 
 @commands.command()
-def priority(key: str = _KEY, n: int = typer.Argument(..., min=0, max=3, help="1 (highest) to 3, or 0 to clear.")) -> None:
+def priority(key: str = KEY, n: int = typer.Argument(..., min=0, max=3, help="1 (highest) to 3, or 0 to clear.")) -> None:
     """Set a paper's priority from 1 (read first) to 3 (0 clears it).
 
     Example: readinglist priority canvit2026 1
@@ -142,7 +142,7 @@ def next_(
 
 @commands.command("rm")
 def rm(
-    keys: List[str] = typer.Argument(..., help="Citation keys of the papers to remove.", autocompletion=_complete_key),
+    keys: List[str] = typer.Argument(..., help="Citation keys of the papers to remove.", autocompletion=complete_key),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask (needed when stdin is not a terminal)."),
 ) -> None:
     """Remove papers from the store (their files are deleted; git keeps the history). Every key
@@ -177,7 +177,7 @@ def rm(
 
 @commands.command()
 def rekey(
-    key: str = _KEY,
+    key: str = KEY,
     new_key: str = typer.Argument(..., help="The new citation key."),
 ) -> None:
     """Give a paper a new citation key: its file is renamed, its status, notes, tags and history
@@ -196,7 +196,7 @@ def rekey(
 
 @commands.command()
 def edit(
-    key: str = _KEY,
+    key: str = KEY,
     resume: bool = typer.Option(False, "--resume", help="Go on with the broken edit kept from last time."),
     discard: bool = typer.Option(False, "--discard", help="Drop the broken edit kept from last time and start from the file."),
 ) -> None:
@@ -258,7 +258,7 @@ def edit(
 
 @commands.command("open")
 def open_(
-    key: str = _KEY,
+    key: str = KEY,
     print_only: bool = typer.Option(False, "--print", help="Print the URL instead of opening it."),
 ) -> None:
     """Open the paper's URL (or its DOI at doi.org) in the web browser ($BROWSER).

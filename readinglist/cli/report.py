@@ -4,7 +4,7 @@ without them, as the typer command (:mod:`.library`) does with them."""
 
 from __future__ import annotations
 
-from .common import _console, _plain_output, _warn_broken, echo, state
+from .common import _console, plain_output, warn_broken, echo, state
 
 
 def stats_report(weeks: int) -> None:
@@ -14,8 +14,8 @@ def stats_report(weeks: int) -> None:
     # the cache's brief rows (status, venue, year, tags, the day finished), not whole papers;
     # one query (list(store) would sync the cache twice: once for its len)
     papers = state.store.find(brief=True)
-    _warn_broken()
-    if not _plain_output():
+    warn_broken()
+    if not plain_output():
         console = _console()
         console.print(stats_table(papers, weeks=weeks, width=console.width))
         return

@@ -10,10 +10,10 @@ from typing import List, Optional
 import typer
 
 from .common import (
-    _status_console,
+    status_console,
     echo,
     _count,
-    _warn_broken,
+    warn_broken,
     state,
 )
 from ..selection import Filter
@@ -156,7 +156,7 @@ def _progress_bar(total: int):
         Rate(),
         TimeElapsedColumn(),
         TimeLeft(),
-        console=_status_console(),
+        console=status_console(),
         transient=True,
     )
     task = bar.add_task("reading", total=None)
@@ -275,7 +275,7 @@ def export(
         with_status=with_status, with_notes=with_notes, unicode=unicode, title=title,
     )  # fmt: skip
     count, chunks = render(state.store, state.config, spec, warn=lambda message: echo(f"warning: {message}", err=True), processes=state.processes)
-    _warn_broken()  # a paper file that does not parse is left out, and said so
+    warn_broken()  # a paper file that does not parse is left out, and said so
     if output is None:
         for chunk in chunks:  # written as they come: a large export never holds every string
             sys.stdout.write(chunk)

@@ -30,13 +30,13 @@ DANGLING = frozenset(
 
 
 # Characters a coined name is made of: letters, digits, superscripts/subscripts, Greek.
-_C = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
+C = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
 
 
-_NAME = rf"[{_C}]+(?:[-+][{_C}]+)*"
+NAME = rf"[{C}]+(?:[-+][{C}]+)*"
 
 
-_NAME_RE = re.compile(_NAME)
+NAME_RE = re.compile(NAME)
 
 
 #: Acronyms and abbreviations for background concepts: never a paper's own name.
@@ -129,7 +129,7 @@ def is_coined(token: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def _generic(token: str) -> bool:
+def generic(token: str) -> bool:
     """An ordinary acronym (LLM, LLMs, CIs) or a well-known prior system (GPT-4o, DINOv3)."""
     token = _strip_possessive(token)
     upper = token.upper()
@@ -213,10 +213,10 @@ def literal_spans(
 
 
 # Public names (the underscored ones above are kept for the modules that grew up with them).
-NAME_CHARS = _C
-NAME_PATTERN = _NAME
+NAME_CHARS = C
+NAME_PATTERN = NAME
 NOT_A_NAME_WORD = _NOT_A_NAME_WORD
 OTHER_SPACE = _OTHER_SPACE
 strip_possessive = _strip_possessive
-is_generic = _generic
+is_generic = generic
 finditer_at = _finditer_at

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from . import lexicon, name_roles, naming
 from .name_context import (
-    _APPOS_AFTER, _CALLED_BEFORE, _CALLED_STARTS, _CREDIT, _CUE_BEFORE, _CUE_STARTS, _EMPH, _FUNCTION_START, _KIND_AFTER,
-    _NP_COMMA_BEFORE, _OUR_BEFORE, _OWN_VOICE, _OWNER, _PAREN_AFTER, _PART_AFTER, _REPO, _SUBJECT_AFTER, _TOOL_BEFORE, _URL,
-    _acronym_long_form, _after_cue_far, _background_sentence, _cue_sentence, _ends_on, _find_all, _kind_word_before,
-    _occurrences, _sentence_index,
+    APPOS_AFTER, CALLED_BEFORE, CALLED_STARTS, CREDIT, CUE_BEFORE, CUE_STARTS, EMPH, FUNCTION_START, KIND_AFTER,
+    NP_COMMA_BEFORE, OUR_BEFORE, OWN_VOICE, OWNER, PAREN_AFTER, PART_AFTER, REPO, SUBJECT_AFTER, TOOL_BEFORE, URL,
+    acronym_long_form, after_cue_far, background_sentence, cue_sentence, ends_on, find_all, kind_word_before,
+    occurrences, sentence_index,
 )
-from .name_shape import _CAMEL_START, _CAP_RUN, _RARE_WORD, _STOP, _TOKEN_CAPITAL, _bucket, _coined, shape_features
+from .name_shape import CAMEL_START, CAP_RUN, RARE_WORD, STOP, TOKEN_CAPITAL, bucket, _coined, shape_features
 
 @dataclass
 class Candidate:
@@ -61,7 +61,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         first[name] = min(first.get(name, pos), pos)
 
     # 1. tokens that look coined or carry ++
-    for m in _TOKEN_CAPITAL.finditer(plain):
+    for m in TOKEN_CAPITAL.finditer(plain):
         tok = m.group(0)
         if tok.islower() and tok[-1] != "+":
             continue  # no candidate is all lowercase (is_coined needs a capital)
@@ -69,9 +69,9 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             tok = lexicon.strip_possessive(tok)
         if tok.endswith(".git"):
             tok = tok[:-4]  # a repository's clone address ("github.com/x/ClimateVID.git"): its name
-        if tok.endswith("+") or _coined(tok.rstrip("+")) or _CAMEL_START.match(tok):
+        if tok.endswith("+") or _coined(tok.rstrip("+")) or CAMEL_START.match(tok):
             add(tok, m.start())
-        elif common and _RARE_WORD.fullmatch(tok) and tok.lower() not in common and tok not in lexicon.NOT_A_NAME_WORD:
+        elif common and RARE_WORD.fullmatch(tok) and tok.lower() not in common and tok not in lexicon.NOT_A_NAME_WORD:
             add(tok, m.start())  # "Koopa", "Brant": a capitalised word that is no common word
     # 2. the hand-written cue rules
     try:
@@ -87,19 +87,19 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     for m in re.finditer(rf"\(({lexicon.NAME_PATTERN}\+*)(?:s)?(?:[;,][^()]*)?\)", plain):
         acro = m.group(1)
         if lexicon.is_generic(acro):
-            generic_long = _acronym_long_form(plain[max(0, m.start() - 300) : m.start()].split(), acro)
+            generic_long = acronym_long_form(plain[max(0, m.start() - 300) : m.start()].split(), acro)
             if generic_long:
                 generic_forms.add(" ".join(generic_long).lower())
             continue
         if not (_coined(acro) or re.fullmatch(r"[A-Z]{2,}[a-z]?", acro)):
             continue
         words = plain[max(0, m.start() - 300) : m.start()].split()
-        long = _acronym_long_form(words, acro)
+        long = acronym_long_form(words, acro)
         add(acro, m.start() + 1, defined_by_long_form=1.0 if long else 0.0, in_parens=1.0)
         if long:
             long_text = " ".join(long)
             long_spans.append((plain.rfind(long_text, 0, m.start()), m.start(), acro))
-            title_case = all(w[:1].isupper() for w in long if w.lower() not in _STOP)
+            title_case = all(w[:1].isupper() for w in long if w.lower() not in STOP)
             if not title_case or len(long) > 6:  # "reinforcement learning (RL)" names no system
                 # "a non-parametric instrumental variable (NPIV) problem": a term spelled in lowercase
                 if acro in found:
@@ -110,27 +110,27 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             pairs.append((lexicon.strip_possessive(acro), long_text))
             found[acro]["has_long_form_title_case"] = 1.0
     # 4. runs of capitalised words ("Digital Red Queen")
-    for m in _CAP_RUN.finditer(plain):
+    for m in CAP_RUN.finditer(plain):
         words = m.group(1).split()
-        if words[0] in lexicon.NOT_A_NAME_WORD or words[0] in _FUNCTION_START:
+        if words[0] in lexicon.NOT_A_NAME_WORD or words[0] in FUNCTION_START:
             continue
         # a run stops before a word that starts a clause ("LLM This paper ..." without a full stop)
-        cut = next((i for i, w in enumerate(words) if i and w in _FUNCTION_START), len(words))
-        while cut > 1 and words[cut - 1].lower() in _STOP:
+        cut = next((i for i, w in enumerate(words) if i and w in FUNCTION_START), len(words))
+        while cut > 1 and words[cut - 1].lower() in STOP:
             cut -= 1
         if cut >= 2:
             add(" ".join(words[:cut]), m.start(), cap_run=1.0)
     # 5. emphasis in the raw text
     if "\\" in raw or "**" in raw:
-        for m in _EMPH.finditer(raw):
+        for m in EMPH.finditer(raw):
             # trimmed as a title's end is ("**0AA&**": a name the title would cut to "0AA")
             span = (m.group(1) or m.group(2) or "").strip().rstrip(",;:.!?-\u2013\u2014/&").strip()
             if 1 <= len(span.split()) <= 4 and re.search(r"[A-Z]", span) and span in plain:
                 add(span, plain.find(span), emphasized=1.0)
     sentences = lexicon.split_sentences(plain)
     starts = [s for s, _ in sentences]
-    urls = [(m.start(), m.end()) for m in _URL.finditer(plain)] if ("http" in plain or "www." in plain or ".com/" in plain or ".co/" in plain) else []
-    cue_sents = {i for i, (_o, s) in enumerate(sentences) if _cue_sentence(s)}
+    urls = [(m.start(), m.end()) for m in URL.finditer(plain)] if ("http" in plain or "www." in plain or ".com/" in plain or ".co/" in plain) else []
+    cue_sents = {i for i, (_o, s) in enumerate(sentences) if cue_sentence(s)}
     voices: dict[int, int] = {}
 
     def voice(i: int) -> int:
@@ -139,13 +139,13 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         v = voices.get(i)
         if v is None:
             text = sentences[i][1]
-            v = voices[i] = 0 if i in cue_sents or _OWN_VOICE.search(text) else (
-                int(_background_sentence(text)) | (2 if _CREDIT.search(text) else 0))
+            v = voices[i] = 0 if i in cue_sents or OWN_VOICE.search(text) else (
+                int(background_sentence(text)) | (2 if CREDIT.search(text) else 0))
         return v
     first_cue = min(cue_sents, default=-1)  # no contribution sentence: no name is met before one
     # the repository a code link names ("github.com/someone/IsoCLIP"): very often the paper's own name
-    repos = {m.group(1).lower() for a, b in urls for m in [_REPO.search(plain, a, b)] if m} if urls else set()
-    owners = {m.start(1) for a, b in urls for m in _OWNER.finditer(plain, a, b)} if urls else set()
+    repos = {m.group(1).lower() for a, b in urls for m in [REPO.search(plain, a, b)] if m} if urls else set()
+    owners = {m.start(1) for a, b in urls for m in OWNER.finditer(plain, a, b)} if urls else set()
     length = max(1, len(plain))
     # where a contribution verb starts (in the lowercased text), found when first needed:
     # after_cue_far is only looked for after one (its every match starts with one of _CUE_STARTS)
@@ -154,7 +154,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     def cue_verbs() -> list[int] | None:
         if not verbs_at:
             low = plain.lower()
-            verbs_at.append(sorted(i for stem in _CUE_STARTS for i in _find_all(low, stem)) if len(low) == len(plain) else None)
+            verbs_at.append(sorted(i for stem in CUE_STARTS for i in find_all(low, stem)) if len(low) == len(plain) else None)
         return verbs_at[0]
 
     for form in generic_forms:
@@ -173,13 +173,13 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             shape = shapes[(name, own_counts)] = shape_features(name, common, frequent, own_counts)
         if skip_generic and shape.get("generic_acronym") and name not in paired:
             continue
-        occ = _occurrences(plain, name) or [first[name]]
+        occ = occurrences(plain, name) or [first[name]]
         f.update(shape)
         f["bias"] = 1.0
-        f[f"count_{_bucket(len(occ), (1, 2, 4))}"] = 1.0
-        f[f"rank_{_bucket(rank, (0, 1, 3))}"] = 1.0
-        sent_idx = [_sentence_index(starts, p) for p in occ]
-        f[f"first_sentence_{_bucket(sent_idx[0], (0, 1, 2))}"] = 1.0
+        f[f"count_{bucket(len(occ), (1, 2, 4))}"] = 1.0
+        f[f"rank_{bucket(rank, (0, 1, 3))}"] = 1.0
+        sent_idx = [sentence_index(starts, p) for p in occ]
+        f[f"first_sentence_{bucket(sent_idx[0], (0, 1, 2))}"] = 1.0
         f["in_cue_sentence"] = 1.0 if any(i in cue_sents for i in sent_idx) else 0.0
         f["first_in_cue_sentence"] = 1.0 if sent_idx[0] in cue_sents else 0.0
         if voice(sent_idx[0]) & 2:
@@ -188,7 +188,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             f["only_in_background_sentences"] = 1.0  # "X (XY) is widely used ...": the field's term, not the paper's
         if sent_idx[0] < first_cue:
             f["before_first_cue_sentence"] = 1.0  # met in the background, before the paper says what it made
-        f[f"first_at_{_bucket(int(10 * first[name] / length), (1, 4, 7))}"] = 1.0
+        f[f"first_at_{bucket(int(10 * first[name] / length), (1, 4, 7))}"] = 1.0
         if name.lower() in repos:
             f["repo_name"] = 1.0
         if urls:
@@ -208,31 +208,31 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             before = plain[max(0, p - 80) : p]
             low = before[-60:].lower()
             after = plain[p + len(name) : p + len(name) + 140]
-            if _ends_on(_CUE_BEFORE, before[-60:], _CUE_STARTS):
+            if ends_on(CUE_BEFORE, before[-60:], CUE_STARTS):
                 f["after_cue"] = 1.0
-            if _ends_on(_CALLED_BEFORE, before[-50:], _CALLED_STARTS):
+            if ends_on(CALLED_BEFORE, before[-50:], CALLED_STARTS):
                 f["after_called"] = 1.0
-            if _APPOS_AFTER.match(after):
+            if APPOS_AFTER.match(after):
                 f["appositive_after"] = 1.0
-            if _KIND_AFTER.match(after):
+            if KIND_AFTER.match(after):
                 f["kind_word_after"] = 1.0
-            if ("our " in low or "proposed" in low) and _OUR_BEFORE.search(before):
+            if ("our " in low or "proposed" in low) and OUR_BEFORE.search(before):
                 f["our_kind_before"] = 1.0
-            if before.rstrip().endswith(",") and _NP_COMMA_BEFORE.search(before):
+            if before.rstrip().endswith(",") and NP_COMMA_BEFORE.search(before):
                 f["np_comma_before"] = 1.0
-            if _SUBJECT_AFTER.match(after) and naming.starts_sentence(plain, p):
+            if SUBJECT_AFTER.match(after) and naming.starts_sentence(plain, p):
                 f["sentence_subject"] = 1.0
-            if not f.get("kind_word_before") and _kind_word_before(before):
+            if not f.get("kind_word_before") and kind_word_before(before):
                 f["kind_word_before"] = 1.0
-            if not f.get("after_cue") and not f.get("after_cue_far") and _after_cue_far(before[-80:], p, cue_verbs()):
+            if not f.get("after_cue") and not f.get("after_cue_far") and after_cue_far(before[-80:], p, cue_verbs()):
                 f["after_cue_far"] = 1.0
-            if _PART_AFTER.match(after):
+            if PART_AFTER.match(after):
                 f["part_word_after"] = 1.0  # "the X module", "the X problem": a part or a problem, seldom the paper's name
-            if _TOOL_BEFORE.search(before[-12:]):
+            if TOOL_BEFORE.search(before[-12:]):
                 f["tool_word_before"] = 1.0  # "via X", "using X": a tool, often someone else's
             if after.startswith(":"):
                 f["colon_after"] = 1.0
-            if _PAREN_AFTER.match(after):
+            if PAREN_AFTER.match(after):
                 f["paren_after"] = 1.0
             if naming.prior_context(plain, p):
                 n_prior += 1
@@ -258,7 +258,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     _rival_roles(out)
     n_coined = sum(1 for c in out if c.features.get("coined") and not c.features.get("generic_acronym"))
     for c in out:
-        c.features[f"coined_in_paper_{_bucket(n_coined, (1, 2, 4))}"] = 1.0
+        c.features[f"coined_in_paper_{bucket(n_coined, (1, 2, 4))}"] = 1.0
     by_name = {c.name: c for c in out}
     # families: "projUNN-D" and "projUNN-T" are variants of "projUNN", "JT-Safe-35B" one of "JT-Safe"
     n_variants: dict[str, int] = {}
@@ -270,7 +270,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                     c.features["variant_of_candidate"] = 1.0
                     n_variants[c.name[:i]] = n_variants.get(c.name[:i], 0) + 1
     for base, n in n_variants.items():
-        by_name[base].features[f"has_variants_{_bucket(n, (1,))}"] = 1.0
+        by_name[base].features[f"has_variants_{bucket(n, (1,))}"] = 1.0
     for acro, long_form in pairs:
         a, lf = by_name.get(acro), by_name.get(long_form)
         if not a or not lf:
@@ -286,9 +286,9 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
         for ctx in ("after_cue", "after_called", "appositive_after", "our_kind_before", "np_comma_before", "first_in_cue_sentence"):
             if lf.features.get(ctx):
                 a.features[f"long_form_{ctx}"] = 1.0
-        n_acro = len(_occurrences(plain, acro))
-        a.features[f"acronym_uses_{_bucket(n_acro, (1, 2, 4))}"] = 1.0
-        lf.features[f"its_acronym_uses_{_bucket(n_acro, (1, 2, 4))}"] = 1.0
+        n_acro = len(occurrences(plain, acro))
+        a.features[f"acronym_uses_{bucket(n_acro, (1, 2, 4))}"] = 1.0
+        lf.features[f"its_acronym_uses_{bucket(n_acro, (1, 2, 4))}"] = 1.0
         if re.search(r"[a-z]", acro):
             lf.features["its_acronym_mixed_case"] = 1.0
             a.features["acronym_mixed_case"] = 1.0

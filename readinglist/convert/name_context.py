@@ -10,31 +10,31 @@ import bisect
 import re
 
 from . import lexicon
-from .name_shape import _C
+from .name_shape import C
 
-_CUE_BEFORE = re.compile(
+CUE_BEFORE = re.compile(
     r"(?:\b(?:introduce|propose|present|develop|design|build|release|construct|create|curate|contribute|offer|provide|call|term|dub)[sd]?"
     r"|\b(?:introducing|proposing|presenting|developing)|address (?:this|these|the) \w+ with)\s+(?:(?:the|our|a|an)\s+)?(?:(?:new|novel)\s+)?$",
     re.IGNORECASE,
 )
-_CALLED_BEFORE = re.compile(
+CALLED_BEFORE = re.compile(
     r"\b(?:called|termed|dubbed|named|coined|namely|(?:call|term|dub|name) (?:it|them|this|our \w+)|refer to (?:it |them |this \w+ )?as"
     r"|referred to as)\s+$",
     re.IGNORECASE,
 )
-_APPOS_AFTER = re.compile(r"^(?:\s*\([^()]{1,120}\))?\s*(?:,\s*(?:a|an|the|our)\b|:\s*(?:a|an|the)\b|\s+is\s+(?:a|an|the)\b|\s*[\u2014\u2013]\s*(?:a|an|the)\b)")
-_KIND_AFTER = re.compile(
+APPOS_AFTER = re.compile(r"^(?:\s*\([^()]{1,120}\))?\s*(?:,\s*(?:a|an|the|our)\b|:\s*(?:a|an|the)\b|\s+is\s+(?:a|an|the)\b|\s*[\u2014\u2013]\s*(?:a|an|the)\b)")
+KIND_AFTER = re.compile(
     r"^\s+(?:benchmark|dataset|data set|corpus|framework|model|method|algorithm|suite|library|toolkit|system|architecture|approach"
     r"|optimi[sz]er|agent|platform|environment|simulator|pipeline|family|protocol|engine|network|transformer|tool|testbed|loss)s?\b",
     re.IGNORECASE,
 )
-_OUR_BEFORE = re.compile(
+OUR_BEFORE = re.compile(
     r"\b(?:our|the proposed|our proposed)\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|approach|system|benchmark|dataset|algorithm"
     r"|tool|library|architecture|agent|pipeline|optimi[sz]er|technique|suite),?\s+$",
     re.IGNORECASE,
 )
-_NP_COMMA_BEFORE = re.compile(r"\b(?:a|an|the)\s+(?:[\w-]+\s+){0,6}?[\w-]+,\s+$", re.IGNORECASE)
-_SUBJECT_AFTER = re.compile(
+NP_COMMA_BEFORE = re.compile(r"\b(?:a|an|the)\s+(?:[\w-]+\s+){0,6}?[\w-]+,\s+$", re.IGNORECASE)
+SUBJECT_AFTER = re.compile(
     r"^(?:\s*\([^()]{1,120}\))?\s+(?:achieves|attains|outperforms|surpasses|improves|reduces|delivers|reaches|yields|matches|combines|uses"
     r"|leverages|learns|enables|provides|supports|scales|generalizes|consists|comprises|contains|covers|includes|offers|employs"
     r"|integrates|introduces|consistently|significantly|also|can|is|features|performs|demonstrates|shows|establishes)\b"
@@ -51,14 +51,14 @@ _CUE_VERB = re.compile(
 )
 
 
-def _cue_sentence(sentence: str) -> bool:
+def cue_sentence(sentence: str) -> bool:
     """``bool(_CUE_SENTENCE.search(sentence))``, quicker."""
     if "\n" in sentence:
         return bool(_CUE_SENTENCE.search(sentence))
     subject = _CUE_SUBJECT.search(sentence)
     return bool(subject and _CUE_VERB.search(sentence, subject.end()))
 # A sentence about the field, not the paper: no "we"/"our"/"this paper" and a word of the state of the art
-_OWN_VOICE = re.compile(r"\b(?=[wouth])(?:we|our|us|this (?:paper|work|study|article)|here)\b", re.IGNORECASE)
+OWN_VOICE = re.compile(r"\b(?=[wouth])(?:we|our|us|this (?:paper|work|study|article)|here)\b", re.IGNORECASE)
 _BACKGROUND = re.compile(
     r"(?=[hiwcdepr])(?:\b(?:has|have) (?:been|become|emerged|shown|recently|achieved|gained|attracted|demonstrated)|\bis (?:a|an|the) (?:popular|widely|common|standard|de facto|prominent|leading)"
     r"|\b(?:widely|commonly|increasingly|extensively) (?:used|adopted|studied|applied)|\bde facto|\bprior work|\bexisting (?:methods|approaches|work)"
@@ -68,39 +68,39 @@ _BACKGROUND = re.compile(
 
 
 # a sentence that credits others: "Lee et al.", "(2021)", "[12]"
-_CREDIT = re.compile(r"(?=[e(\[])(?:\bet\s+al\b|\((?:[^()]{0,40}\s)?(?:19|20)\d\d[a-z]?\)|\[\d[\d,\s\u2013-]*\])")
+CREDIT = re.compile(r"(?=[e(\[])(?:\bet\s+al\b|\((?:[^()]{0,40}\s)?(?:19|20)\d\d[a-z]?\)|\[\d[\d,\s\u2013-]*\])")
 
 
-def _background_sentence(sentence: str) -> bool:
+def background_sentence(sentence: str) -> bool:
     """Does a sentence not in the paper's own voice speak of the field ("X is widely used")?"""
     return bool(_BACKGROUND.search(sentence))
 
 
 # "the X module", "an X problem": a mention right before one of these is a part of the system or a
 # problem it studies
-_PART_AFTER = re.compile(
+PART_AFTER = re.compile(
     r"^(?:\s*\))?\s+(?:module|layer|block|component|unit|head|operator|problem|task|term|regulari[sz]er|kernel|encoder|decoder"
     r"|branch|mechanism|strategy|step|stage|backbone|condition|assumption|setting)s?\b",
     re.IGNORECASE,
 )
-_FUNCTION_START = frozenset(
+FUNCTION_START = frozenset(
     """While When Where In To For As By With Unlike Since Although Though Our The This These That Those We It Its A An
     However Moreover Furthermore Additionally Finally First Second Third Then Thus Hence Therefore Specifically Using
     Building Based Given From On At Despite Both Each Such Existing Recent Current Prior Previous""".split()
 )
-_EMPH = re.compile(
+EMPH = re.compile(
     r"\\(?:textbf|textsc|texttt|mathbf|mathrm|textit|emph|mathsf|textsf|mathtt|mathcal)\{([^{}]{1,60})\}|\*\*([^*]{1,60})\*\*"
 )
-_PAREN_AFTER = re.compile(r"^\s*\(")
+PAREN_AFTER = re.compile(r"^\s*\(")
 # Links to the paper's code or data ("https://github.com/someone/IsoCLIP"): their path names the system.
-_URL = re.compile(r"(?:https?://|www\.|github\.com/|huggingface\.co/)\S+", re.IGNORECASE)
-_REPO = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?[^/\s]+/([^/\s.#?]+)", re.IGNORECASE)
+URL = re.compile(r"(?:https?://|www\.|github\.com/|huggingface\.co/)\S+", re.IGNORECASE)
+REPO = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?[^/\s]+/([^/\s.#?]+)", re.IGNORECASE)
 # ... whose owner ("github.com/grimalPaul/gsn-factory") is a person or a lab, not the system: of 427
 # owners in train rows 50,000-52,999, 2 are in the paper's title
-_OWNER = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?([^/\s]+)/", re.IGNORECASE)
+OWNER = re.compile(r"(?:github\.com|huggingface\.co|gitlab\.com)/(?:datasets/|spaces/)?([^/\s]+)/", re.IGNORECASE)
 
 
-def _acronym_long_form(words: list[str], acro: str) -> list[str] | None:
+def acronym_long_form(words: list[str], acro: str) -> list[str] | None:
     """Schwartz-Hearst: the shortest run of words before "(ACRO)" whose letters, read from the
     right, contain the acronym's letters in order, the first matching a word's initial."""
     letters = [ch.lower() for ch in acro if ch.isalnum()]
@@ -139,7 +139,7 @@ _KIND_NOUNS = frozenset(
 _NAMING_VERBS = frozenset(("called", "named", "termed", "dubbed"))
 
 
-def _kind_word_before(before: str) -> bool:
+def kind_word_before(before: str) -> bool:
     """Does ``before`` (the text right before a mention) end on a kind noun ("benchmark", "models,"),
     perhaps followed by "called"/"named"/...?"""
     if before[-1:] not in (" ", "\n", "\t"):
@@ -160,14 +160,14 @@ _CUE_FAR = re.compile(
     r"\s+(?:[\w-]+\s+){1,8}$",
     re.IGNORECASE,
 )
-_TOOL_BEFORE = re.compile(r"\b(?:via|using|with|use|uses|apply|applying|on|to)\s+(?:the\s+)?$", re.IGNORECASE)
+TOOL_BEFORE = re.compile(r"\b(?:via|using|with|use|uses|apply|applying|on|to)\s+(?:the\s+)?$", re.IGNORECASE)
 # The words every match of _CUE_BEFORE / _CALLED_BEFORE starts with (lowercase).
-_CUE_STARTS = ("introduc", "propos", "present", "develop", "design", "build", "releas", "construct", "creat", "curat",
+CUE_STARTS = ("introduc", "propos", "present", "develop", "design", "build", "releas", "construct", "creat", "curat",
                "contribut", "offer", "provid", "call", "term", "dub", "address")
-_CALLED_STARTS = ("call", "term", "dub", "name", "coin", "refer")
+CALLED_STARTS = ("call", "term", "dub", "name", "coin", "refer")
 
 
-def _find_all(text: str, literal: str) -> list[int]:
+def find_all(text: str, literal: str) -> list[int]:
     out = []
     i = text.find(literal)
     while i >= 0:
@@ -176,12 +176,12 @@ def _find_all(text: str, literal: str) -> list[int]:
     return out
 
 
-def _after_cue_far(window: str, end: int, cue_verbs: list[int] | None) -> bool:
+def after_cue_far(window: str, end: int, cue_verbs: list[int] | None) -> bool:
     """``bool(_CUE_FAR.search(window))`` for the ``window`` of text that ends at ``end``, tried only
     where a contribution verb starts (``cue_verbs``: where one of _CUE_STARTS starts in the
     lowercased text, sorted; None: look everywhere)."""
     if cue_verbs is None or not window.isascii():
-        return _ends_on(_CUE_FAR, window, _CUE_STARTS)
+        return ends_on(_CUE_FAR, window, CUE_STARTS)
     start = end - len(window)
     i = bisect.bisect_left(cue_verbs, start)
     while i < len(cue_verbs) and cue_verbs[i] < end:
@@ -191,15 +191,15 @@ def _after_cue_far(window: str, end: int, cue_verbs: list[int] | None) -> bool:
     return False
 
 
-def _ends_on(pattern: re.Pattern, text: str, starts: tuple[str, ...]) -> bool:
+def ends_on(pattern: re.Pattern, text: str, starts: tuple[str, ...]) -> bool:
     """``bool(pattern.search(text))`` for a cue pattern whose every match starts with one of the
     ``starts`` words: in ASCII text (where lowercasing is what IGNORECASE does) the pattern is
     only tried where one of them occurs, not at every position of the text."""
     return bool(lexicon.finditer_at(pattern, text, text.lower() if text.isascii() else None, starts))
-_NAME_CHAR = re.compile(rf"[{_C}]")
+_NAME_CHAR = re.compile(rf"[{C}]")
 
 
-def _occurrences(plain: str, name: str) -> list[int]:
+def occurrences(plain: str, name: str) -> list[int]:
     """Where ``name`` occurs as a whole word (not inside "X-Net" or "XNet")."""
     out = []
     i = plain.find(name)
@@ -215,6 +215,6 @@ def _occurrences(plain: str, name: str) -> list[int]:
     return out
 
 
-def _sentence_index(starts: list[int], pos: int) -> int:
+def sentence_index(starts: list[int], pos: int) -> int:
     """The index of the sentence (``starts``: where each begins, ascending) that holds ``pos``."""
     return max(0, bisect.bisect_right(starts, pos) - 1)

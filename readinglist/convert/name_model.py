@@ -61,8 +61,8 @@ from functools import lru_cache
 
 from .models import DATA, read_model
 from .name_candidates import Candidate, _defined, _kind, candidates
-from .name_context import _find_all
-from .name_shape import _bucket
+from .name_context import find_all
+from .name_shape import bucket
 
 __all__ = ["Candidate", "candidates", "choose", "load_model"]
 
@@ -116,7 +116,7 @@ def decision_features(ranked: list[tuple[float, Candidate]]) -> dict[str, float]
         f["rival_defined_not_top"] = 1.0
     f["rank_logit"] = max(-8.0, min(8.0, top_z))
     f["rank_margin"] = max(0.0, min(6.0, top_z - second))
-    f[f"candidates_{_bucket(len(ranked), (1, 3, 8))}"] = 1.0
+    f[f"candidates_{bucket(len(ranked), (1, 3, 8))}"] = 1.0
     return f
 
 
@@ -183,7 +183,7 @@ def _only_a_source(name: str, cands: list[Candidate], plain: str) -> bool:
     """Is every mention of ``name`` (or of the long form it abbreviates) the object of "of the",
     "from the", "by the", "at the": an institution, a source of data, another's work?"""
     forms = [name] + [c.name for c in cands if c.other_form == name]
-    mentions = [(p, f) for f in forms for p in _find_all(plain, f)]
+    mentions = [(p, f) for f in forms for p in find_all(plain, f)]
     if not mentions:
         return False
     long_spans = [(p, p + len(f)) for p, f in mentions if f != name]
@@ -205,7 +205,7 @@ def _acronym_for_part(name: str, cands: list[Candidate], plain: str) -> str:
         long_form, acro = c.name, c.other_form
         if not acro or " " not in long_form or name not in long_form.split() or " " in acro or acro == name:
             continue
-        spans = _find_all(plain, long_form)
-        if spans and all(any(a <= p < a + len(long_form) for a in spans) for p in _find_all(plain, name)):
+        spans = find_all(plain, long_form)
+        if spans and all(any(a <= p < a + len(long_form) for a in spans) for p in find_all(plain, name)):
             return acro
     return name

@@ -11,23 +11,23 @@ from functools import lru_cache
 
 from . import lexicon
 
-_C = lexicon.NAME_CHARS
+C = lexicon.NAME_CHARS
 # A token: letters/digits joined by - + . ' ; may end in ++ or + ("FruitNeRF++", "Dr.V", "M0.5").
-_TOKEN_BODY = rf"[{_C}]+(?:(?:[-+]|\.(?=[{_C}]))[{_C}]+)*(?:\+\+|\+(?![{_C}]))?"
-_TOKEN = re.compile(rf"(?<![{_C}\-+]){_TOKEN_BODY}")
+_TOKEN_BODY = rf"[{C}]+(?:(?:[-+]|\.(?=[{C}]))[{C}]+)*(?:\+\+|\+(?![{C}]))?"
+TOKEN = re.compile(rf"(?<![{C}\-+]){_TOKEN_BODY}")
 # The tokens that may be a candidate: those with a capital (every capital of _C is in _CAPITALS:
 # A-Z, Latin-1's capitals, the Latin Extended blocks (both cases) and the Greek block) or a "+";
 # an all-lowercase one never is. The look-ahead scans the run of token
 # characters from the token's start, so it lets through every such token (and a few others,
 # which the candidates' own test leaves out), and never starts a token where _TOKEN would not.
 _CAPITALS = lexicon.UPPER + "\u0100-\u024f\u0370-\u03ff"
-_TOKEN_CAPITAL = re.compile(rf"(?<![{_C}\-+])(?=[{_C}\-+.]*[{_CAPITALS}+]){_TOKEN_BODY}")
-_CAP_WORD = rf"(?:[A-Z][{_C}]+(?:-[{_C}]+)*)"
-_CAP_RUN = re.compile(rf"(?<![{_C}\-])({_CAP_WORD}(?: (?:(?:of|for|and|in|on|the|&) )?{_CAP_WORD}){{1,3}})(?![{_C}])")
-_STOP = lexicon.MINOR_WORDS
+TOKEN_CAPITAL = re.compile(rf"(?<![{C}\-+])(?=[{C}\-+.]*[{_CAPITALS}+]){_TOKEN_BODY}")
+_CAP_WORD = rf"(?:[A-Z][{C}]+(?:-[{C}]+)*)"
+CAP_RUN = re.compile(rf"(?<![{C}\-])({_CAP_WORD}(?: (?:(?:of|for|and|in|on|the|&) )?{_CAP_WORD}){{1,3}})(?![{C}])")
+STOP = lexicon.MINOR_WORDS
 
 
-def _bucket(n: int, edges: tuple[int, ...]) -> str:
+def bucket(n: int, edges: tuple[int, ...]) -> str:
     for e in edges:
         if n <= e:
             return str(e)
@@ -52,8 +52,8 @@ def _coined(token: str) -> bool:
     )
 
 
-_CAMEL_START = re.compile(r"[A-Z][a-z]+[A-Z0-9]")
-_RARE_WORD = re.compile(r"[A-Z][a-z]{2,}")
+CAMEL_START = re.compile(r"[A-Z][a-z]+[A-Z0-9]")
+RARE_WORD = re.compile(r"[A-Z][a-z]{2,}")
 
 
 _MIXED = re.compile(r"[a-z][A-Z]")
@@ -91,22 +91,22 @@ def shape_features(name: str, common: frozenset, frequent: dict, own_counts: int
             and any(low.startswith(k) and len(low) > len(k) + 1 for k in _KNOWN_PREFIXES)
         )
         df = max(0, frequent.get(core, 0) - own_counts)
-        f[f"corpus_df_{_bucket(df, (2, 9, 49))}"] = 1.0
+        f[f"corpus_df_{bucket(df, (2, 9, 49))}"] = 1.0
     else:
-        f["multi_title_case"] = float(all(w[:1].isupper() for w in words if w.lower() not in _STOP))
+        f["multi_title_case"] = float(all(w[:1].isupper() for w in words if w.lower() not in STOP))
         f["multi_has_coined"] = float(any(_coined(w) for w in words))
-        f["multi_common_words"] = float(all(w.lower() in common or w.lower() in _STOP for w in words))
+        f["multi_common_words"] = float(all(w.lower() in common or w.lower() in STOP for w in words))
         f["multi_generic"] = float(any(lexicon.is_generic(w) for w in words))
         # "Evidence Attribution Recall", "Calibrated Agreement Score": a measure, not a system
         f["multi_metric_head"] = float(words[-1].lower().rstrip("s") in _METRIC_WORDS)
         # "Mixup and CutMix", "Grounded-SAM and Metric3Dv2": two names joined, never one
         f["multi_joined"] = float(any(w in ("and", "&") for w in words))
         # "Large Language Models", "Vision-Language Models": spelled-out everyday acronyms
-        initials = "".join(p[:1] for w in words if w.lower() not in _STOP for p in w.split("-") if p).upper()
+        initials = "".join(p[:1] for w in words if w.lower() not in STOP for p in w.split("-") if p).upper()
         f["generic_acronym"] = float(len(initials) >= 2 and initials in lexicon.GENERIC_ACRONYMS)
         # how many training abstracts capitalise this phrase ("Knowledge Distillation": many)
         df = max(0, frequent.get(name.lower(), 0) - own_counts)
-        f[f"phrase_df_{_bucket(df, (2, 9, 49))}"] = 1.0
+        f[f"phrase_df_{bucket(df, (2, 9, 49))}"] = 1.0
     return f
 
 

@@ -91,7 +91,7 @@ def label(cand: str, title: str, truth: str | None, coined: bool) -> int | None:
 
 
 def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
-    from .name_shape import _TOKEN, _RARE_WORD as _CAPITALISED, _coined as is_coined
+    from .name_shape import TOKEN, RARE_WORD as _CAPITALISED, _coined as is_coined
 
     lower_df: Counter = Counter()
     token_df: Counter = Counter()
@@ -100,7 +100,7 @@ def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
         lower_df.update(set(re.findall(r"\b[a-z][a-z-]+\b", text)))
         # coined-looking tokens, and capitalised words ("Gaussian", "Furthermore", "English"):
         # a word many abstracts capitalise is a proper word or a sentence opener, not a new name
-        token_df.update({t for t in _TOKEN.findall(text) if is_coined(t.rstrip("+")) or re.match(r"[A-Z][a-z]+[A-Z0-9]", t) or _CAPITALISED.fullmatch(t)})
+        token_df.update({t for t in TOKEN.findall(text) if is_coined(t.rstrip("+")) or re.match(r"[A-Z][a-z]+[A-Z0-9]", t) or _CAPITALISED.fullmatch(t)})
         # runs of capitalised words ("Knowledge Distillation", "Group Relative Policy Optimization"):
         # an established term many abstracts capitalise is no new name; kept lowercased, with spaces
         token_df.update(_cap_phrases(text))
@@ -112,16 +112,16 @@ def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
 def _cap_phrases(text: str) -> set[str]:
     """The lowercased phrases of two to four words inside the text's runs of capitalised words
     (not starting or ending on a minor word), as name_model reads a multi-word candidate's count."""
-    from .name_shape import _CAP_RUN, _STOP
+    from .name_shape import CAP_RUN, STOP
 
     out = set()
-    for m in _CAP_RUN.finditer(text):
+    for m in CAP_RUN.finditer(text):
         words = m.group(1).split()
         for i, first in enumerate(words):
-            if first.lower() in _STOP:
+            if first.lower() in STOP:
                 continue
             for j in range(i + 2, min(len(words), i + 4) + 1):
-                if words[j - 1].lower() not in _STOP:
+                if words[j - 1].lower() not in STOP:
                     out.add(" ".join(words[i:j]).lower())
     return out
 

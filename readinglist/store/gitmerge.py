@@ -36,7 +36,7 @@ from ..errors import StoreError
 from ..record import GENERATED_FIELDS, Event, Paper, Record
 from ..text.merge3 import merge_text
 
-_NONE = object()  # no base (the file was added on both sides, or its base does not parse)
+NONE = object()  # no base (the file was added on both sides, or its base does not parse)
 
 
 class Merged(namedtuple("Merged", "text conflicts", defaults=((),))):
@@ -51,9 +51,9 @@ def three(base, ours, theirs) -> tuple[object, bool]:
     """(value, conflict) of a three-way merge of one value; ours on a conflict."""
     if ours == theirs:
         return ours, False
-    if base is not _NONE and ours == base:
+    if base is not NONE and ours == base:
         return theirs, False
-    if base is not _NONE and theirs == base:
+    if base is not NONE and theirs == base:
         return ours, False
     return ours, True
 
@@ -61,7 +61,7 @@ def three(base, ours, theirs) -> tuple[object, bool]:
 def merge_set(base, ours, theirs, key=lambda x: x) -> tuple:
     """A set-like sequence changed on two sides: ours' order, then theirs' new items; an item
     either side removed from ``base`` is out."""
-    base = () if base is _NONE else base
+    base = () if base is NONE else base
     in_base = {key(x) for x in base}
     in_ours, in_theirs = {key(x) for x in ours}, {key(x) for x in theirs}
     removed = (in_base - in_ours) | (in_base - in_theirs)
@@ -120,11 +120,11 @@ def merge_papers(base: Paper | None, ours: Paper, theirs: Paper) -> tuple[Paper,
     generated = set()
     for name in o_rec:
         if name not in GENERATED_FIELDS:
-            value, conflict = three(b_rec[name] if b_rec is not None else _NONE, o_rec[name], t_rec[name])
+            value, conflict = three(b_rec[name] if b_rec is not None else NONE, o_rec[name], t_rec[name])
             f.put(None, name, value, conflict, t_rec[name])
             continue
         # a generated field: its value and whether it is still generated merge as one
-        b = (b_rec[name], name in base.record.generated) if base is not None and b_rec is not None else _NONE
+        b = (b_rec[name], name in base.record.generated) if base is not None and b_rec is not None else NONE
         o = (o_rec[name], name in ours.record.generated)
         t = (t_rec[name], name in theirs.record.generated)
         unit, conflict = three(b, o, t)
@@ -134,7 +134,7 @@ def merge_papers(base: Paper | None, ours: Paper, theirs: Paper) -> tuple[Paper,
         if still:
             generated.add(name)
         f.put(None, name, value, conflict, t[0])
-    b_tags = base.record.tags if base is not None else _NONE
+    b_tags = base.record.tags if base is not None else NONE
     tags = merge_set(b_tags, ours.record.tags, theirs.record.tags, tag_key)
     if any(tags == side.record.tags and "tags" in side.record.generated for side in (ours, theirs)):
         generated.add("tags")
@@ -142,32 +142,32 @@ def merge_papers(base: Paper | None, ours: Paper, theirs: Paper) -> tuple[Paper,
     b_fields = dict(base.record.fields) if base is not None else {}
     o_fields, t_fields = dict(ours.record.fields), dict(theirs.record.fields)
     for name in dict.fromkeys([*o_fields, *t_fields, *b_fields]):
-        b = b_fields.get(name) if base is not None else _NONE
+        b = b_fields.get(name) if base is not None else NONE
         value, conflict = three(b, o_fields.get(name), t_fields.get(name))
         f.put("fields", name, value, conflict, t_fields.get(name))
-    f.put(None, "sources", merge_set(base.record.sources if base is not None else _NONE, ours.record.sources, theirs.record.sources))
+    f.put(None, "sources", merge_set(base.record.sources if base is not None else NONE, ours.record.sources, theirs.record.sources))
 
-    history = merge_set(base.history if base is not None else _NONE, ours.history, theirs.history)
+    history = merge_set(base.history if base is not None else NONE, ours.history, theirs.history)
     history = _trim_history(tuple(sorted(history, key=lambda e: (e.event != "added", e.date))))
     f.put("state", "history", history)
     new_o, new_t = _new_events(ours, base), _new_events(theirs, base)
     from ..constants import STATUS_EVENTS
 
-    status, conflict = three(base.status if base is not None else _NONE, ours.status, theirs.status)
+    status, conflict = three(base.status if base is not None else NONE, ours.status, theirs.status)
     if conflict:
         o_at, t_at = _latest(new_o, STATUS_EVENTS.values()), _latest(new_t, STATUS_EVENTS.values())
         if o_at != t_at:
             status, conflict = (ours.status if o_at > t_at else theirs.status), False
     f.put("state", "status", status, conflict, theirs.status)
-    rating, conflict = three(base.rating if base is not None else _NONE, ours.rating, theirs.rating)
+    rating, conflict = three(base.rating if base is not None else NONE, ours.rating, theirs.rating)
     if conflict:
         o_at, t_at = _latest(new_o), _latest(new_t)
         if o_at != t_at:
             rating, conflict = (ours.rating if o_at > t_at else theirs.rating), False
     f.put("state", "rating", rating, conflict, theirs.rating)
-    priority, conflict = three(base.priority if base is not None else _NONE, ours.priority, theirs.priority)
+    priority, conflict = three(base.priority if base is not None else NONE, ours.priority, theirs.priority)
     f.put("state", "priority", priority, conflict, theirs.priority)
-    f.put("state", "tags", merge_set(base.user_tags if base is not None else _NONE, ours.user_tags, theirs.user_tags, tag_key))
+    f.put("state", "tags", merge_set(base.user_tags if base is not None else NONE, ours.user_tags, theirs.user_tags, tag_key))
     notes = merge_text(base.notes if base is not None else "", ours.notes, theirs.notes)
     if isinstance(notes, tuple):
         f.put("state", "notes", notes[0], True, notes[1])
@@ -216,13 +216,13 @@ def _placeholder(i: int) -> str:
 
 def _side(p: Paper, table: str | None, name: str) -> str:
     """The ``name = value`` line(s) of one side of a conflict, as the store writes them."""
-    from .paperedit import _assign, _state_values, _top_values
+    from .paperedit import assign, state_values, top_values
 
     if table == "fields":
         value = dict(p.record.fields).get(name)
     else:
-        value = (_top_values(p.record) if table is None else _state_values(p))[name]
-    return "" if value in (None, "", ()) else _assign(name, value)
+        value = (top_values(p.record) if table is None else state_values(p))[name]
+    return "" if value in (None, "", ()) else assign(name, value)
 
 
 def _conflict_text(text: str, conflicts, ours: Paper, theirs: Paper, size: int) -> str:
@@ -230,7 +230,7 @@ def _conflict_text(text: str, conflicts, ours: Paper, theirs: Paper, size: int) 
     a block of ours' and theirs' ``name = value`` lines between git's markers."""
     import tomlkit
 
-    from .paperedit import _body_index, _insert_at
+    from .paperedit import body_index, insert_at
     from .paperrow import STATE_KEYS, TOP_KEYS
 
     doc = tomlkit.parse(text)
@@ -248,7 +248,7 @@ def _conflict_text(text: str, conflicts, ours: Paper, theirs: Paper, size: int) 
             before = [k for k in order[: order.index(name)] if k in container] if name in order else []
             body = container if table is None else container.value
             if before:
-                _insert_at(body, _body_index(body, before[-1]) + 1, name, ph)
+                insert_at(body, body_index(body, before[-1]) + 1, name, ph)
             else:
                 container[name] = ph
 

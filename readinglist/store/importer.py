@@ -85,14 +85,14 @@ class Importer:
                 if synced.temp_files:
                     store._remove_temp_files(synced.temp_files)
                 db.execute("BEGIN IMMEDIATE")  # until the files are written (see commit)
-                sigs = cache._stored_sigs(db)
+                sigs = cache.stored_sigs(db)
             except BaseException:
                 db.close()
                 raise
         else:
             index = store._load_index(save=False)
-            db = cache._memory_db()
-            cache._write_rows(db, [(n, cache.bundle(n, p)) for n, p in index.papers.items()], (), {}, ())
+            db = cache.memory_db()
+            cache.write_rows(db, [(n, cache.bundle(n, p)) for n, p in index.papers.items()], (), {}, ())
             db.execute("BEGIN")
             sigs = dict(index.sigs)
         self.db: sqlite3.Connection = db

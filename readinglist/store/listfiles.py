@@ -156,7 +156,7 @@ def load(store: Store, name: str) -> ReadingList:
     try:
         text = read_bounded(path, limit=16 << 20).decode("utf-8")
     except FileNotFoundError:
-        raise UnknownListError(name, _suggest(name, names(store))) from None
+        raise UnknownListError(name, suggest(name, names(store))) from None
     except UnicodeDecodeError:
         raise ListError(f"{path}: not UTF-8 text") from None
     except OSError as exc:
@@ -164,7 +164,7 @@ def load(store: Store, name: str) -> ReadingList:
     return parse(text, name, path)
 
 
-def _suggest(word: str, candidates: Sequence[str]) -> tuple[str, ...]:
+def suggest(word: str, candidates: Sequence[str]) -> tuple[str, ...]:
     import difflib
 
     return tuple(difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.5))

@@ -19,7 +19,7 @@ import os
 from dataclasses import replace
 
 from ..text.merge3 import Conflict, marked, merge3, merge_text
-from .gitmerge import _NONE, Merged, three
+from .gitmerge import NONE, Merged, three
 from .lists import Entry, ReadingList, Section, parse, render_units
 
 
@@ -82,8 +82,8 @@ def merge_lists(base: ReadingList | None, ours: ReadingList, theirs: ReadingList
     for sid in order:  # a paper in two sections (moved on both sides): one place, ours' if it can
         out = []
         for key in placed[sid]:
-            want, _ = three(b_at.get(key, _NONE), o_at.get(key, _NONE), t_at.get(key, _NONE))
-            elsewhere = want is not _NONE and want != sid and want in placed and key in placed[want]
+            want, _ = three(b_at.get(key, NONE), o_at.get(key, NONE), t_at.get(key, NONE))
+            elsewhere = want is not NONE and want != sid and want in placed and key in placed[want]
             if key in seen or elsewhere:
                 continue
             seen.add(key)
@@ -99,7 +99,7 @@ def merge_lists(base: ReadingList | None, ours: ReadingList, theirs: ReadingList
     for key in seen:
         sides = [c[key] for c in (o_c, t_c) if key in c]
         if key in o_c and key in t_c:
-            value, conflict = three(b_c.get(key, _NONE), o_c[key], t_c[key])
+            value, conflict = three(b_c.get(key, NONE), o_c[key], t_c[key])
             chosen_o[key] = value  # type: ignore[assignment]
             chosen_t[key] = t_c[key] if conflict else value  # type: ignore[assignment]
             if conflict:
@@ -108,7 +108,7 @@ def merge_lists(base: ReadingList | None, ours: ReadingList, theirs: ReadingList
             chosen_o[key] = chosen_t[key] = sides[0] if sides else b_c.get(key, "")
 
     b = base if base is not None else None
-    title, t_conflict = three(b.title if b is not None else _NONE, ours.title, theirs.title)
+    title, t_conflict = three(b.title if b is not None else NONE, ours.title, theirs.title)
     if t_conflict:
         conflicts.append("the title")
     intro = merge_text(b.introduction if b is not None else "", ours.introduction, theirs.introduction)

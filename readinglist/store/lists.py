@@ -33,7 +33,7 @@ from collections.abc import Iterable
 
 from ..errors import ListError, UnknownKeyError, ValidationError
 from .listfiles import (
-    _suggest,
+    suggest,
     check_name,
     folder,
     load,
@@ -221,7 +221,7 @@ def _locate_entry(lst: ReadingList, key: str, store: Store) -> tuple[int, int]:
     keys = [e.key for e in lst.entries]
     raise ListError(
         f"list {lst.name}: {key!r} is not in it"
-        + (f"; did you mean {' or '.join(_suggest(key, keys))}?" if _suggest(key, keys) else "")
+        + (f"; did you mean {' or '.join(suggest(key, keys))}?" if suggest(key, keys) else "")
     )
 
 

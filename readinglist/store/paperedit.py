@@ -14,7 +14,7 @@ import os
 
 from ..constants import GENERATED_FIELDS
 from ..errors import StoreError
-from .paperrow import STATE_KEYS, TOP_KEYS, _basic, _BARE_KEY, _long_text, _value_text, literal_ok
+from .paperrow import STATE_KEYS, TOP_KEYS, basic, BARE_KEY, long_text, value_text, literal_ok
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def _plain(value):
     return tuple(value) if isinstance(value, list) else value
 
 
-def _top_values(record: Record) -> dict:
+def top_values(record: Record) -> dict:
     """The top-level values a record writes, None/empty for ones left out."""
     return {
         "key": record.key,
@@ -43,7 +43,7 @@ def _top_values(record: Record) -> dict:
     }
 
 
-def _state_values(paper: Paper) -> dict:
+def state_values(paper: Paper) -> dict:
     return {
         "status": paper.status,
         "priority": paper.priority,
@@ -123,25 +123,25 @@ def _sources_aot(sources: tuple[Source, ...]):
 
 
 def _inline(row: dict) -> str:
-    return "{" + ", ".join(f"{k} = {_value_text(v)}" for k, v in row.items()) + "}"
+    return "{" + ", ".join(f"{k} = {value_text(v)}" for k, v in row.items()) + "}"
 
 
 def _rows_text(rows: list[dict]) -> str:
     return "[\n" + "".join(f"    {_inline(row)},\n" for row in rows) + "]"
 
 
-def _assign(name: str, value) -> str:
+def assign(name: str, value) -> str:
     """One ``name = value`` line (several for multi-line arrays), formatted as :func:`_item`
     formats it, so a new file looks exactly like values written by :func:`edit`."""
     if name in ("abstract", "notes"):
-        text = _long_text(value)
+        text = long_text(value)
     elif name == "authors":
         text = _rows_text([_person_row(p) for p in value])
     elif name == "history":
         text = _rows_text([{"event": e.event, "date": e.date} for e in value])
     else:
-        text = _value_text(value)
-    key = name if name in _KNOWN_KEYS or _BARE_KEY.fullmatch(name) else _basic(name)
+        text = value_text(value)
+    key = name if name in _KNOWN_KEYS or BARE_KEY.fullmatch(name) else basic(name)
     return f"{key} = {text}\n"
 
 
@@ -169,7 +169,7 @@ def _set(container, order: tuple[str, ...], name: str, value) -> None:
     body = container.value if isinstance(container, Table) else container  # a Container
     before = [k for k in order[: order.index(name)] if k in container]
     if before:
-        _insert_at(body, _body_index(body, before[-1]) + 1, name, item)
+        insert_at(body, body_index(body, before[-1]) + 1, name, item)
     else:
         container[name] = item
 
@@ -190,7 +190,7 @@ def edit(text: str, old: Paper, new: Paper, path: str | os.PathLike) -> str:
         doc = tomlkit.parse(text)
     except TOMLKitError as exc:  # tomllib accepted it, so this is rare; never overwrite it
         raise StoreError(f"{path}: cannot edit this file ({exc}); fix it by hand") from None
-    old_top, new_top = _top_values(old.record), _top_values(new.record)
+    old_top, new_top = top_values(old.record), top_values(new.record)
     for name in TOP_KEYS:
         if old_top[name] != new_top[name]:
             _set(doc, TOP_KEYS, name, new_top[name])
@@ -199,7 +199,7 @@ def edit(text: str, old: Paper, new: Paper, path: str | os.PathLike) -> str:
             del doc["fields"]
         if new.record.fields:
             _insert_table(doc, "fields", _fields_table(new.record.fields), before=("state", "generated", "sources"))
-    old_state, new_state = _state_values(old), _state_values(new)
+    old_state, new_state = state_values(old), state_values(new)
     if old_state != new_state:
         if "state" not in doc:
             table = tomlkit.table()
@@ -245,7 +245,7 @@ def _insert_table(doc, name: str, table, *, before: tuple[str, ...]) -> None:
     for other in before:
         if other in doc:
             table.add(tomlkit.nl())  # the blank line in front of the table that follows
-            _insert_at(doc, _body_index(doc, other, first=True), name, table)
+            insert_at(doc, body_index(doc, other, first=True), name, table)
             return
     doc.add(name, table)
 
@@ -257,7 +257,7 @@ def _insert_table(doc, name: str, table, *, before: tuple[str, ...]) -> None:
 # releases tests/store/test_paperfile_tomlkit.py has passed on.
 
 
-def _body_index(container, name: str, *, first: bool = False) -> int:
+def body_index(container, name: str, *, first: bool = False) -> int:
     """Where the key ``name`` sits in ``container``'s body (its first or last part)."""
     from tomlkit.items import SingleKey
 
@@ -267,7 +267,7 @@ def _body_index(container, name: str, *, first: bool = False) -> int:
     return index
 
 
-def _insert_at(container, index: int, name: str, item) -> None:
+def insert_at(container, index: int, name: str, item) -> None:
     """Put ``name = item`` at ``index`` of ``container``'s body (appended when that is its end)."""
     if index >= len(container.body):
         container.append(name, item)

@@ -275,31 +275,31 @@ _ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F)}
 _ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
 
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 _TO_ESCAPE = re.compile('[\x00-\x1f\x7f"\\\\]')
 
 
-def _basic(text: str) -> str:
+def basic(text: str) -> str:
     """``text`` as a TOML basic string, escaped exactly as tomlkit escapes it."""
     if _TO_ESCAPE.search(text) is None:  # most values: nothing to escape (translate is slower)
         return '"' + text + '"'
     return '"' + text.translate(_ESCAPES) + '"'
 
 
-def _long_text(text: str) -> str:
+def long_text(text: str) -> str:
     if not literal_ok(text):
-        return _basic(text)
+        return basic(text)
     return "'''" + ("\n" if "\n" in text else "") + text + "'''"
 
 
-def _value_text(value) -> str:
+def value_text(value) -> str:
     if isinstance(value, str):
-        return _basic(value)
+        return basic(value)
     if isinstance(value, int):
         return str(value)
-    return "[" + ", ".join(_basic(v) for v in value) + "]"
+    return "[" + ", ".join(basic(v) for v in value) + "]"
 
 
 _HEADER_LINES = "".join(f"# {line}\n" for line in HEADER)
@@ -308,7 +308,7 @@ _HEADER_LINES = "".join(f"# {line}\n" for line in HEADER)
 def _rows_of_pairs(names: tuple[str, ...], pairs) -> str:
     """A multi-line array of inline tables (authors, history) from value tuples, leaving out
     empty values (as :func:`_person_row` does; history keeps both)."""
-    return "[\n" + "".join("    {" + ", ".join(f"{k} = {_basic(v)}" for k, v in zip(names, values) if v or names[0] == "event") + "},\n" for values in pairs) + "]"
+    return "[\n" + "".join("    {" + ", ".join(f"{k} = {basic(v)}" for k, v in zip(names, values) if v or names[0] == "event") + "},\n" for values in pairs) + "]"
 
 
 def render_row(row: tuple) -> str:
@@ -316,37 +316,37 @@ def render_row(row: tuple) -> str:
     single-paper command writes."""
     (key, title, abstract, etype, venue, year, short, tags, authors, doi, url, pages, fields, gen,
      sources, status, history, notes, utags, priority, rating) = row  # fmt: skip
-    out = [_HEADER_LINES, f"key = {_basic(key)}\n"] if key else [_HEADER_LINES]
+    out = [_HEADER_LINES, f"key = {basic(key)}\n"] if key else [_HEADER_LINES]
     if etype:
-        out.append(f"type = {_basic(etype)}\n")
+        out.append(f"type = {basic(etype)}\n")
     if title:
-        out.append(f"title = {_basic(title)}\n")
+        out.append(f"title = {basic(title)}\n")
     for name, value in (("shorttitle", short), ("venue", venue)):
         if value:
-            out.append(f"{name} = {_basic(value)}\n")
+            out.append(f"{name} = {basic(value)}\n")
     if year is not None:
         out.append(f"year = {year}\n")
     if tags:
-        out.append(f"tags = {_value_text(tags)}\n")
+        out.append(f"tags = {value_text(tags)}\n")
     if abstract:
-        out.append(f"abstract = {_long_text(abstract)}\n")
+        out.append(f"abstract = {long_text(abstract)}\n")
     if authors:
         out.append(f"authors = {_rows_of_pairs(('family', 'given', 'literal'), authors)}\n")
     for name, value in (("doi", doi), ("url", url), ("pages", pages)):
         if value:
-            out.append(f"{name} = {_basic(value)}\n")
+            out.append(f"{name} = {basic(value)}\n")
     if fields:
         out.append("\n[fields]\n")
-        out.extend(f"{k if _BARE_KEY.fullmatch(k) else _basic(k)} = {_basic(v)}\n" for k, v in fields)
-    out.append(f"\n[state]\nstatus = {_basic(status)}\n")
+        out.extend(f"{k if BARE_KEY.fullmatch(k) else basic(k)} = {basic(v)}\n" for k, v in fields)
+    out.append(f"\n[state]\nstatus = {basic(status)}\n")
     if priority is not None:
         out.append(f"priority = {priority}\n")
     if rating is not None:
         out.append(f"rating = {rating}\n")
     if utags:
-        out.append(f"tags = {_value_text(utags)}\n")
+        out.append(f"tags = {value_text(utags)}\n")
     if notes:
-        out.append(f"notes = {_long_text(notes)}\n")
+        out.append(f"notes = {long_text(notes)}\n")
     if history:
         out.append(f"history = {_rows_of_pairs(('event', 'date'), history)}\n")
     if gen:
@@ -354,9 +354,9 @@ def render_row(row: tuple) -> str:
         kept = [name for name in GENERATED_FIELDS if name in gen and values[name] not in (None, "", ())]
         if kept:
             out.append("\n[generated]\n")
-            out.extend(f"{name} = {_value_text(values[name])}\n" for name in kept)
+            out.extend(f"{name} = {value_text(values[name])}\n" for name in kept)
     for file, paragraph, line in sources:
-        out.append(f"\n[[sources]]\nfile = {_basic(file)}\n")
+        out.append(f"\n[[sources]]\nfile = {basic(file)}\n")
         if paragraph is not None:
             out.append(f"paragraph = {paragraph}\n")
         if line is not None:

@@ -6,8 +6,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from .plain import _COMBINING, _latex_plain, _macro_plain, ascii_fold, to_plain
-from .tokens import CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, _BRACE_SCAN, _NAME, _match_brace, normalize_space, tokenize
+from .plain import COMBINING, latex_plain, macro_plain, ascii_fold, to_plain
+from .tokens import CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, BRACE_SCAN, NAME, match_brace, normalize_space, tokenize
 
 # ---------------------------------------------------------------------------------------------
 # BibTeX / LaTeX
@@ -198,7 +198,7 @@ def _char_latex(ch: str, math: bool) -> str | None:
             latex = "{" + latex + "}"
         return "\\mbox{" + latex + "}" if math else latex
     # an accented letter with no LaTeX of its own (Greek with tonos, ...): its base letter
-    base = _COMBINING.sub("", unicodedata.normalize("NFD", ch))
+    base = COMBINING.sub("", unicodedata.normalize("NFD", ch))
     if base and base != ch and len(base) == 1:
         return base if base.isascii() else _char_latex(base, math)
     return None
@@ -254,7 +254,7 @@ def _brace_pairs(s: str) -> set:
     """Positions of the ``{``/``}`` in ``s`` that pair up (escaped ones skipped)."""
     paired: set = set()
     stack: list = []
-    for m in _BRACE_SCAN.finditer(s):
+    for m in BRACE_SCAN.finditer(s):
         c = m.group()
         if c == "{":
             stack.append(m.start())
@@ -278,7 +278,7 @@ class _MathFrame:
 
 def _unknown_math_command(name: str) -> str:
     """A kernel-safe stand-in for a math command a plain article does not know."""
-    plain = _latex_plain("$\\" + name + "$").strip()
+    plain = latex_plain("$\\" + name + "$").strip()
     if plain and plain != "\\" + name:
         pieces = []
         for ch in plain:
@@ -386,7 +386,7 @@ def _math_bibtex(latex: str) -> str:
         if ch.isspace():
             out.append(" ")
         elif ch == "\\":
-            m = _NAME.match(latex, pos)
+            m = NAME.match(latex, pos)
             if m is None:
                 if pos >= n:
                     break
@@ -421,7 +421,7 @@ def _math_bibtex(latex: str) -> str:
                 while p < n and latex[p] == " ":
                     p += 1
                 if p < n and latex[p] == "{" and p in paired:
-                    close = _match_brace(latex, p, n)
+                    close = match_brace(latex, p, n)
                     inner = latex[p + 1 : close]
                     pos = close + 1
                     cmd = _MATH_TEXT_ARG[name]
@@ -510,7 +510,7 @@ def _bibtex_into(tokens, parts: list) -> None:
             if name in TEXT_COMMANDS and (raw == "\\" + name or raw == "\\" + name + "{}"):
                 parts.append("\\" + name + "{}")
             else:
-                plain = _macro_plain(name, raw)
+                plain = macro_plain(name, raw)
                 # a command with no reading of its own (\\input{x}, \\end{document}, C:\\path):
                 # the user's text, kept as written rather than lost
                 parts.append(_escape_text(plain) if plain.strip() else bibtex_text(raw))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .plain import _macro_plain, _math_plain, _render_plain
-from .tokens import _BOLD, _ITALIC, _MONO, CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, normalize_space, tokenize
+from .plain import macro_plain, math_plain, render_plain
+from .tokens import BOLD, ITALIC, MONO, CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, normalize_space, tokenize
 
 # ---------------------------------------------------------------------------------------------
 # Markdown (GitHub)
@@ -60,16 +60,16 @@ def _markdown_into(tokens, parts: list) -> None:
         elif kind is MATH:
             # shown as Unicode text (ℓ₁, θ ≥ 0, M²LE): readable everywhere, and nothing in it
             # is left for a Markdown renderer without math support to read as a link or HTML
-            parts.append(escape_markdown(" ".join(_math_plain(t[1], scripts=True).split())))
+            parts.append(escape_markdown(" ".join(math_plain(t[1], scripts=True).split())))
         elif kind is FMT:
             name = t[1]
-            if name in _MONO:
+            if name in MONO:
                 parts.append(_md_code(_render_plain_str(t[2])))
                 continue
             inner = _render_markdown(t[2])
-            if name in _ITALIC:
+            if name in ITALIC:
                 parts.append(_md_wrap(inner, "*"))
-            elif name in _BOLD:
+            elif name in BOLD:
                 parts.append(_md_wrap(inner, "**"))
             else:
                 parts.append(inner)
@@ -84,12 +84,12 @@ def _markdown_into(tokens, parts: list) -> None:
         elif kind is CODE:
             parts.append(_md_code(t[1]))
         else:  # MACRO
-            parts.append(escape_markdown(_macro_plain(t[1], t[2])))
+            parts.append(escape_markdown(macro_plain(t[1], t[2])))
 
 
 def _render_plain_str(tokens) -> str:
     parts: list = []
-    _render_plain(tokens, parts)
+    render_plain(tokens, parts)
     return "".join(parts)
 
 

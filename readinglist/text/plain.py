@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 
 from .symbols import GREEK_LETTERS
-from .tokens import CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, _SPECIAL, normalize_space, tokenize
+from .tokens import CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, SPECIAL, normalize_space, tokenize
 
 # ---------------------------------------------------------------------------------------------
 # plain Unicode
@@ -52,7 +52,7 @@ _BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 
 @lru_cache(maxsize=4096)
-def _latex_plain(latex: str) -> str:
+def latex_plain(latex: str) -> str:
     """pylatexenc's plain-text rendering of one LaTeX span (cached). A bare ``%`` is a percent
     sign here (abstracts and .bib values are no TeX files), not a comment eating the rest."""
     try:
@@ -75,17 +75,17 @@ def _unicode_script(m: re.Match) -> str:
     return m.group()
 
 
-def _math_plain(latex: str, scripts: bool = False) -> str:
+def math_plain(latex: str, scripts: bool = False) -> str:
     if scripts and ("^" in latex or "_" in latex):
         latex = _SCRIPT.sub(_unicode_script, latex)
-    return _latex_plain("$" + latex + "$")
+    return latex_plain("$" + latex + "$")
 
 
-def _macro_plain(name: str, raw: str) -> str:
+def macro_plain(name: str, raw: str) -> str:
     fixed = _MACRO_PLAIN.get(name)
     if fixed is not None:
         return fixed
-    return _latex_plain(raw)
+    return latex_plain(raw)
 
 
 #: How TeX reads plain text: dashes from hyphens, a tie is a (non-breaking) space.
@@ -110,7 +110,7 @@ def _ties(text: str) -> str:
     return _TIE.sub(" ", text) if "~" in text else text
 
 
-def _render_plain(tokens, parts: list, tex: bool = False, scripts: bool = False) -> None:
+def render_plain(tokens, parts: list, tex: bool = False, scripts: bool = False) -> None:
     for i, t in enumerate(tokens):
         kind = t[0]
         if kind is TEXT:
@@ -123,15 +123,15 @@ def _render_plain(tokens, parts: list, tex: bool = False, scripts: bool = False)
             else:
                 parts.append(t[1])
         elif kind is MATH:
-            parts.append(_math_plain(t[1], scripts))
+            parts.append(math_plain(t[1], scripts))
         elif kind is FMT or kind is EMPH:
-            _render_plain(t[2], parts, tex, scripts)
+            render_plain(t[2], parts, tex, scripts)
         elif kind is GROUP:
-            _render_plain(t[1], parts, tex, scripts)
+            render_plain(t[1], parts, tex, scripts)
         elif kind is ESC or kind is QUOTE or kind is CODE:
             parts.append(t[1])
         else:  # MACRO
-            parts.append(_macro_plain(t[1], t[2]))
+            parts.append(macro_plain(t[1], t[2]))
 
 
 def to_plain(s: str, *, tex: bool = False, scripts: bool = False) -> str:
@@ -148,10 +148,10 @@ def to_plain(s: str, *, tex: bool = False, scripts: bool = False) -> str:
     wants for titles and names (``D{\\'\\i}az`` -> ``Díaz``). With ``scripts``, sub- and
     superscripts that Unicode has characters for become those (``M$^2$LE`` -> ``M²LE``,
     ``$\\ell_1$`` -> ``ℓ₁``), as exports and importers want for display. Never raises."""
-    if not _SPECIAL.search(s):
+    if not SPECIAL.search(s):
         return normalize_space(_tex_text(s) if tex else _ties(s))
     parts: list = []
-    _render_plain(tokenize(s), parts, tex, scripts)
+    render_plain(tokenize(s), parts, tex, scripts)
     return normalize_space("".join(parts))
 
 
@@ -182,7 +182,7 @@ _FOLD_TABLE.update(
         "\u00a5": "JPY", "\u00a9": "(c)", "\u00ae": "(R)", "\u2122": "TM",
     }
 )
-_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
 @lru_cache(maxsize=8192)
@@ -192,7 +192,7 @@ def _fold_char(ch: str) -> str:
         return mapped
     decomposed = unicodedata.normalize("NFKD", ch)
     if decomposed != ch:
-        return "".join(_fold_char(c) if not c.isascii() else c for c in _COMBINING.sub("", decomposed))
+        return "".join(_fold_char(c) if not c.isascii() else c for c in COMBINING.sub("", decomposed))
     if ch.isspace():
         return " "
     return ""

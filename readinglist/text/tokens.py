@@ -41,9 +41,9 @@ _FORMAT_COMMANDS = frozenset(
     "emph textit textbf textsc texttt textsf textrm textsl textup textmd textnormal underline "
     "text mbox uline".split()
 )
-_ITALIC = frozenset(("emph", "textit", "textsl"))
-_BOLD = frozenset(("textbf",))
-_MONO = frozenset(("texttt",))
+ITALIC = frozenset(("emph", "textit", "textsl"))
+BOLD = frozenset(("textbf",))
+MONO = frozenset(("texttt",))
 #: Accent commands made of one punctuation character: take the next character or group.
 _ACCENT_PUNCT = frozenset("'`^\"~=.")
 #: Accent commands with a letter name: take the next group, or a letter after optional spaces.
@@ -51,9 +51,9 @@ _ACCENT_LETTER = frozenset("c v u H r d b t k".split())
 #: Spacing commands that become a plain space / nothing.
 _SPACE_ESC = {" ": " ", ",": " ", ";": " ", ":": " ", "!": "", "-": "", "/": "", "\\": " ", "@": ""}
 
-_SPECIAL = re.compile(r"[\\${}*_`']")
-_NAME = re.compile(r"[A-Za-z]+")
-_BRACE_SCAN = re.compile(r"\\.|[{}]", re.S)
+SPECIAL = re.compile(r"[\\${}*_`']")
+NAME = re.compile(r"[A-Za-z]+")
+BRACE_SCAN = re.compile(r"\\.|[{}]", re.S)
 _BRACE_CHARS = re.compile(r"[\\{}]")
 _DOLLAR_SCAN = re.compile(r"\\.|\$", re.S)
 _STAR_RUN = re.compile(r"\*+")
@@ -118,7 +118,7 @@ class _Scan:
 _scan = _Scan("")
 
 
-def _match_brace(s: str, i: int, end: int) -> int:
+def match_brace(s: str, i: int, end: int) -> int:
     """Index of the ``}`` closing the ``{`` at ``i`` (escaped braces skipped), or -1.
 
     Answered from the string's brace table (linear once for the whole string); a ``{`` the
@@ -129,7 +129,7 @@ def _match_brace(s: str, i: int, end: int) -> int:
         if close is not None:
             return close if close < end else -1
     depth = 0
-    for m in _BRACE_SCAN.finditer(s, i, end):
+    for m in BRACE_SCAN.finditer(s, i, end):
         c = m.group()
         if c == "{":
             depth += 1
@@ -232,7 +232,7 @@ def _macro(s: str, j: int, end: int):
     if c in _ACCENT_PUNCT:
         k = j + 2
         if k < end and s[k] == "{":
-            close = _match_brace(s, k, end)
+            close = match_brace(s, k, end)
             if close > 0:
                 return (MACRO, c, s[j : close + 1]), close + 1
         elif k < end and s[k].isalpha():
@@ -247,14 +247,14 @@ def _macro(s: str, j: int, end: int):
         return (ESC, _SPACE_ESC[c]), j + 2
     if c.isascii() and not c.isalnum() and not c.isspace():
         return (ESC, c), j + 2
-    m = _NAME.match(s, j + 1, end)
+    m = NAME.match(s, j + 1, end)
     if not m:
         return None, j + 1
     name = m.group()
     k = m.end()
     if name in _FORMAT_COMMANDS:
         if k < end and s[k] == "{":
-            close = _match_brace(s, k, end)
+            close = match_brace(s, k, end)
             if close > 0:
                 return (FMT, name, _parse(s, k + 1, close)), close + 1
         return (MACRO, name, s[j:k]), k
@@ -263,7 +263,7 @@ def _macro(s: str, j: int, end: int):
         while p < end and s[p] == " ":
             p += 1
         if p < end and s[p] == "{":
-            close = _match_brace(s, p, end)
+            close = match_brace(s, p, end)
             if close > 0:
                 return (MACRO, name, s[j : close + 1]), close + 1
         elif p > k and p < end and s[p].isalpha():
@@ -274,7 +274,7 @@ def _macro(s: str, j: int, end: int):
     for _ in range(9):
         if k >= end or s[k] != "{":
             break
-        close = _match_brace(s, k, end)
+        close = match_brace(s, k, end)
         if close < 0:
             break
         k = close + 1
@@ -291,7 +291,7 @@ def _special(s: str, j: int, end: int, start: int):
             return (MATH, found[0]), found[1]
         return None, j + 1
     if c == "{":
-        close = _match_brace(s, j, end)
+        close = match_brace(s, j, end)
         if close > 0:
             return (GROUP, _parse(s, j + 1, close)), close + 1
         return None, j + 1
@@ -338,7 +338,7 @@ def _parse(s: str, start: int, end: int) -> list:
 def _parse_run(s: str, start: int, end: int) -> list:
     out: list = []
     i = text_start = start
-    search = _SPECIAL.search
+    search = SPECIAL.search
     while True:
         m = search(s, i, end)
         if m is None:

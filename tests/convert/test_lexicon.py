@@ -7,15 +7,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.convert.lexicon import NAME_CHARS as _C
+from readinglist.convert.lexicon import NAME_CHARS as C
 from readinglist.convert.lexicon import literal_spans
 
 # Few characters, so that literals recur, touch each other and sit next to word characters.
 _TEXT = st.text(alphabet="aAB2²-+_ (),.xé", max_size=60)
 _LITERAL = st.text(alphabet="aAB2²-+(x", min_size=1, max_size=4)
 
-_BEFORE = re.compile(rf"[{_C}\-]")
-_AFTER = re.compile(rf"[{_C}]|-[{_C}]")
+_BEFORE = re.compile(rf"[{C}\-]")
+_AFTER = re.compile(rf"[{C}]|-[{C}]")
 _SUFFIX = re.compile(r"(?:\s*\([^()]{0,80}\))?")
 
 
@@ -28,9 +28,9 @@ def _spans(pattern: str, text: str) -> list[tuple[int, int]]:
 def test_literal_spans_matches_finditer(text: str, literal: str) -> None:
     esc = re.escape(literal)
     assert literal_spans(text, literal, _BEFORE, suffix=_SUFFIX) == _spans(
-        rf"(?<![{_C}\-]){esc}(?:\s*\([^()]{{0,80}}\))?", text
+        rf"(?<![{C}\-]){esc}(?:\s*\([^()]{{0,80}}\))?", text
     )
-    assert literal_spans(text, literal, _BEFORE, _AFTER) == _spans(rf"(?<![{_C}\-]){esc}(?![{_C}]|-[{_C}])", text)
+    assert literal_spans(text, literal, _BEFORE, _AFTER) == _spans(rf"(?<![{C}\-]){esc}(?![{C}]|-[{C}])", text)
     assert literal_spans(text, literal, re.compile(r"[\w\-]"), re.compile(r"\w")) == _spans(rf"(?<![\w\-]){esc}(?![\w])", text)
 
 
@@ -44,10 +44,10 @@ def test_literal_spans_examples() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["We", "we", "this paper", "This work", "our paper", "propose", "introduces", "x", "\n", ", ", "weed", "ſ"]), max_size=12))
 def test_cue_sentence_matches_its_pattern(pieces: list[str]) -> None:
-    from readinglist.convert.name_context import _CUE_SENTENCE, _cue_sentence
+    from readinglist.convert.name_context import _CUE_SENTENCE, cue_sentence
 
     sentence = " ".join(pieces)
-    assert _cue_sentence(sentence) == bool(_CUE_SENTENCE.search(sentence))
+    assert cue_sentence(sentence) == bool(_CUE_SENTENCE.search(sentence))
 
 
 @settings(max_examples=300, deadline=None)

@@ -221,7 +221,7 @@ def test_candidates_scan_only_the_tokens_with_a_capital(text):
     def found():
         return [(c.name, c.pos, list(c.features.items()), c.other_form) for c in name_model.candidates(text, text)]
 
-    with mock.patch.object(name_candidates, "_TOKEN_CAPITAL", name_shape._TOKEN):
+    with mock.patch.object(name_candidates, "TOKEN_CAPITAL", name_shape.TOKEN):
         every_token = found()
     assert found() == every_token
 
@@ -234,9 +234,9 @@ _CUE_PIECES = ["we ", "We ", "propose", "PROPOSED", "introduces", "present", "ca
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_CUE_PIECES), max_size=8).map("".join))
 def test_a_cue_before_a_mention_is_found_as_the_pattern_finds_it(text):
-    for pattern, starts in ((name_context._CUE_BEFORE, name_context._CUE_STARTS), (name_context._CALLED_BEFORE, name_context._CALLED_STARTS),
-                            (name_context._CUE_FAR, name_context._CUE_STARTS)):
-        assert name_context._ends_on(pattern, text, starts) == bool(pattern.search(text))
+    for pattern, starts in ((name_context.CUE_BEFORE, name_context.CUE_STARTS), (name_context.CALLED_BEFORE, name_context.CALLED_STARTS),
+                            (name_context._CUE_FAR, name_context.CUE_STARTS)):
+        assert name_context.ends_on(pattern, text, starts) == bool(pattern.search(text))
 
 
 @settings(max_examples=300, deadline=None)
@@ -244,14 +244,14 @@ def test_a_cue_before_a_mention_is_found_as_the_pattern_finds_it(text):
 def test_a_distant_cue_is_found_as_the_pattern_finds_it(text, cut):
     # as candidates() looks for it: only where a contribution verb starts in the lowercased text
     low = text.lower()
-    verbs = sorted(i for stem in name_context._CUE_STARTS for i in name_context._find_all(low, stem)) if len(low) == len(text) else None
+    verbs = sorted(i for stem in name_context.CUE_STARTS for i in name_context.find_all(low, stem)) if len(low) == len(text) else None
     end = min(cut, len(text))
     window = text[max(0, end - 80) : end]
-    assert name_context._after_cue_far(window, end, verbs) == bool(name_context._CUE_FAR.search(window))
+    assert name_context.after_cue_far(window, end, verbs) == bool(name_context._CUE_FAR.search(window))
 
 
 def test_every_capital_of_a_name_is_one_the_token_scan_looks_for():
-    capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{name_shape._C}]", chr(i)) and chr(i).isupper()]
+    capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{name_shape.C}]", chr(i)) and chr(i).isupper()]
     assert capitals and all(re.fullmatch(f"[{name_shape._CAPITALS}]", c) for c in capitals)
     assert {"A", "Z", "Ü", "É", "Ł", "Σ"} <= set(capitals)
 

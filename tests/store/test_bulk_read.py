@@ -184,17 +184,17 @@ def test_a_failing_worker_leaves_its_share_to_the_parent(tmp_path, monkeypatch, 
     store = _store(tmp_path)
     names = sorted(os.listdir(store.papers_dir))
     parent = os.getpid()
-    real = cache._parse_share
+    real = cache.parse_share
 
     def flaky(papers_dir, share, *args):
         if os.getpid() != parent:
             raise MemoryError("worker died")
         return real(papers_dir, share, *args)
 
-    monkeypatch.setattr(cache.bulk, "_parse_share", flaky)
+    monkeypatch.setattr(cache.bulk, "parse_share", flaky)
     parsed, _ = cache.parse_files(store.papers_dir, names, processes=2)
     assert sorted(parsed) == names
-    monkeypatch.setattr(cache.bulk, "_fork_parse", lambda *a: None)  # no fork at all
+    monkeypatch.setattr(cache.bulk, "fork_parse", lambda *a: None)  # no fork at all
     parsed, _ = cache.parse_files(store.papers_dir, names, processes=2)
     assert sorted(parsed) == names
 
@@ -308,7 +308,7 @@ def test_a_read_stopped_between_its_parts_leaves_a_cache_that_reads_right(tmp_pa
     answer is what reading the files gives."""
     store = _store(tmp_path)
     store.set_status("p03", "read")
-    real = cache._write_part
+    real = cache.write_part
     calls = []
 
     def stop_at_second(*args):
@@ -321,11 +321,11 @@ def test_a_read_stopped_between_its_parts_leaves_a_cache_that_reads_right(tmp_pa
     import shutil
 
     shutil.rmtree(store.cache_dir)
-    monkeypatch.setattr(cache.update, "_write_part", stop_at_second)
+    monkeypatch.setattr(cache.update, "write_part", stop_at_second)
     with pytest.raises(KeyboardInterrupt):
         Store.open(store.root, processes=2).find()
     assert len(calls) == 2 and 0 < calls[0] < 12
-    monkeypatch.setattr(cache.update, "_write_part", real)
+    monkeypatch.setattr(cache.update, "write_part", real)
     (store.papers_dir / "p05.toml").write_text(paperfile.render(Paper(Record(key="p05", title="Edited"))), encoding="utf-8")
     found = Store.open(store.root, processes=2).find()
     assert [p.key for p in found] == [f"p{i:02d}" for i in range(12)]
@@ -342,7 +342,7 @@ def test_a_plain_line_is_one_line_of_five_fields_without_control_characters(key,
     assert line.endswith("\n") and line.count("\n") == 1 and line.count("\t") == 4
     assert not any(ord(ch) < 32 and ch not in "\t\n" or 0x7F <= ord(ch) <= 0x9F for ch in line)
     fields = (key, venue or "", ",".join(tags), title)
-    if not any(ch in f for f in fields for ch in "\t\n") and not any(cache._LINE_CONTROLS.search(f) for f in fields):
+    if not any(ch in f for f in fields for ch in "\t\n") and not any(cache.LINE_CONTROLS.search(f) for f in fields):
         assert line == f"{key}\tread\t{venue or ''} {year or ''}\t{','.join(tags)}\t{title}\n"
 
 

@@ -44,13 +44,13 @@ def test_an_equal_table_of_other_strings_is_not_written(tmp_path):
     again = _unshared(first)
     assert marshal.dumps(shared) != marshal.dumps(again)  # (what a byte comparison saw as a change)
     assert _put(db, shared) == 2
-    stored = database._meta(db, "sigs")
+    stored = database.meta(db, "sigs")
     assert _put(db, again) == 0
-    assert database._meta(db, "sigs") == stored
+    assert database.meta(db, "sigs") == stored
     changed = {**again, "paper-c.toml": (5, 6, 7, 8)}
     assert _put(db, changed) == 2
-    assert marshal.loads(database._meta(db, "sigs")) == changed
-    assert database._meta(db, "digest") == database.files.digest(changed)
+    assert marshal.loads(database.meta(db, "sigs")) == changed
+    assert database.meta(db, "digest") == database.files.digest(changed)
 
 
 @settings(max_examples=60, deadline=None)
@@ -59,5 +59,5 @@ def test_the_table_is_written_exactly_when_its_values_change(tmp_path_factory, f
     db = database.connect(tmp_path_factory.mktemp("c") / ".cache")
     _put(db, _shared(first))
     assert _put(db, _unshared(second)) == (0 if second == first else 2)
-    assert marshal.loads(database._meta(db, "sigs")) == second
+    assert marshal.loads(database.meta(db, "sigs")) == second
     db.close()

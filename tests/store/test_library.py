@@ -161,14 +161,14 @@ def _render_with_tomlkit(paper: Paper) -> str:
     doc = tomlkit.document()
     for line in paperrow.HEADER:
         doc.add(tomlkit.comment(line))
-    for name, value in paperedit._top_values(paper.record).items():
+    for name, value in paperedit.top_values(paper.record).items():
         if value not in (None, "", ()):
             doc.add(name, paperedit._item(name, value))
     if paper.record.fields:
         doc.add(tomlkit.nl())
         doc.add("fields", paperedit._fields_table(paper.record.fields))
     state = tomlkit.table()
-    for name, value in paperedit._state_values(paper).items():
+    for name, value in paperedit.state_values(paper).items():
         if value is not None:
             state.add(name, paperedit._item(name, value))
     doc.add(tomlkit.nl())
@@ -348,7 +348,7 @@ tags = ["computer-vision"]
 
 def test_hand_edits_and_comments_survive_writes_and_reimport(filled):
     path = path_of(filled, "paper2")
-    path.write_text(HAND_EDITED.format(abstract=paperrow._long_text(ABSTRACTS[2])), encoding="utf-8")
+    path.write_text(HAND_EDITED.format(abstract=paperrow.long_text(ABSTRACTS[2])), encoding="utf-8")
     p = filled.get("paper2")
     assert p.record.title == "Target Hidden States for Knowledge Editing"
     assert p.record.generated == {"key"}  # title and tags were edited by hand
@@ -684,7 +684,7 @@ def test_a_digest_is_the_sum_of_its_parts(sigs, cut):
     a = {n: sigs[n] for n in names[:cut]}
     b = {n: sigs[n] for n in names[cut:]}
     (sa, na), (sb, nb) = cache.digest_part(a), cache.digest_part(b)
-    assert cache._combined(sa + sb, na + nb) == cache.digest(sigs)
+    assert cache.combined(sa + sb, na + nb) == cache.digest(sigs)
     assert cache.digest({**sigs, "racy": None}) is None
 
 
@@ -714,7 +714,7 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
     def unwanted(*args, **kwargs):
         raise AssertionError("nothing changed, yet the signatures were received or a file parsed")
 
-    monkeypatch.setattr(cache.bulk, "_parsed_parts", unwanted)
+    monkeypatch.setattr(cache.bulk, "parsed_parts", unwanted)
     monkeypatch.setattr(cache.files, "_collect", unwanted)
     assert len(Store.open(filled.root, processes=2).find()) == len(names)
 
@@ -724,8 +724,8 @@ def test_a_stat_child_that_dies_after_its_digest_leaves_the_signatures_whole(fil
     plain = cache.stat_files(filled.papers_dir)[0]
 
     def send_digest_only(self, out):
-        sigs = cache._stat_names(self.papers_dir, self._rest)
-        out.write(cache._PART.pack(*cache.digest_part(sigs)))
+        sigs = cache.stat_names(self.papers_dir, self._rest)
+        out.write(cache.PART.pack(*cache.digest_part(sigs)))
         out.flush()
         os._exit(3)
 
@@ -751,9 +751,9 @@ def test_the_two_process_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatc
     monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
     parallel = cache.stat_files(filled.papers_dir, processes=2)
     assert parallel[:2] == plain[:2] and len(parallel[0]) == 6
-    real = cache._stat_names
+    real = cache.stat_names
     parent = os.getpid()
-    monkeypatch.setattr(cache.files, "_stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
+    monkeypatch.setattr(cache.files, "stat_names", lambda d, n: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d, n))
     assert cache.stat_files(filled.papers_dir, processes=2)[:2] == plain[:2]
 
 
@@ -836,7 +836,7 @@ def test_a_remembered_listing_of_another_shape_is_ignored(filled, garbage):
     list(filled)
     db = cache.connect(filled.cache_dir)
     assert db is not None
-    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (cache._LISTING, garbage))
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (cache.LISTING, garbage))
     db.close()
     assert sorted(p.key for p in Store.open(filled.root).find()) == sorted(p.key for p in filled)
 

@@ -43,9 +43,12 @@ def test_a_long_list_is_resolved_in_linear_time_with_its_warnings_counted(tmp_pa
     def cost(n: int):
         store = _store(tmp_path, n)
         _write_list(store, "all", n)
-        start = time.process_time()
-        resolved, messages, markdown = _show_and_export(store, "all")
-        return time.process_time() - start, resolved, messages, markdown
+        best = float("inf")
+        for _ in range(3):  # the fastest of three: a pause of the machine is not the code's cost
+            start = time.process_time()
+            resolved, messages, markdown = _show_and_export(store, "all")
+            best = min(best, time.process_time() - start)
+        return best, resolved, messages, markdown
 
     small, _, _, _ = cost(600)
     large, resolved, messages, markdown = cost(1200)

@@ -501,7 +501,7 @@ def _brace_table_by_alternation(s: str) -> dict[int, int]:
     """The brace table as first written: one scan with ``\\\\.|[{}]`` (an escape, else a brace)."""
     table: dict[int, int] = {}
     stack: list[int] = []
-    for m in text_tokens._BRACE_SCAN.finditer(s):
+    for m in text_tokens.BRACE_SCAN.finditer(s):
         if m.group() == "{":
             stack.append(m.start())
         elif m.group() == "}" and stack:

@@ -56,17 +56,17 @@ def parse_files(
     loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
     workers = usable_workers(processes, MAX_WORKERS) if len(names) >= PARALLEL_MIN_FILES else 1
     if workers < 2:
-        return _converted(*_parse_share(papers_dir, names, loads, careful), convert)
+        return converted(*parse_share(papers_dir, names, loads, careful), convert)
     size = -(-len(names) // workers)
     shares = [names[i : i + size] for i in range(0, len(names), size)]
     children = []
     for share in shares[1:]:
-        children.append((share, _fork_parse(papers_dir, share, loads, convert, careful)))
+        children.append((share, fork_parse(papers_dir, share, loads, convert, careful)))
     parsed: dict = {}
     vanished: list[str] = []
     error = None
     try:
-        parsed, vanished = _converted(*_parse_share(papers_dir, shares[0], loads, careful), convert)
+        parsed, vanished = converted(*parse_share(papers_dir, shares[0], loads, careful), convert)
     except StoreError as exc:  # the first share holds the first bad file: report it...
         error = exc
     for share, child in children:  # ...after collecting every worker
@@ -75,7 +75,7 @@ def parse_files(
             continue
         if result is None:  # the worker failed: parse its share here
             try:
-                more, gone = _converted(*_parse_share(papers_dir, share, loads, careful), convert)
+                more, gone = converted(*parse_share(papers_dir, share, loads, careful), convert)
             except StoreError as exc:
                 error = exc
                 continue
@@ -93,7 +93,7 @@ def parse_files(
     return parsed, vanished
 
 
-def _converted(rows: dict[str, tuple], vanished: list[str], convert) -> tuple[dict, list[str]]:
+def converted(rows: dict[str, tuple], vanished: list[str], convert) -> tuple[dict, list[str]]:
     """Papers (or ``convert(name, row)``) from rows."""
     from ..paperfile import row_to_paper
 
@@ -103,7 +103,7 @@ def _converted(rows: dict[str, tuple], vanished: list[str], convert) -> tuple[di
         return {name: row_to_paper(row) for name, row in rows.items()}, vanished
 
 
-def _parse_share(papers_dir: Path, names: list[str], loads, careful: Container[str] = ()) -> tuple[dict[str, tuple], list[str]]:
+def parse_share(papers_dir: Path, names: list[str], loads, careful: Container[str] = ()) -> tuple[dict[str, tuple], list[str]]:
     """The rows of the files ``names`` (see :func:`parse_files`), and those not found."""
     from ..paperfile import parse_row
 
@@ -118,14 +118,14 @@ def _parse_share(papers_dir: Path, names: list[str], loads, careful: Container[s
     return parsed, vanished
 
 
-def _fork_parse(papers_dir: Path, names: list[str], loads, convert=None, careful: Container[str] = ()) -> tuple[int, int] | None:
+def fork_parse(papers_dir: Path, names: list[str], loads, convert=None, careful: Container[str] = ()) -> tuple[int, int] | None:
     """A forked worker parsing ``names``: (pid, read end of its pipe), or None if it cannot
     start. It sends marshal data: ("ok", names, rows, vanished) or ("error", message)."""
 
     def work() -> bytes:
         try:
             with gc_paused():
-                parsed, vanished = _parse_share(papers_dir, names, loads, careful)
+                parsed, vanished = parse_share(papers_dir, names, loads, careful)
                 rows = list(parsed.values()) if convert is None else [convert(n, r) for n, r in parsed.items()]
             return marshal.dumps(("ok", list(parsed), rows, vanished))
         except StoreError as exc:
@@ -144,7 +144,7 @@ PARSE_US, WORKER_PARSE_US, WRITE_US, LOAD_US, FIXED_US = 71, 76, 35, 12, 250_000
 STREAM_CHUNK = 1000
 
 
-def _parsed_parts(
+def parsed_parts(
     papers_dir: Path, names: list[str], careful: Container[str], broken: dict, processes: int = 1
 ) -> Generator[Iterator[tuple[dict, list[str]]], None, None]:
     """The files ``names`` parsed, part by part, each part chunk by chunk: ``(bundles, lost)``,
@@ -161,7 +161,7 @@ def _parsed_parts(
     loads = compiled_loads() if len(names) >= COMPILED_MIN_FILES else None
     workers = usable_workers(processes, MAX_WORKERS) if len(names) >= PARALLEL_MIN_FILES else 1
     if workers < 2:
-        yield iter([_bundles(papers_dir, names, loads, careful, broken)])
+        yield iter([bundles(papers_dir, names, loads, careful, broken)])
         return
     k = workers - 1
     per_worker = WORKER_PARSE_US / k
@@ -169,15 +169,15 @@ def _parsed_parts(
     first = round(len(names) * min(max(x, 0.0), 1.0))
     size = -(-(len(names) - first) // k)
     shares = [names[i : i + size] for i in range(first, len(names), size)]
-    children = [(share, _fork_stream(papers_dir, share, loads, careful)) for share in shares]
+    children = [(share, fork_stream(papers_dir, share, loads, careful)) for share in shares]
     try:
-        yield iter([_bundles(papers_dir, names[:first], loads, careful, broken)])
+        yield iter([bundles(papers_dir, names[:first], loads, careful, broken)])
 
         def rest() -> Iterator[tuple[dict, list[str]]]:
             while children:
                 share, child = children.pop(0)
                 done = 0  # names of the share received
-                stream = _received(child)
+                stream = received(child)
                 try:
                     for chunk in stream:
                         if chunk[0] != "ok":  # a bad file: this process parses the rest of the share
@@ -188,16 +188,16 @@ def _parsed_parts(
                 finally:
                     stream.close()  # (the worker waited for)
                 if done < len(share):  # the worker failed, or found a bad file
-                    yield _bundles(papers_dir, share[done:], loads, careful, broken)
+                    yield bundles(papers_dir, share[done:], loads, careful, broken)
 
         yield rest()
     finally:
         for _, child in children:  # the caller stopped early: wait for the workers all the same
-            for _ in _received(child):
+            for _ in received(child):
                 pass
 
 
-def _fork_stream(papers_dir: Path, names: list[str], loads, careful: Container[str]) -> tuple[int, int] | None:
+def fork_stream(papers_dir: Path, names: list[str], loads, careful: Container[str]) -> tuple[int, int] | None:
     """A forked worker parsing ``names`` to :func:`bundle_row` STREAM_CHUNK at a time: (pid, read
     end of its pipe), or None if it cannot start. It sends each chunk as soon as it is parsed,
     marshal data after its length: ("ok", names, rows, vanished), and stops at a bad file with
@@ -208,7 +208,7 @@ def _fork_stream(papers_dir: Path, names: list[str], loads, careful: Container[s
             for i in range(0, len(names), STREAM_CHUNK):
                 bad = None
                 try:
-                    parsed, vanished = _parse_share(papers_dir, names[i : i + STREAM_CHUNK], loads, careful)
+                    parsed, vanished = parse_share(papers_dir, names[i : i + STREAM_CHUNK], loads, careful)
                     data = marshal.dumps(("ok", list(parsed), [database.bundle_row(n, r) for n, r in parsed.items()], vanished))
                 except StoreError as exc:
                     data = marshal.dumps(("error", bad := str(exc)))
@@ -220,7 +220,7 @@ def _fork_stream(papers_dir: Path, names: list[str], loads, careful: Container[s
     return fork_writer(work)
 
 
-def _received(child: tuple[int, int] | None) -> Generator[tuple, None, None]:
+def received(child: tuple[int, int] | None) -> Generator[tuple, None, None]:
     """The chunks a :func:`_fork_stream` worker sent, as they come; it stops early (and the
     worker is waited for) when the worker failed or its data cannot be read."""
     if child is None:
@@ -244,18 +244,18 @@ def _received(child: tuple[int, int] | None) -> Generator[tuple, None, None]:
             os.waitpid(pid, 0)
 
 
-def _bundles(papers_dir: Path, names: list[str], loads, careful: Container[str], broken: dict) -> tuple[dict, list[str]]:
+def bundles(papers_dir: Path, names: list[str], loads, careful: Container[str], broken: dict) -> tuple[dict, list[str]]:
     """:func:`bundle_row` of each file of ``names`` and the names to drop (vanished, or not
     parsing: one bad file must not hide the others, so then they are parsed one by one)."""
     try:
-        return _converted(*_parse_share(papers_dir, names, loads, careful), database.bundle_row)
+        return converted(*parse_share(papers_dir, names, loads, careful), database.bundle_row)
     except StoreError:
         pass
     parsed: dict = {}
     lost: list[str] = []
     for name in names:
         try:
-            more, vanished = _converted(*_parse_share(papers_dir, [name], loads, careful), database.bundle_row)
+            more, vanished = converted(*parse_share(papers_dir, [name], loads, careful), database.bundle_row)
         except StoreError as exc:
             broken[name] = str(exc)
             lost.append(name)

@@ -51,7 +51,7 @@ DB_VERSION = 9  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7:
 #: prints of it as UTF-8 (:func:`~.lines.json_line`), made when first printed (:func:`~.query.json_rows`:
 #: a clone or an import does not pay for it) and dropped with the paper's row; ``tags`` each
 #: paper's tags, casefolded (the --tag filter). All are keyed by the file's name.
-_SCHEMA_SQL = """
+SCHEMA_SQL = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v BLOB);
 CREATE TABLE papers (
     name TEXT PRIMARY KEY,
@@ -83,7 +83,7 @@ CREATE INDEX tags_name ON tags(name);
 #: The tags column's separator (tags are printable: never in a tag).
 TAG_SEP = "\x1f"
 CACHE_NAME = f"index-v{DB_VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.sqlite"
-_IDENTITY = marshal.dumps((DB_VERSION, SCHEMA, _SCHEMA_SQL))
+IDENTITY = marshal.dumps((DB_VERSION, SCHEMA, SCHEMA_SQL))
 
 
 #: How long a reader waits for another process's lock on the cache before it does without it
@@ -93,7 +93,7 @@ READER_WAIT_SECONDS = 1.0
 WRITER_WAIT_SECONDS = 30.0
 
 
-def _locked(exc: sqlite3.Error) -> bool:
+def locked(exc: sqlite3.Error) -> bool:
     """Whether ``exc`` says another process holds the database (not that the file is bad)."""
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
 
@@ -125,7 +125,7 @@ def connect(cache_dir: Path, *, create: bool = True, wait: float = READER_WAIT_S
 
             cache_dir.mkdir(exist_ok=True)
             check_inside(cache_dir, cache_dir.parent)
-            _remove_old(cache_dir)
+            remove_old(cache_dir)
     except OSError:
         return None
     for attempt in (1, 2):
@@ -134,13 +134,13 @@ def connect(cache_dir: Path, *, create: bool = True, wait: float = READER_WAIT_S
         except sqlite3.Error:
             return None
         try:
-            if _ready(db, create):
+            if ready(db, create):
                 return db
             db.close()
             return None
         except sqlite3.Error as exc:
             db.close()
-            if attempt == 2 or not create or _locked(exc):  # (never removes a cache in use)
+            if attempt == 2 or not create or locked(exc):  # (never removes a cache in use)
                 return None
             if not remove_database(path):  # not a database, or a broken one: it is a cache, start again
                 return None
@@ -160,25 +160,25 @@ def remove_database(path: str | os.PathLike) -> bool:
     return True
 
 
-def _identity(db: sqlite3.Connection) -> bytes | None:
+def identity(db: sqlite3.Connection) -> bytes | None:
     if not db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone():
         return None
     row = db.execute("SELECT v FROM meta WHERE k='identity'").fetchone()
     return row[0] if row is not None else None
 
 
-def _ready(db: sqlite3.Connection, create: bool) -> bool:
+def ready(db: sqlite3.Connection, create: bool) -> bool:
     """Whether ``db`` is a current cache, making its tables in an empty or outdated file
     (sqlite3.Error when the file is not a database)."""
     db.execute("PRAGMA synchronous=OFF")  # a cache: a crash may lose it, never the store
-    if _current(db):
-        _use_wal(db)  # (a cache another process made and filled: an import's, see _use_wal)
+    if current(db):
+        use_wal(db)  # (a cache another process made and filled: an import's, see _use_wal)
         return True
     if not create:
         return False
     db.execute("BEGIN IMMEDIATE")
     try:
-        if _current(db):  # another process made it meanwhile
+        if current(db):  # another process made it meanwhile
             db.execute("COMMIT")
             return True
         if db.execute("SELECT 1 FROM sqlite_master").fetchone():  # another version's tables
@@ -193,19 +193,19 @@ def _ready(db: sqlite3.Connection, create: bool) -> bool:
 
 
 #: The statements that make this version's tables, as SQLite keeps them in sqlite_master.
-_STATEMENTS = frozenset(" ".join(st.split()) for st in _SCHEMA_SQL.split(";\n") if st.strip())
+STATEMENTS = frozenset(" ".join(st.split()) for st in SCHEMA_SQL.split(";\n") if st.strip())
 
 
-def _current(db: sqlite3.Connection) -> bool:
+def current(db: sqlite3.Connection) -> bool:
     """Whether ``db`` is this version's cache: its identity, and the tables it really has (a
     file whose tables were changed under the same identity is not: its queries would fail)."""
-    if _identity(db) != _IDENTITY:
+    if identity(db) != IDENTITY:
         return False
     made = {" ".join(sql.split()) for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
-    return made == _STATEMENTS
+    return made == STATEMENTS
 
 
-def _use_wal(db: sqlite3.Connection) -> None:
+def use_wal(db: sqlite3.Connection) -> None:
     """Put the cache in WAL mode (readers never wait for a writer) once it has been filled: a
     new cache's first fill, often every paper of a fresh clone, is written once in rollback
     mode (a new file's pages need no journal) instead of to the WAL and then again to the file
@@ -217,13 +217,13 @@ def _use_wal(db: sqlite3.Connection) -> None:
 
 
 def _create(db: sqlite3.Connection) -> None:
-    for statement in _SCHEMA_SQL.split(";\n"):  # not executescript: it would commit first
+    for statement in SCHEMA_SQL.split(";\n"):  # not executescript: it would commit first
         if statement.strip():
             db.execute(statement)
-    db.executemany("INSERT INTO meta VALUES (?, ?)", [("identity", _IDENTITY), ("sigs", marshal.dumps({})), ("digest", files.digest({}))])
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [("identity", IDENTITY), ("sigs", marshal.dumps({})), ("digest", files.digest({}))])
 
 
-def _memory_db() -> sqlite3.Connection:
+def memory_db() -> sqlite3.Connection:
     """A cache that lives in this process only (the store's cannot be written)."""
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     _create(db)
@@ -241,7 +241,7 @@ def remove(cache_dir: Path) -> None:
             os.unlink(path + suffix)
 
 
-def _remove_old(cache_dir: Path) -> None:
+def remove_old(cache_dir: Path) -> None:
     """Cache files older readinglists left (only called when .cache is no link)."""
     for old in cache_dir.glob("index-v*"):
         if not old.name.startswith(CACHE_NAME) and not old.is_symlink():
@@ -249,7 +249,7 @@ def _remove_old(cache_dir: Path) -> None:
                 old.unlink()
 
 
-def _meta(db: sqlite3.Connection, k: str):
+def meta(db: sqlite3.Connection, k: str):
     row = db.execute("SELECT v FROM meta WHERE k = ?", (k,)).fetchone()
     return row[0] if row is not None else None
 
@@ -257,7 +257,7 @@ def _meta(db: sqlite3.Connection, k: str):
 def _listing(db: sqlite3.Connection) -> files.Listing | None:
     """The listing of the papers folder a scan remembered (see :func:`list_folder`), if any."""
     try:
-        data = _meta(db, _LISTING)
+        data = meta(db, LISTING)
         listing = marshal.loads(data) if data is not None else None
     except (sqlite3.Error, ValueError, EOFError, TypeError):
         return None
@@ -266,17 +266,17 @@ def _listing(db: sqlite3.Connection) -> files.Listing | None:
     return None
 
 
-_LISTING = "listing-v1"  # the meta key (a listing of another shape has another name)
+LISTING = "listing-v1"  # the meta key (a listing of another shape has another name)
 
 
-def _remember_listing(db: sqlite3.Connection, listing: files.Listing) -> None:
+def remember_listing(db: sqlite3.Connection, listing: files.Listing) -> None:
     """Keep ``listing`` for the next scan, unless another process is writing the cache now (a
     read never waits for a write it does not need; the next scan will remember it)."""
     try:
         wait = db.execute("PRAGMA busy_timeout").fetchone()[0]
         db.execute("PRAGMA busy_timeout=0")
         try:
-            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_LISTING, marshal.dumps(listing)))
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (LISTING, marshal.dumps(listing)))
         finally:
             db.execute(f"PRAGMA busy_timeout={int(wait)}")
     except sqlite3.OperationalError:
@@ -287,10 +287,10 @@ def _remember_listing(db: sqlite3.Connection, listing: files.Listing) -> None:
 DAMAGED = (ValueError, EOFError, TypeError, IndexError, KeyError)
 
 
-def _stored_sigs(db: sqlite3.Connection) -> dict[str, files.Signature | None]:
+def stored_sigs(db: sqlite3.Connection) -> dict[str, files.Signature | None]:
     """The signature of every file the cache holds (None: parse it again); none when what is
     stored is not such a table (a damaged cache: every file is parsed again)."""
-    data = _meta(db, "sigs")
+    data = meta(db, "sigs")
     try:
         sigs = marshal.loads(data) if data is not None else {}
     except DAMAGED:
@@ -298,7 +298,7 @@ def _stored_sigs(db: sqlite3.Connection) -> dict[str, files.Signature | None]:
     return sigs if isinstance(sigs, dict) else {}
 
 
-def _write_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Iterable[str], sigs: dict, stored: Iterable[str]) -> None:
+def write_rows(db: sqlite3.Connection, changed: list[tuple[str, tuple]], gone: Iterable[str], sigs: dict, stored: Iterable[str]) -> None:
     """Replace the rows of the ``changed`` files (name, :func:`bundle`), delete those of ``gone``
     files, store ``sigs`` (inside the caller's transaction; ``stored``: the names the cache may
     hold rows for)."""
@@ -325,7 +325,7 @@ def put_sigs(db: sqlite3.Connection, sigs: dict) -> None:
     transaction); nothing is written when the table stored holds the same signatures, compared
     as values (marshal's bytes of two equal tables differ with which strings are shared or
     interned), so a transaction that changed nothing leaves the cache's file as it was."""
-    data = _meta(db, "sigs")
+    data = meta(db, "sigs")
     if data is not None:
         with contextlib.suppress(*DAMAGED):
             if marshal.loads(data) == sigs:
@@ -340,7 +340,7 @@ def bundle(name: str, p: Paper) -> tuple:
     return bundle_row(name, paper_to_row(p))
 
 
-_STATUS_IX = {s: i for i, s in enumerate(STATUSES)}
+STATUS_IX = {s: i for i, s in enumerate(STATUSES)}
 
 
 def bundle_row(name: str, row: tuple) -> tuple:
@@ -351,7 +351,7 @@ def bundle_row(name: str, row: tuple) -> tuple:
      _, status, history, notes, utags, priority, rating) = row  # fmt: skip
     return (
         (
-            name, key, status, _STATUS_IX.get(status, len(STATUSES)), venue, (venue or "").casefold(),
+            name, key, status, STATUS_IX.get(status, len(STATUSES)), venue, (venue or "").casefold(),
             (venue or "\uffff").casefold(), year, priority, rating, title, title.casefold(),
             history[0][1] if history else "", history[-1][1] if history else "",
             TAG_SEP.join(tags), TAG_SEP.join(utags),

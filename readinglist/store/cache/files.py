@@ -69,12 +69,12 @@ class Scan:
             half = len(names) // 2
             names, self._rest = names[:half], names[half:]
             self._child = fork_writer(self._send)
-        self._sigs = _stat_names(papers_dir, names)
+        self._sigs = stat_names(papers_dir, names)
 
     def _send(self, out) -> None:
         """(in the child) The digest part of the child's half, then its signatures."""
-        sigs = _stat_names(self.papers_dir, self._rest)
-        out.write(_PART.pack(*digest_part(sigs)))
+        sigs = stat_names(self.papers_dir, self._rest)
+        out.write(PART.pack(*digest_part(sigs)))
         out.flush()
         out.write(marshal.dumps(sigs))
 
@@ -84,7 +84,7 @@ class Scan:
         if part is None:
             return digest(self._sigs)
         mine, count = digest_part(self._sigs)
-        return _combined(mine + part[0], count + part[1])
+        return combined(mine + part[0], count + part[1])
 
     def sigs(self) -> dict[str, Signature]:
         """Every paper file's signature (the child's half received and merged)."""
@@ -94,24 +94,24 @@ class Scan:
             if isinstance(received, dict):
                 self._sigs.update(received)
             else:
-                self._sigs.update(_stat_names(self.papers_dir, self._rest))
+                self._sigs.update(stat_names(self.papers_dir, self._rest))
         return self._sigs
 
     def _child_part(self) -> tuple[int, int] | None:
         """The child's digest part (read once), or None when there is no child: none was
         started, or it failed, and then this process has stat'ed its half."""
         if self._part is None and self._child is not None:
-            header = _read_exactly(self._child[1], _PART.size)
+            header = read_exactly(self._child[1], PART.size)
             if header is None:
                 self._take_over()
             else:
-                self._part = _PART.unpack(header)
+                self._part = PART.unpack(header)
         return self._part if self._child is not None else None
 
     def _take_over(self) -> None:
         child, self._child = self._child, None
         discard(child)
-        self._sigs.update(_stat_names(self.papers_dir, self._rest))
+        self._sigs.update(stat_names(self.papers_dir, self._rest))
 
     def close(self) -> None:
         """Stop a child whose signatures were not needed (and wait for it)."""
@@ -154,10 +154,10 @@ def list_folder(folder: Path, known: Listing | None, scan_ns: int) -> tuple[list
 
 
 #: A digest part as the stat child sends it: (sum of the signatures' hashes mod 2**64, count).
-_PART = struct.Struct("<QQ")
+PART = struct.Struct("<QQ")
 
 
-def _read_exactly(fd: int, n: int) -> bytes | None:
+def read_exactly(fd: int, n: int) -> bytes | None:
     """``n`` bytes from the pipe ``fd``, or None if it ends (or fails) first."""
     data = b""
     try:
@@ -171,7 +171,7 @@ def _read_exactly(fd: int, n: int) -> bytes | None:
     return data
 
 
-def _stat_names(papers_dir: Path, names: list[str]) -> dict[str, Signature]:
+def stat_names(papers_dir: Path, names: list[str]) -> dict[str, Signature]:
     """The signatures of the paper files ``names`` (those found)."""
     stat = os.stat
     sigs: dict[str, Signature] = {}
@@ -208,7 +208,7 @@ def digest(sigs: dict) -> int | None:
     are tuples of ints, whose hashes are the same in every process of one Python version."""
     if None in sigs.values():
         return None
-    return _combined(*digest_part(sigs))
+    return combined(*digest_part(sigs))
 
 
 def digest_part(sigs: dict) -> tuple[int, int]:
@@ -218,7 +218,7 @@ def digest_part(sigs: dict) -> tuple[int, int]:
     return sum(map(hash, sigs.values())) % (1 << 64), len(sigs)
 
 
-def _combined(total: int, count: int) -> int:
+def combined(total: int, count: int) -> int:
     return (total + count) & 0x7FFF_FFFF_FFFF_FFFF  # an SQLite integer
 
 def _collect(child: tuple[int, int] | None):

@@ -70,7 +70,7 @@ def load_cache(cache_dir: Path) -> Index:
         if db is None:
             return Index()
         try:
-            sigs = database._stored_sigs(db)
+            sigs = database.stored_sigs(db)
             names, keys, rows = [], [], []
             for name, key, row in db.execute("SELECT p.name, p.key, r.row FROM papers p JOIN rows r ON r.name = p.name"):
                 names.append(name)
@@ -100,7 +100,7 @@ def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
     try:
         with db:
             db.execute("BEGIN IMMEDIATE")
-            stored = database._stored_sigs(db)
+            stored = database.stored_sigs(db)
             sigs = dict(stored)
             changed: list[tuple[str, tuple]] = []
             for name, paper in index.papers.items():
@@ -114,8 +114,8 @@ def save_cache(cache_dir: Path, index: Index, scan_ns: int) -> None:
             for name in gone:
                 del sigs[name]
             if changed or gone:
-                database._write_rows(db, changed, gone, sigs, stored)
-        database._use_wal(db)
+                database.write_rows(db, changed, gone, sigs, stored)
+        database.use_wal(db)
         index.changes = 0
     except (sqlite3.Error, OSError):
         pass
@@ -142,7 +142,7 @@ def load_and_stat(cache_dir: Path, papers_dir: Path, *, processes: int = 1) -> t
     back through a pipe. Falls back to doing both here
     where there is no fork, on a small store, or if the child fails in any way."""
     child = None
-    if usable_workers(processes) >= 2 and _file_count_hint(cache_dir) >= files.FORK_MIN_FILES:  # the child: stat, send
+    if usable_workers(processes) >= 2 and file_count_hint(cache_dir) >= files.FORK_MIN_FILES:  # the child: stat, send
         child = fork(lambda: marshal.dumps(files.stat_files(papers_dir)))
     previous = load_cache(cache_dir)
     stats = None
@@ -155,7 +155,7 @@ def load_and_stat(cache_dir: Path, papers_dir: Path, *, processes: int = 1) -> t
     return previous, stats or files.stat_files(papers_dir)
 
 
-def _file_count_hint(cache_dir: Path) -> int:
+def file_count_hint(cache_dir: Path) -> int:
     """How many papers the cache held, from its size (no need to read it): ~4 KB a paper."""
     try:
         return (cache_dir / database.CACHE_NAME).stat().st_size // 4000
@@ -172,7 +172,7 @@ def _scan(papers_dir: Path, previous: Index, stats: files.Stats, processes: int 
         if previous.by_key:
             index.by_key = previous.by_key
             return index, scan_ns
-        _fill_by_key(index, papers_dir, index.papers)
+        fill_by_key(index, papers_dir, index.papers)
         return index, scan_ns
     # Only the differences are handled in Python; the comparisons run on dict views.
     changed = sorted(name for name, _ in sigs.items() - previous.sigs.items())
@@ -183,7 +183,7 @@ def _scan(papers_dir: Path, previous: Index, stats: files.Stats, processes: int 
         parsed, vanished = {}, []
         for name in changed:
             try:
-                more, lost = bulk._converted(*bulk._parse_share(papers_dir, [name], None, files.odd(sigs, [name])), None)
+                more, lost = bulk.converted(*bulk.parse_share(papers_dir, [name], None, files.odd(sigs, [name])), None)
             except StoreError as exc:
                 index.broken[name] = str(exc)
                 del sigs[name]
@@ -200,18 +200,18 @@ def _scan(papers_dir: Path, previous: Index, stats: files.Stats, processes: int 
     papers.update(parsed)
     index.changes += len(parsed) + len(gone)
     if not previous.by_key:
-        _fill_by_key(index, papers_dir, papers)
+        fill_by_key(index, papers_dir, papers)
         return index, scan_ns
     by_key = index.by_key = dict(previous.by_key)
     for name in gone.union(parsed):
         old = old_papers.get(name)
         if old is not None and by_key.get(old.key) == name:
             del by_key[old.key]
-    _fill_by_key(index, papers_dir, parsed)
+    fill_by_key(index, papers_dir, parsed)
     return index, scan_ns
 
 
-def _fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> None:
+def fill_by_key(index: Index, papers_dir: Path, papers: dict[str, Paper]) -> None:
     """Add ``papers`` to ``index.by_key``; StoreError if a key is already another file's."""
     by_key = index.by_key
     for name, paper in papers.items():

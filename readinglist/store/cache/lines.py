@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .query import Listed
 
 
-_LINE_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+LINE_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def plain_line(key: str, status: str, venue: str | None, year: int | None, tags: tuple[str, ...], title: str) -> str:
@@ -24,7 +24,7 @@ def plain_line(key: str, status: str, venue: str | None, year: int | None, tags:
     shown escaped. The cache keeps each paper's line, so a piped ``list`` of every paper
     fetches one text a paper."""
     line = f"{key}\t{status}\t{venue or ''} {year or ''}\t{','.join(tags)}\t{title}\n"
-    if _LINE_CONTROLS.search(line) is None and line.count("\t") == 4 and line.count("\n") == 1:
+    if LINE_CONTROLS.search(line) is None and line.count("\t") == 4 and line.count("\n") == 1:
         return line
     from ...text.controls import escape_controls as esc
 

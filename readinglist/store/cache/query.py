@@ -38,7 +38,7 @@ SQL_ORDER = {
 }
 #: The columns of a :class:`Listed` row, in its order.
 BRIEF_COLUMNS = "p.key, p.status, p.venue, p.year, p.priority, p.rating, p.title, p.tags, p.utags, p.finished"
-_WORD_TEST = "(instr(t.lt, ?) OR instr(t.ln, ?) OR instr(t.la, ?))"
+WORD_TEST = "(instr(t.lt, ?) OR instr(t.ln, ?) OR instr(t.la, ?))"
 
 
 def select(
@@ -95,7 +95,7 @@ def select(
         joins += " JOIN texts t ON t.name = p.name"
         columns += ", t.lt, t.ln, t.la"
         for w in words:
-            where.append(_WORD_TEST)
+            where.append(WORD_TEST)
             params += [w, w, w]
     sql = f"SELECT {columns} FROM papers p{joins}"
     if where:
@@ -183,12 +183,12 @@ def json_rows(db: sqlite3.Connection, rows: Iterable[tuple]) -> list[bytes]:
             missing[name] = len(out)
         out.append(line)
     if missing:
-        for name, line in _make_json(db, list(missing)).items():
+        for name, line in make_json(db, list(missing)).items():
             out[missing[name]] = line
     return [line for line in out if line is not None]  # (None: removed meanwhile)
 
 
-def _make_json(db: sqlite3.Connection, names: list[str]) -> dict[str, bytes]:
+def make_json(db: sqlite3.Connection, names: list[str]) -> dict[str, bytes]:
     """name -> the JSON line of the paper in each file of ``names``, kept in the cache when it
     can be written at once (read and written in one transaction: a writer that changes a
     paper's row drops its line in its own)."""
@@ -218,6 +218,6 @@ def _make_json(db: sqlite3.Connection, names: list[str]) -> dict[str, bytes]:
 def search_candidates(db: sqlite3.Connection, words: list[str]) -> list[tuple]:
     """(name, key, lowercased title, notes, abstract) of the papers whose texts hold every
     word as a substring (the caller scores whole words)."""
-    where = " AND ".join(_WORD_TEST for _ in words)
+    where = " AND ".join(WORD_TEST for _ in words)
     sql = f"SELECT t.name, p.key, t.lt, t.ln, t.la FROM texts t JOIN papers p ON p.name = t.name WHERE {where}"
     return db.execute(sql, [w for w in words for _ in range(3)]).fetchall()

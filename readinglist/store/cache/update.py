@@ -42,7 +42,7 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = database.READER_WAI
     Where the cache cannot be written (a read-only store, ``.cache`` a link) the rows live in
     memory for this process."""
     with gc_paused():
-        db = database.connect(cache_dir, wait=wait) or database._memory_db()
+        db = database.connect(cache_dir, wait=wait) or database.memory_db()
         try:
             scan = files.Scan(papers_dir, processes=processes, listing=database._listing(db))
         except BaseException:
@@ -51,16 +51,16 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = database.READER_WAI
         try:
             broken: dict[str, str] = {}
             try:
-                if scan.digest() != database._meta(db, "digest"):
+                if scan.digest() != database.meta(db, "digest"):
                     sigs = scan.sigs()
-                    stored = database._stored_sigs(db)
+                    stored = database.stored_sigs(db)
                     if sigs != stored:
                         _update(db, papers_dir, sigs, stored, scan.scan_ns, broken, processes)
                 if scan.listing is not None:
-                    database._remember_listing(db, scan.listing)
+                    database.remember_listing(db, scan.listing)
             except sqlite3.Error:  # the file went bad meanwhile: this process's own copy
                 db.close()
-                db = database._memory_db()
+                db = database.memory_db()
                 _update(db, papers_dir, scan.sigs(), {}, scan.scan_ns, broken, processes)
             except BaseException:
                 db.close()
@@ -73,17 +73,17 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = database.READER_WAI
 def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict, processes: int = 1) -> None:
     changed = sorted(name for name, sig in sigs.items() if stored.get(name, False) != sig)
     gone: set[str] = set(stored.keys() - sigs.keys())
-    parts = bulk._parsed_parts(papers_dir, changed, files.odd(sigs, changed), broken, processes)
+    parts = bulk.parsed_parts(papers_dir, changed, files.odd(sigs, changed), broken, processes)
     try:
         for chunks in parts:  # written part by part, each in its own transaction
-            _write_part(db, papers_dir, sigs, stored, scan_ns, chunks, gone)
+            write_part(db, papers_dir, sigs, stored, scan_ns, chunks, gone)
             gone = set()
     finally:
         parts.close()  # (collects any worker still running when a part failed)
-    database._use_wal(db)
+    database.use_wal(db)
 
 
-def _write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, chunks: Iterable[tuple[dict, list[str]]], gone: Iterable[str]) -> None:
+def write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, chunks: Iterable[tuple[dict, list[str]]], gone: Iterable[str]) -> None:
     """One transaction: the rows of each chunk's parsed files (name -> :func:`bundle_row`),
     written as the chunks come, and their files' signatures, those of ``gone`` and of each
     chunk's lost files removed. The stored signatures always name exactly the files whose rows
@@ -92,7 +92,7 @@ def _write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: di
     limit = scan_ns - files.RACY_NS
     db.execute("BEGIN IMMEDIATE")
     try:
-        latest = database._stored_sigs(db)  # another process may have written meanwhile: keep its work
+        latest = database.stored_sigs(db)  # another process may have written meanwhile: keep its work
         had = latest.keys() | stored.keys()
         keys: dict[str, str] = {}  # name -> key of every file written
         for parsed, lost in itertools.chain([({}, list(gone))], chunks):
@@ -103,7 +103,7 @@ def _write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: di
                 latest[name] = s if s[2] < limit and s[3] < limit else None
                 keys[name] = b[0][1]
             database.put_rows(db, list(parsed.items()), lost, had)
-        _check_keys(db, papers_dir, keys)
+        check_keys(db, papers_dir, keys)
         database.put_sigs(db, latest)
         db.execute("COMMIT")
     except BaseException:
@@ -111,7 +111,7 @@ def _write_part(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: di
         raise
 
 
-def _check_keys(db: sqlite3.Connection, papers_dir: Path, keys: dict[str, str]) -> None:
+def check_keys(db: sqlite3.Connection, papers_dir: Path, keys: dict[str, str]) -> None:
     """StoreError if a paper just written (``keys``: file name -> key) shares its key with another file's."""
     clash = None
     if len(keys) > 1000:  # one pass over the key index beats a look-up for each
