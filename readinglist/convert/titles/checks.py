@@ -48,23 +48,30 @@ def _ends_badly(title: str) -> bool:
 
 
 _OBJECT_AFTER_VERB = frozenset("us them it him her how what whether why".split())
+_DETERMINER_AFTER_VERB = frozenset("a an the its their this these".split())
 
 
 def _ends_on_a_verb(low: list[str], plain: str) -> bool:
     """Does the title stop on a verb the abstract follows with its object ("Source labels tell
-    us where ..." -> "... for source labels tell"): its last two words, in the abstract, before
-    a pronoun or a question word?"""
+    us where ..." -> "... for source labels tell", "Backgrounds in images play a major role" ->
+    "... backgrounds in images play"): its last two words, in the abstract, before a pronoun or
+    a question word, or before an article or a possessive each time the abstract says them (a
+    noun phrase is followed by punctuation, a preposition or a verb, not by "a" or "the")?"""
     if len(low) < 2:
         return False
     tail = f"{low[-2]} {low[-1]} "
     text = plain.lower()
     at = text.find(tail)
+    seen = determined = 0
     while at >= 0:
-        nxt = text[at + len(tail) :].split(" ", 1)[0].strip(",;:.")
-        if nxt in _OBJECT_AFTER_VERB:
-            return True
+        if at == 0 or not text[at - 1].isalnum():
+            nxt = text[at + len(tail) :].split(" ", 1)[0].strip(",;:.")
+            if nxt in _OBJECT_AFTER_VERB:
+                return True
+            seen += 1
+            determined += nxt in _DETERMINER_AFTER_VERB
         at = text.find(tail, at + 1)
-    return False
+    return seen > 0 and determined == seen
 
 
 def _adverb(word: str) -> bool:
