@@ -13,7 +13,7 @@ from ..kinds import contradicts, name_kind
 from .casing import _sentence_case
 from .described import fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, FINITE, QUESTION_WORDS
-from .forms import _common_words, not_final, _TITLE_WORD
+from .forms import _common_words, not_final, not_phrase_final, _TITLE_WORD
 from .text import _ALNUM, _capitalise, _finish, _first_five_tokens, _first_tokens, _head, _LETTERS, _PARTICIPLE_END
 
 
@@ -39,12 +39,14 @@ def _ends_badly(title: str) -> bool:
     head ("... for covering large", "... from large-scale"), a word cut from its clause, an
     adverb ("... in knowledge graphs fundamentally") or a participle whose object was cut ("...
     framework tailored", "... for AI-assisted", "a PyTorch-based"; each of these ends 0.1% of
-    20,000 training titles)?"""
+    20,000 training titles), or a word too rare in titles for that count which the training
+    abstracts almost always follow with more words ("... based on a magnetic", "... agents
+    capable", "... learning consists")?"""
     words = _TITLE_WORD.findall(title[-40:].lower())
     if not words:
         return False
     last = words[-1]
-    return last in not_final() or _adverb(last) or bool(_PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
+    return last in not_final() or last in not_phrase_final() or _adverb(last) or bool(_PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
 
 
 _OBJECT_AFTER_VERB = frozenset("us them it him her how what whether why".split())
