@@ -21,7 +21,13 @@ are kept for setting and checking other numbers):
   video") is a task, a domain or a user; a word found in at least ``FOR_MIN_TITLES`` titles that
   heads fewer than ``FOR_MAX_RATE`` of them (smoothed towards the rate of all title words, with
   ``FOR_PRIOR`` pseudo-titles) is a method, a part or a setting ("approach", "layers", "priors",
-  "tool"): "<method> for hidden layers" joins two phrases the wrong way.
+  "tool"): "<method> for hidden layers" joins two phrases the wrong way;
+- **words the abstracts never end a phrase on**: a word used at least ``USE_MIN`` times in the
+  training *abstracts* and followed by punctuation (or the end of the text) in fewer than
+  ``USE_MAX_FINAL`` of those uses (smoothed as above) always leads on to more words: a modifier
+  ("magnetic", "auto-regressive"), a verb waiting for its object ("consists", "motivates",
+  "plays", "capable" of ...) or a preposition; too rare in titles for the first list, it ends
+  no title either.
 
 :mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind, turns a
 title starting with the second kind into its gerund, lowercases no word of the third kind and
@@ -50,6 +56,8 @@ PROPER_SHARE = 0.9
 FOR_MIN_TITLES = 8
 FOR_MAX_RATE = 0.01
 FOR_PRIOR = 5.0
+USE_MIN = 50
+USE_MAX_FINAL = 0.01
 # where a "for" phrase of a title stops: its head is the word before
 _FOR_STOP = frozenset("with via using in on from by through under and or of to across at without for as into over beyond towards toward against is are when where how that which vs versus".split())
 _FOR_PHRASE = re.compile(r"\bfor\s+([^:;,()?]+)")
@@ -59,6 +67,9 @@ _ARTICLES = frozenset("a an the".split())
 # German–Bulgarian corpus", "non-Markovian"), each of which counts as such a word
 _INSIDE = re.compile(r"(?<=[a-z,] )([A-Za-z][a-z]+(?:[-–][A-Za-z][a-z]+)*)\b")
 _JOINS = re.compile(r"[-–]")
+# a word of an abstract (as a title's words are read: lowercase, hyphenated words whole) and
+# whether punctuation or the end of the text follows it
+_USE = re.compile(r"([a-z0-9][a-z0-9'\-]*)(\s*(?:[.,;:)!?\]]|$))?")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,8 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     capital: Counter = Counter()
     lower: Counter = Counter()
     for_heads: Counter = Counter()
+    uses: Counter = Counter()
+    final_uses: Counter = Counter()
     papers = 0
     for row in read_rows(path, a.limit):
+        for m in _USE.finditer((row.get("abstract") or "").lower()):
+            uses[m[1]] += 1
+            if m[2] is not None:
+                final_uses[m[1]] += 1
         for joined in _INSIDE.findall(row.get("abstract") or ""):
             for word in _JOINS.split(joined):
                 if word[0].isupper():
@@ -108,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     prior = sum(for_heads.values()) / max(1, sum(titles.values()))
     not_for = sorted(w for w, n in titles.items() if n >= FOR_MIN_TITLES
                      and (for_heads[w] + FOR_PRIOR * prior) / (n + FOR_PRIOR) < FOR_MAX_RATE)
-    print(f"{papers} titles; {len(not_for)} words seldom head a 'for' phrase;", file=sys.stderr)
+    lead_on = sorted(w for w, n in uses.items() if n >= USE_MIN and (final_uses[w] + 0.5) / (n + 2) < USE_MAX_FINAL)
+    print(f"{papers} titles; {len(not_for)} words seldom head a 'for' phrase; {len(lead_on)} words seldom end an abstract's phrase",
+          file=sys.stderr)
     print(f"{papers} titles; {len(never)} words end fewer than {MAX_RATE:.1%} of the titles they are in; "
           f"{len(gerunds)} verbs start titles as gerunds; "
           f"{len(proper)} proper words", file=sys.stderr)
@@ -118,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         f"form, which starts titles (or subtitles) >= {GERUND_RATIO}x as often + {GERUND_MIN}; proper: words "
         f"the abstracts write inside a sentence >= {PROPER_MIN} times, capitalised >= {PROPER_SHARE} of them; "
         f"not_for_object: words in >= {FOR_MIN_TITLES} titles heading a 'for' phrase in < {FOR_MAX_RATE} of them "
-        f"(smoothed to the rate of all title words with {FOR_PRIOR} pseudo-titles)",
+        f"(smoothed to the rate of all title words with {FOR_PRIOR} pseudo-titles); not_phrase_final: words used >= "
+        f"{USE_MIN} times in the abstracts, followed by punctuation in < {USE_MAX_FINAL} of those uses (smoothed)",
         "command": "python -m readinglist.convert.train_title_forms" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
         "corpus": path.name,
         "corpus_sha256": sha,
@@ -127,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         "gerund_start": gerunds,
         "proper": proper,
         "not_for_object": not_for,
+        "not_phrase_final": lead_on,
     }
     Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     return 0

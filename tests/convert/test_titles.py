@@ -630,6 +630,37 @@ def test_a_title_never_stops_on_a_verb_the_abstract_gives_an_object(verb, obj):
     assert not _ends_on_a_verb(["aligned", "mass", "transport"], plain)
 
 
+@given(st.sampled_from(["play", "faces", "motivates", "shapes", "drives"]), st.sampled_from(["a", "an", "the", "its", "their"]))
+def test_a_title_never_stops_on_a_verb_the_abstract_follows_with_an_article(verb, det):
+    """"Texture cues in photos play a large role ...": "... for texture cues in photos play" is a
+    clause cut after its verb; an article after the last two words, each time the abstract says
+    them, marks the verb."""
+    from readinglist.convert.titles.checks import _ends_on_a_verb
+
+    plain = f"Texture cues in photos {verb} {det} central part in classifier errors. We propose a cue-balanced sampler."
+    assert _ends_on_a_verb(["sampler", "for", "texture", "cues", "in", "photos", verb], plain)
+    assert not _ends_on_a_verb(["cue-balanced", "sampler"], plain)
+    # a noun phrase the abstract also ends a clause with is no verb: "in photos" before "a" once
+    # (a list) and before a full stop once
+    twice = f"We label photos {det} second time. We study cues in photos. We propose a sampler."
+    assert not _ends_on_a_verb(["texture", "cues", "in", "photos"], twice)
+
+
+def test_no_candidate_ends_on_the_verb_of_a_background_clause():
+    from readinglist.convert.titles.checks import _form_checked
+    from readinglist.convert.titles.text import _first_tokens
+
+    # written for this test: the opening's subject and verb ("textures in photos play") must not end a title
+    plain = ("Background textures in photos play a decisive role in the errors of image classifiers. "
+             "We introduce a texture-balanced sampling scheme that reweights training images by their background "
+             "texture, and we show that it reduces texture-driven errors on three image classification benchmarks.")
+    head = _first_tokens(plain)
+    cut = "Texture-balanced sampling scheme for background textures in photos play".split()
+    whole = "Texture-balanced sampling scheme for image classification benchmarks".split()
+    assert _form_checked(cut, plain, None, False, head) == ""
+    assert _form_checked(whole, plain, None, False, head) == "Texture-balanced sampling scheme for image classification benchmarks"
+
+
 # written for these tests: a defence and an attack, each speaking of "adversarial attacks"
 _DEFENCE_TEXT = ("Image classifiers are easily fooled by small input changes. We introduce a purifier that "
                  "removes such changes at test time and improves robust accuracy on three benchmarks.")

@@ -13,7 +13,7 @@ from ..kinds import contradicts, name_kind
 from .casing import _sentence_case
 from .described import fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, FINITE, QUESTION_WORDS
-from .forms import _common_words, not_final, _TITLE_WORD
+from .forms import _common_words, not_final, not_phrase_final, _TITLE_WORD
 from .text import _ALNUM, _capitalise, _finish, _first_five_tokens, _first_tokens, _head, _LETTERS, _PARTICIPLE_END
 
 
@@ -39,32 +39,41 @@ def _ends_badly(title: str) -> bool:
     head ("... for covering large", "... from large-scale"), a word cut from its clause, an
     adverb ("... in knowledge graphs fundamentally") or a participle whose object was cut ("...
     framework tailored", "... for AI-assisted", "a PyTorch-based"; each of these ends 0.1% of
-    20,000 training titles)?"""
+    20,000 training titles), or a word too rare in titles for that count which the training
+    abstracts almost always follow with more words ("... based on a magnetic", "... agents
+    capable", "... learning consists")?"""
     words = _TITLE_WORD.findall(title[-40:].lower())
     if not words:
         return False
     last = words[-1]
-    return last in not_final() or _adverb(last) or bool(_PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
+    return last in not_final() or last in not_phrase_final() or _adverb(last) or bool(_PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
 
 
 _OBJECT_AFTER_VERB = frozenset("us them it him her how what whether why".split())
+_DETERMINER_AFTER_VERB = frozenset("a an the its their this these".split())
 
 
 def _ends_on_a_verb(low: list[str], plain: str) -> bool:
     """Does the title stop on a verb the abstract follows with its object ("Source labels tell
-    us where ..." -> "... for source labels tell"): its last two words, in the abstract, before
-    a pronoun or a question word?"""
+    us where ..." -> "... for source labels tell", "Backgrounds in images play a major role" ->
+    "... backgrounds in images play"): its last two words, in the abstract, before a pronoun or
+    a question word, or before an article or a possessive each time the abstract says them (a
+    noun phrase is followed by punctuation, a preposition or a verb, not by "a" or "the")?"""
     if len(low) < 2:
         return False
     tail = f"{low[-2]} {low[-1]} "
     text = plain.lower()
     at = text.find(tail)
+    seen = determined = 0
     while at >= 0:
-        nxt = text[at + len(tail) :].split(" ", 1)[0].strip(",;:.")
-        if nxt in _OBJECT_AFTER_VERB:
-            return True
+        if at == 0 or not text[at - 1].isalnum():
+            nxt = text[at + len(tail) :].split(" ", 1)[0].strip(",;:.")
+            if nxt in _OBJECT_AFTER_VERB:
+                return True
+            seen += 1
+            determined += nxt in _DETERMINER_AFTER_VERB
         at = text.find(tail, at + 1)
-    return False
+    return seen > 0 and determined == seen
 
 
 def _adverb(word: str) -> bool:

@@ -41,6 +41,14 @@ def not_final() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def not_phrase_final() -> frozenset[str]:
+    """Words the training abstracts almost always follow with more words ("magnetic",
+    "consists", "capable", "plays"; too rare in titles for :func:`not_final`; learned:
+    ``data/title_forms.json``): a title ending on one was cut from its phrase."""
+    return frozenset(_forms().get("not_phrase_final", ()))
+
+
+@lru_cache(maxsize=1)
 def proper_words() -> frozenset[str]:
     """Words abstracts write with a capital inside a sentence ("gaussian", "bayesian", "kurdish";
     lowercase here; learned: ``data/title_forms.json``): sentence case keeps their capital."""
