@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     from .naming import detect_name
     from .pipeline import generation_text
     from .titles import rule_made_title
-    from .titles.text import _clean
+    from .titles.text import clean
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     for g, r in enumerate(fit_rows):
         plain = generation_text(r["abstract"])
         name = detect_name(r["abstract"], plain)
-        name = _clean(name) if name else None
+        name = clean(name) if name else None
         made = rule_made_title(plain, name)
         in_real = set(title_words.tokens(r["title"]))
         for t, f in title_words.word_features(plain, name, model, made).items():

@@ -188,17 +188,17 @@ TOPIC = "Offline reinforcement learning suffers from extrapolation error. We giv
     ],
 )
 def test_a_phrase_is_joined_to_the_topic_only_when_it_lacks_it(phrase, joined):
-    from readinglist.convert.titles.topic import _phrase_with_topic
+    from readinglist.convert.titles.topic import phrase_with_topic
 
     words = phrase.split()
-    assert " ".join(_phrase_with_topic(words, TOPIC)) == (joined or phrase)
+    assert " ".join(phrase_with_topic(words, TOPIC)) == (joined or phrase)
 
 
 def test_the_topic_never_overflows_the_budget():
-    from readinglist.convert.titles.topic import _phrase_with_topic
+    from readinglist.convert.titles.topic import phrase_with_topic
 
     words = "a b c d e f g h i j".split()
-    assert len(_phrase_with_topic(words, TOPIC, budget=12)) <= 12
+    assert len(phrase_with_topic(words, TOPIC, budget=12)) <= 12
 
 
 # The choice against the abstract's opening words: _not_worse is the probability that a
@@ -218,11 +218,11 @@ _WORDS = st.sampled_from("graph neural network ring attention cycle message marg
 def test_not_worse_is_the_probability_over_every_possible_title(candidate, opening, probs, extra, length):
     from itertools import product
 
-    from readinglist.convert.titles.features import _not_worse, _Opening
+    from readinglist.convert.titles.features import not_worse, Opening
 
     mine = dict.fromkeys(candidate)
     size = len(mine) + extra  # a title may say a word twice
-    got = _not_worse(mine, size, _Opening(opening, probs.get, length))
+    got = not_worse(mine, size, Opening(opening, probs.get, length))
     words = sorted(set(candidate) | set(opening))
     theirs = set(opening)
     want = 0.0
@@ -250,62 +250,62 @@ def test_not_worse_is_the_probability_over_every_possible_title(candidate, openi
 def test_not_worse_given_what_it_must_beat_is_exact_or_cannot_beat_it(candidate, opening, probs, extra, length, need):
     """With ``need`` the probability is the same float as without it, or -inf only when it is
     no higher than ``need`` (the upper bound checked first never drops a candidate that wins)."""
-    from readinglist.convert.titles.features import _not_worse, _Opening
+    from readinglist.convert.titles.features import not_worse, Opening
 
     mine = dict.fromkeys(candidate)
     size = len(mine) + extra
-    exact = _not_worse(mine, size, _Opening(opening, probs.get, length))
-    got = _not_worse(mine, size, _Opening(opening, probs.get, length), need)
+    exact = not_worse(mine, size, Opening(opening, probs.get, length))
+    got = not_worse(mine, size, Opening(opening, probs.get, length), need)
     assert got == exact or (got == float("-inf") and exact <= need)
 
 
 def test_a_title_saying_all_the_opening_says_is_never_worse():
-    from readinglist.convert.titles.features import _not_worse, _Opening
+    from readinglist.convert.titles.features import not_worse, Opening
 
     probs = {"graph": 0.7, "neural": 0.4, "ring": 0.9}.get
-    opening = _Opening(["graph", "neural"], probs, 8.0)
-    assert abs(_not_worse(dict.fromkeys(["graph", "neural"]), 2, opening) - 1.0) < 1e-9
+    opening = Opening(["graph", "neural"], probs, 8.0)
+    assert abs(not_worse(dict.fromkeys(["graph", "neural"]), 2, opening) - 1.0) < 1e-9
     # one more likely word of its own only helps; a longer title of unlikely words hurts
-    more = _not_worse(dict.fromkeys(["graph", "neural", "ring"]), 3, opening)
-    padded = _not_worse(dict.fromkeys(["graph", "neural", "margin", "cycle"]), 4, opening)
+    more = not_worse(dict.fromkeys(["graph", "neural", "ring"]), 3, opening)
+    padded = not_worse(dict.fromkeys(["graph", "neural", "margin", "cycle"]), 4, opening)
     assert more > padded
 
 
 def test_for_before_a_plain_verb_is_not_a_title():
-    from readinglist.convert.titles.checks import _for_a_verb
+    from readinglist.convert.titles.checks import for_a_verb
 
-    assert _for_a_verb("bandit algorithm for minimize regret".split())
-    assert not _for_a_verb("bandit algorithm for minimizing regret".split())
-    assert not _for_a_verb("bandit algorithm for regret minimization".split())
+    assert for_a_verb("bandit algorithm for minimize regret".split())
+    assert not for_a_verb("bandit algorithm for minimizing regret".split())
+    assert not for_a_verb("bandit algorithm for regret minimization".split())
     # at the end, after a plural noun or "to": a clause or a purpose cut off
-    assert _for_a_verb("sparse attention pattern for video models excel".split())
-    assert _for_a_verb("tree autoencoder for spatial data represent".split())
-    assert _for_a_verb("a variational relaxation to identify".split())
-    assert not _for_a_verb("language models for mental health support".split())
-    assert not _for_a_verb("graph transformers for spatial data".split())
-    assert not _for_a_verb("an analysis of loss landscapes".split())
+    assert for_a_verb("sparse attention pattern for video models excel".split())
+    assert for_a_verb("tree autoencoder for spatial data represent".split())
+    assert for_a_verb("a variational relaxation to identify".split())
+    assert not for_a_verb("language models for mental health support".split())
+    assert not for_a_verb("graph transformers for spatial data".split())
+    assert not for_a_verb("an analysis of loss landscapes".split())
 
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
 def test_no_title_runs_on_into_a_verb(raw):
-    from readinglist.convert.titles.checks import _for_a_verb
+    from readinglist.convert.titles.checks import for_a_verb
 
     _name, title = generated(raw)
-    assert not _for_a_verb(re.findall(r"[a-z0-9]+", title.lower())), title
+    assert not for_a_verb(re.findall(r"[a-z0-9]+", title.lower())), title
 
 
 def test_a_subject_and_its_verb_from_the_abstract_are_a_clause_not_a_title():
-    from readinglist.convert.titles.checks import _subject_and_verb
+    from readinglist.convert.titles.checks import subject_and_verb
 
     plain = ("Recommender systems shape what people read: platforms learn user tastes from clicks and "
              "amplify them. We propose a damping scheme that keeps the catalogue diverse.")
     low = "platforms learn user tastes from clicks".split()
-    assert _subject_and_verb(low, plain)  # the abstract's clause, cut out
-    assert not _subject_and_verb("damping scheme for diverse catalogues".split(), plain)
+    assert subject_and_verb(low, plain)  # the abstract's clause, cut out
+    assert not subject_and_verb("damping scheme for diverse catalogues".split(), plain)
     # the same words not written as subject and verb in the abstract are left alone
-    assert not _subject_and_verb(low, "We study clicks. Platforms that learn from them drift.")
+    assert not subject_and_verb(low, "We study clicks. Platforms that learn from them drift.")
     # a relative or question word may lead a clause in a title
-    assert not _subject_and_verb("predicting which platforms learn user tastes".split(), plain)
+    assert not subject_and_verb("predicting which platforms learn user tastes".split(), plain)
 
 
 def test_a_clause_of_the_background_is_never_the_title():
@@ -320,104 +320,104 @@ def test_a_clause_of_the_background_is_never_the_title():
 
 @given(st.text(alphabet=st.sampled_from("aZ09 -.,İΣσẞﬀ\u0130x"), max_size=60))
 def test_first_five_tokens_are_findalls_first_five(text):
-    from readinglist.convert.titles.text import _first_five_tokens
+    from readinglist.convert.titles.text import first_five_tokens
 
-    assert _first_five_tokens(text) == tuple(re.findall(r"[a-z0-9]+", text.lower())[:5])
+    assert first_five_tokens(text) == tuple(re.findall(r"[a-z0-9]+", text.lower())[:5])
 
 
 def test_stems_let_a_pair_see_a_word_said_twice():
-    from readinglist.convert.titles.features import _stems
+    from readinglist.convert.titles.features import stems
 
-    assert {"transformer", "real", "world", "real-world"} <= _stems(["transformers", "real-world"])
-    assert "clas" not in _stems(["class"])
+    assert {"transformer", "real", "world", "real-world"} <= stems(["transformers", "real-world"])
+    assert "clas" not in stems(["class"])
 
 
 def test_sentence_case_keeps_proper_words_and_lowercases_a_spelled_out_name():
-    from readinglist.convert.titles.casing import _sentence_case
+    from readinglist.convert.titles.casing import sentence_case
     from readinglist.convert.titles import proper_words
 
     assert {"gaussian", "bayesian", "english", "markov"} <= proper_words()  # learned: data/title_forms.json
     plain = "We propose Aligned Mass Transport with Gaussian Splatting for Bayesian Optimization in English."
-    assert _sentence_case("Aligned Mass Transport", plain) == "aligned mass transport"
-    assert _sentence_case("Gaussian Splatting", plain) == "Gaussian splatting"
-    assert _sentence_case("Bayesian Optimization for English Tweets", plain) == "Bayesian optimization for English tweets"
-    assert _sentence_case("UNlearning with LLMs", plain) == "unlearning with LLMs"
+    assert sentence_case("Aligned Mass Transport", plain) == "aligned mass transport"
+    assert sentence_case("Gaussian Splatting", plain) == "Gaussian splatting"
+    assert sentence_case("Bayesian Optimization for English Tweets", plain) == "Bayesian optimization for English tweets"
+    assert sentence_case("UNlearning with LLMs", plain) == "unlearning with LLMs"
 
 
 def test_sentence_case_treats_each_part_of_a_joined_word_as_a_word():
     """Hyphens and en dashes (also TeX's "--") join parts, each cased on its own; a part joined
     to a proper word keeps its capital unless it is a common word or the abstract writes it in
     lowercase."""
-    from readinglist.convert.titles.casing import _sentence_case
+    from readinglist.convert.titles.casing import sentence_case
     from readinglist.convert.titles import proper_words
 
     assert {"german", "kolmogorov", "markovian"} <= proper_words()  # learned: data/title_forms.json
     plain = "We release a German--Bulgarian corpus for Bayes-Adaptive Planning with Gaussian-Based models; it is based on text."
-    assert _sentence_case("German--Bulgarian Safety Dataset", plain) == "German--Bulgarian safety dataset"
-    assert _sentence_case("German\u2013Bulgarian Corpus", plain) == "German\u2013Bulgarian corpus"
-    assert _sentence_case("Non-Markovian Rewards", plain) == "non-Markovian rewards"
-    assert _sentence_case("Gaussian-Based Models", plain) == "Gaussian-based models"  # "based": lowercase in the abstract
-    assert _sentence_case("Bayes-Adaptive Planning", plain) == "Bayes-adaptive planning"  # "adaptive": a common word
-    assert _sentence_case("Vision-Language Models", plain) == "vision-language models"
-    assert _sentence_case("-Leading And-Trailing-", plain) == "-leading and-trailing-"
+    assert sentence_case("German--Bulgarian Safety Dataset", plain) == "German--Bulgarian safety dataset"
+    assert sentence_case("German\u2013Bulgarian Corpus", plain) == "German\u2013Bulgarian corpus"
+    assert sentence_case("Non-Markovian Rewards", plain) == "non-Markovian rewards"
+    assert sentence_case("Gaussian-Based Models", plain) == "Gaussian-based models"  # "based": lowercase in the abstract
+    assert sentence_case("Bayes-Adaptive Planning", plain) == "Bayes-adaptive planning"  # "adaptive": a common word
+    assert sentence_case("Vision-Language Models", plain) == "vision-language models"
+    assert sentence_case("-Leading And-Trailing-", plain) == "-leading and-trailing-"
 
 
 def test_a_term_in_title_case_is_written_in_lowercase_but_a_proper_name_is_not():
-    from readinglist.convert.titles.postedits import _terms_in_lowercase
+    from readinglist.convert.titles.postedits import terms_in_lowercase
     from readinglist.convert.titles import proper_words
 
     assert {"hugging", "anything"} <= proper_words()  # learned: data/title_forms.json
-    assert _terms_in_lowercase("Efficacy of Large Language Models in hate speech", None) == (
+    assert terms_in_lowercase("Efficacy of Large Language Models in hate speech", None) == (
         "Efficacy of large language models in hate speech")
-    assert _terms_in_lowercase("Large Language Models for Channel State Information", None) == (
+    assert terms_in_lowercase("Large Language Models for Channel State Information", None) == (
         "Large language models for channel state information")  # the title's first capital stays
-    assert _terms_in_lowercase("TIDE: Tuning-Integrated Dynamic Evolution", "TIDE") == "TIDE: tuning-integrated dynamic evolution"
-    assert _terms_in_lowercase("CoE: Memory and Computation efficient defense", "CoE") == "CoE: memory and computation efficient defense"
+    assert terms_in_lowercase("TIDE: Tuning-Integrated Dynamic Evolution", "TIDE") == "TIDE: tuning-integrated dynamic evolution"
+    assert terms_in_lowercase("CoE: Memory and Computation efficient defense", "CoE") == "CoE: memory and computation efficient defense"
     for kept in ("Memory selection for Segment Anything", "Models in Hugging Face hubs", "A Riichi Mahjong environment",
                  "Benchmark for Estonian speech", "Dataset of Thompson Sampling runs", "Mamba Vision Net: a model"):
-        assert _terms_in_lowercase(kept, "Mamba Vision Net" if kept.startswith("Mamba") else None) == kept
+        assert terms_in_lowercase(kept, "Mamba Vision Net" if kept.startswith("Mamba") else None) == kept
 
 
 @given(st.lists(st.sampled_from(list("AaBbLlMm -:") + ["Large", "Models", "Language", "Hugging", "Face", " and "]), max_size=30).map("".join),
        st.sampled_from([None, "LLM", "Large Models"]))
 def test_lowercasing_terms_changes_letter_case_only(title, name):
-    from readinglist.convert.titles.postedits import _terms_in_lowercase
+    from readinglist.convert.titles.postedits import terms_in_lowercase
 
-    out = _terms_in_lowercase(title, name)
+    out = terms_in_lowercase(title, name)
     assert out.lower() == title.lower()
     if name and title.startswith(f"{name}: "):
         assert out.startswith(f"{name}: ")
 
 
 def test_a_title_ending_on_a_word_titles_never_end_on_gives_way():
-    from readinglist.convert.titles.checks import _ends_badly
+    from readinglist.convert.titles.checks import ends_badly
     from readinglist.convert.titles import not_final
 
     assert {"large", "end-to-end", "semantic", "for"} <= not_final()  # learned: data/title_forms.json
-    assert _ends_badly("ForestPersons: person detection for covering large")
-    assert _ends_badly("Learning emotion representations from large-scale")
-    assert not _ends_badly("Learning emotion representations from large-scale captions")
-    assert not _ends_badly("Retrieval-augmented generation for end-to-end question answering")
+    assert ends_badly("ForestPersons: person detection for covering large")
+    assert ends_badly("Learning emotion representations from large-scale")
+    assert not ends_badly("Learning emotion representations from large-scale captions")
+    assert not ends_badly("Retrieval-augmented generation for end-to-end question answering")
 
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
 def test_no_title_ends_on_a_word_titles_never_end_on(raw):
-    from readinglist.convert.titles.checks import _ends_badly
+    from readinglist.convert.titles.checks import ends_badly
 
     _name, title = generated(raw)
-    assert not _ends_badly(title), title
+    assert not ends_badly(title), title
 
 
 def test_a_title_starting_with_a_plain_verb_starts_with_its_gerund():
-    from readinglist.convert.titles.postedits import _as_gerund
+    from readinglist.convert.titles.postedits import as_gerund
     from readinglist.convert.titles import gerund_starts
 
     assert {"solve": "solving", "learn": "learning"}.items() <= gerund_starts().items()  # learned
-    assert _as_gerund("Solve SDPs in polynomial time", None) == "Solving SDPs in polynomial time"
-    assert _as_gerund("QueST: create hard coding problems", "QueST") == "QueST: creating hard coding problems"
-    assert _as_gerund("Learning to rank", None) == "Learning to rank"
-    assert _as_gerund("Solve", None) == "Solve"  # a title of one word is left alone
-    assert _as_gerund("Solve: a solver for games", "Solve") == "Solve: a solver for games"  # the name is not a verb
+    assert as_gerund("Solve SDPs in polynomial time", None) == "Solving SDPs in polynomial time"
+    assert as_gerund("QueST: create hard coding problems", "QueST") == "QueST: creating hard coding problems"
+    assert as_gerund("Learning to rank", None) == "Learning to rank"
+    assert as_gerund("Solve", None) == "Solve"  # a title of one word is left alone
+    assert as_gerund("Solve: a solver for games", "Solve") == "Solve: a solver for games"  # the name is not a verb
 
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
@@ -430,7 +430,7 @@ def test_no_title_starts_with_a_verb_titles_start_with_as_a_gerund(raw):
 
 
 def test_a_relative_clause_becomes_for_and_a_gerund():
-    from readinglist.convert.titles.postedits import _relative_as_purpose as purpose
+    from readinglist.convert.titles.postedits import relative_as_purpose as purpose
 
     assert purpose("MORPHOS: an autoregressive framework that generates 3D assets from videos") == (
         "MORPHOS: an autoregressive framework for generating 3D assets from videos")
@@ -457,14 +457,14 @@ def test_gerund(verb, ing):
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
 def test_no_title_has_a_relative_clause_it_could_say_as_for_and_a_gerund(raw):
-    from readinglist.convert.titles.postedits import _relative_as_purpose
+    from readinglist.convert.titles.postedits import relative_as_purpose
 
     _name, title = generated(raw)
-    assert _relative_as_purpose(title) == title, title
+    assert relative_as_purpose(title) == title, title
 
 
 def test_an_acronym_and_its_spelled_out_form_are_said_once():
-    from readinglist.convert.titles.postedits import _acronym_said_once as once
+    from readinglist.convert.titles.postedits import acronym_said_once as once
 
     assert once("Discriminative SSL methods for semi-supervised learning", None) == (
         "Discriminative semi-supervised learning methods")
@@ -486,10 +486,10 @@ def test_an_acronym_and_its_spelled_out_form_are_said_once():
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
 def test_no_title_says_an_acronym_and_its_spelled_out_form(raw):
-    from readinglist.convert.titles.postedits import _acronym_said_once
+    from readinglist.convert.titles.postedits import acronym_said_once
 
     name, title = generated(raw)
-    assert _acronym_said_once(title, name) == title, title
+    assert acronym_said_once(title, name) == title, title
 
 
 _CLEAN_ALPHABET = st.sampled_from(list("ab Z9_-\\$*{}^\"“”‘`'’ℓ\t\n\u00a0.") + ["--", "  "])
@@ -506,13 +506,13 @@ def test_clean_fast_path_is_what_the_substitutions_make(text):
     slow = titles._EN_DASH.sub("\u2013", slow)
     slow = titles._MARKUP.sub("", slow)
     slow = titles._QUOTES.sub("", slow)
-    assert titles._clean(text) == titles._WS.sub(" ", slow).strip()
+    assert titles.clean(text) == titles._WS.sub(" ", slow).strip()
 
 
 @given(st.lists(st.sampled_from(["real-world", "transformers", "class", "gas", "x-s", "-", "a-b-c", "models", "bus"]), max_size=6))
 def test_stems_kept_per_word_are_what_the_words_say(words):
     """_stems keeps each word's stems between abstracts: the same set as working them out."""
-    from readinglist.convert.titles.features import _stems
+    from readinglist.convert.titles.features import stems
 
     expected: set[str] = set()
     for w in words:
@@ -521,8 +521,8 @@ def test_stems_kept_per_word_are_what_the_words_say(words):
                 expected.add(part)
                 if len(part) > 3 and part.endswith("s") and not part.endswith("ss"):
                     expected.add(part[:-1])
-    assert _stems(words) == expected
-    assert _stems(words) == expected  # from the kept stems
+    assert stems(words) == expected
+    assert stems(words) == expected  # from the kept stems
 
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
@@ -544,15 +544,15 @@ def test_x_for_y_is_never_joined_the_way_round_the_abstract_denies():
     """The abstract says merging serves distributed training ("merging-inspired aggregation is a
     strategy for distributed training"): the title never says "distributed training for model
     merging"."""
-    from readinglist.convert.titles.relations import _says_the_reverse
+    from readinglist.convert.titles.relations import says_the_reverse
 
     plain = (
         "Model merging techniques combine finetuned models. Local SGD reduces communication. "
         "We propose IsoLoCo, which adapts Iso-C for distributed training. Merging-inspired aggregation "
         "is an effective strategy for low-communication distributed training."
     )
-    assert _says_the_reverse(["distributed", "training"], ["model", "merging", "techniques"], plain)
-    assert not _says_the_reverse(["model", "merging"], ["distributed", "training"], plain)
+    assert says_the_reverse(["distributed", "training"], ["model", "merging", "techniques"], plain)
+    assert not says_the_reverse(["model", "merging"], ["distributed", "training"], plain)
     title = make_title(plain, plain, "IsoLoCo").lower()
     assert "training for model merging" not in title, title
 
@@ -576,16 +576,16 @@ def test_a_title_never_ends_on_an_adverb_or_a_cut_participle(last, words):
     """"... in knowledge graphs fundamentally", "... framework tailored", "... for AI-assisted":
     an adverb or a participle whose object was cut ends 0.1% of real titles; the check rejects
     them whatever comes before."""
-    from readinglist.convert.titles.checks import _ends_badly
+    from readinglist.convert.titles.checks import ends_badly
 
-    assert _ends_badly(" ".join(["Graph", *words, last]))
+    assert ends_badly(" ".join(["Graph", *words, last]))
 
 
 @pytest.mark.parametrize("noun", ["family", "assembly", "supply", "monopoly", "butterfly"])
 def test_a_noun_ending_in_ly_is_a_fine_last_word(noun):
-    from readinglist.convert.titles.checks import _ends_badly
+    from readinglist.convert.titles.checks import ends_badly
 
-    assert not _ends_badly(f"Detecting the {noun}")
+    assert not ends_badly(f"Detecting the {noun}")
 
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
@@ -623,11 +623,11 @@ def test_background_phrases_are_not_presented_as_the_contribution():
 def test_a_title_never_stops_on_a_verb_the_abstract_gives_an_object(verb, obj):
     """"Source labels tell us where a sample came from": "... for source labels tell" stops on a
     verb; whatever the verb, an object after it in the abstract marks it as one."""
-    from readinglist.convert.titles.checks import _ends_on_a_verb
+    from readinglist.convert.titles.checks import ends_on_a_verb
 
     plain = f"Source labels {verb} {obj} where a sample came from. We propose aligned mass transport."
-    assert _ends_on_a_verb(["aligned", "mass", "for", "source", "labels", verb], plain)
-    assert not _ends_on_a_verb(["aligned", "mass", "transport"], plain)
+    assert ends_on_a_verb(["aligned", "mass", "for", "source", "labels", verb], plain)
+    assert not ends_on_a_verb(["aligned", "mass", "transport"], plain)
 
 
 @given(st.sampled_from(["play", "faces", "motivates", "shapes", "drives"]), st.sampled_from(["a", "an", "the", "its", "their"]))
@@ -635,30 +635,30 @@ def test_a_title_never_stops_on_a_verb_the_abstract_follows_with_an_article(verb
     """"Texture cues in photos play a large role ...": "... for texture cues in photos play" is a
     clause cut after its verb; an article after the last two words, each time the abstract says
     them, marks the verb."""
-    from readinglist.convert.titles.checks import _ends_on_a_verb
+    from readinglist.convert.titles.checks import ends_on_a_verb
 
     plain = f"Texture cues in photos {verb} {det} central part in classifier errors. We propose a cue-balanced sampler."
-    assert _ends_on_a_verb(["sampler", "for", "texture", "cues", "in", "photos", verb], plain)
-    assert not _ends_on_a_verb(["cue-balanced", "sampler"], plain)
+    assert ends_on_a_verb(["sampler", "for", "texture", "cues", "in", "photos", verb], plain)
+    assert not ends_on_a_verb(["cue-balanced", "sampler"], plain)
     # a noun phrase the abstract also ends a clause with is no verb: "in photos" before "a" once
     # (a list) and before a full stop once
     twice = f"We label photos {det} second time. We study cues in photos. We propose a sampler."
-    assert not _ends_on_a_verb(["texture", "cues", "in", "photos"], twice)
+    assert not ends_on_a_verb(["texture", "cues", "in", "photos"], twice)
 
 
 def test_no_candidate_ends_on_the_verb_of_a_background_clause():
-    from readinglist.convert.titles.checks import _form_checked
-    from readinglist.convert.titles.text import _first_tokens
+    from readinglist.convert.titles.checks import form_checked
+    from readinglist.convert.titles.text import first_tokens
 
     # written for this test: the opening's subject and verb ("textures in photos play") must not end a title
     plain = ("Background textures in photos play a decisive role in the errors of image classifiers. "
              "We introduce a texture-balanced sampling scheme that reweights training images by their background "
              "texture, and we show that it reduces texture-driven errors on three image classification benchmarks.")
-    head = _first_tokens(plain)
+    head = first_tokens(plain)
     cut = "Texture-balanced sampling scheme for background textures in photos play".split()
     whole = "Texture-balanced sampling scheme for image classification benchmarks".split()
-    assert _form_checked(cut, plain, None, False, head) == ""
-    assert _form_checked(whole, plain, None, False, head) == "Texture-balanced sampling scheme for image classification benchmarks"
+    assert form_checked(cut, plain, None, False, head) == ""
+    assert form_checked(whole, plain, None, False, head) == "Texture-balanced sampling scheme for image classification benchmarks"
 
 
 # written for these tests: a defence and an attack, each speaking of "adversarial attacks"
@@ -669,13 +669,13 @@ _ATTACK_TEXT = ("Speech recognisers are trained on clean recordings. We present 
 
 
 def test_a_defence_is_against_the_threat_not_for_it():
-    from readinglist.convert.titles.postedits import _against_threat
+    from readinglist.convert.titles.postedits import against_threat
 
-    assert _against_threat("Denoising priors for adversarial attacks", _DEFENCE_TEXT) == "Denoising priors against adversarial attacks"
+    assert against_threat("Denoising priors for adversarial attacks", _DEFENCE_TEXT) == "Denoising priors against adversarial attacks"
     # an attack paper keeps "for", as does a gerund after it and a phrase headed by no threat
-    assert _against_threat("Noise triggers for backdoor attacks", _ATTACK_TEXT) == "Noise triggers for backdoor attacks"
-    assert _against_threat("A purifier for removing adversarial perturbations", _DEFENCE_TEXT).endswith("for removing adversarial perturbations")
-    assert _against_threat("Denoising priors for image classifiers", _DEFENCE_TEXT) == "Denoising priors for image classifiers"
+    assert against_threat("Noise triggers for backdoor attacks", _ATTACK_TEXT) == "Noise triggers for backdoor attacks"
+    assert against_threat("A purifier for removing adversarial perturbations", _DEFENCE_TEXT).endswith("for removing adversarial perturbations")
+    assert against_threat("Denoising priors for image classifiers", _DEFENCE_TEXT) == "Denoising priors for image classifiers"
 
 
 def test_no_pair_puts_a_word_titles_seldom_head_a_for_phrase_with_after_for():
@@ -772,21 +772,21 @@ def test_a_description_with_a_relative_clause_is_not_replaced_by_a_phrase():
 
 
 def test_a_bound_for_backdoor_risk_is_no_attack_of_the_authors():
-    from readinglist.convert.titles.postedits import _against_threat, defends
+    from readinglist.convert.titles.postedits import against_threat, defends
 
     # written for this test: a purifying defence that derives "a novel upper bound for backdoor risk"
     text = ("Backdoored models misbehave on triggered inputs. We purify a backdoored model with a few clean "
             "images, and we derive a novel upper bound for backdoor risk.")
     assert defends(text)
-    assert _against_threat("Clean-image unlearning for backdoor attacks", text) == "Clean-image unlearning against backdoor attacks"
+    assert against_threat("Clean-image unlearning for backdoor attacks", text) == "Clean-image unlearning against backdoor attacks"
     assert not defends("We present a novel stealthy backdoor attack on speech models that evades robust training.")
 
 
 def test_filler_with_and_more_leaves_no_stray_conjunction():
-    from readinglist.convert.titles.text import _describe
+    from readinglist.convert.titles.text import describe
 
     # written for this test
-    words = _describe("a new and more effective approach to schedule GPU jobs", 14)
+    words = describe("a new and more effective approach to schedule GPU jobs", 14)
     assert words[:2] == ["a", "approach"] and "and" not in words and "more" not in words
 
 

@@ -104,11 +104,11 @@ def test_a_word_abstracts_always_lead_on_from_is_learned_and_one_ending_phrases_
 
 
 def test_no_title_ends_on_a_word_abstracts_always_lead_on_from():
-    from readinglist.convert.titles.checks import _ends_badly
+    from readinglist.convert.titles.checks import ends_badly
     from readinglist.convert.titles.forms import not_phrase_final
 
     lead_on = sorted(not_phrase_final())
     assert lead_on  # the package data holds the learned list
     for word in lead_on[:: max(1, len(lead_on) // 200)]:
-        assert _ends_badly(f"Spectral framework for rotation kernels based on a {word}"), word
-    assert not _ends_badly("Spectral framework for rotation kernels")
+        assert ends_badly(f"Spectral framework for rotation kernels based on a {word}"), word
+    assert not ends_badly("Spectral framework for rotation kernels")

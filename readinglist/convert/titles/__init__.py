@@ -37,12 +37,12 @@ article, preposition or conjunction, never cut inside a word, never empty.
 
 from __future__ import annotations
 
-from .choice import _by_expected_rouge
+from .choice import by_expected_rouge
 from .constants import MAX_WORDS
 from .forms import gerund_starts, not_final, proper_words, words_of_title
-from .postedits import _acronym_said_once, _against_threat, _as_gerund, _relative_as_purpose, _terms_in_lowercase
+from .postedits import acronym_said_once, against_threat, as_gerund, relative_as_purpose, terms_in_lowercase
 from .rules import rule_made_title, title_for_tags
-from .text import _clean, plain_title
+from .text import clean, plain_title
 
 __all__ = [
     "make_title", "plain_title", "rule_made_title", "title_for_tags", "MAX_WORDS",
@@ -54,7 +54,7 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
     """A readable generated title (see the package docstring for the stages)."""
     text = plain or ""
     if name:
-        name = _clean(name)
-    title = _as_gerund(_by_expected_rouge(rule_made_title(text, name), text, name), name)
-    title = _terms_in_lowercase(_relative_as_purpose(_acronym_said_once(title, name)), name)
-    return _against_threat(title, text)
+        name = clean(name)
+    title = as_gerund(by_expected_rouge(rule_made_title(text, name), text, name), name)
+    title = terms_in_lowercase(relative_as_purpose(acronym_said_once(title, name)), name)
+    return against_threat(title, text)

@@ -19,11 +19,11 @@ from ..lexicon import DANGLING
 from .contribution import own_sentences
 from ..kinds import KIND_OF
 from .constants import COMPONENT_HEADS, CROSS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
-from .features import _stems, Option, Scorer
+from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
-from .relations import _befores_of, _precedes_a_for
-from .text import _head, _PARTICIPLE_END, _strip_dangling
-from .topic import _phrase_with_topic
+from .relations import befores_of, precedes_a_for
+from .text import _head, PARTICIPLE_END, strip_dangling
+from .topic import phrase_with_topic
 
 
 def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], str, int] | None = None,
@@ -37,22 +37,22 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
     options: list[Option] = []
     own = own_sentences(plain)
     for e, phrase, i in every[:CHOICE_PHRASES]:
-        words = _strip_dangling(phrase)
+        words = strip_dangling(phrase)
         if len(words) < 2:
             continue
         options.append((*(e if words is phrase else scorer.info(words)), words, None))  # the phrase itself when nothing dangled
-        joined = _phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
+        joined = phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
         if joined is not words:
             options.append((*scorer.info(joined), joined, None))
     for m in _FINDING.finditer(plain):  # "we show that X drives Y": the finding, in the authors' words
-        finding = _strip_dangling(m.group(1).split())
+        finding = strip_dangling(m.group(1).split())
         if 4 <= len(finding) <= budget and finding[0].lower() not in _NOT_SUBJECT:
             options.append((*scorer.info(finding), finding, None))
     if name:  # what the name stands for, alone and for the topic: the authors' own words
         for e, phrase, _i in every:
             if spells_out(phrase, name):
                 options.append((e[0] + SPELLED_MARGIN, e[1], e[2], phrase, None))
-                joined = _phrase_with_topic(phrase, plain, budget)
+                joined = phrase_with_topic(phrase, plain, budget)
                 if joined is not phrase:
                     e_j, new_j, n_j = scorer.info(joined)
                     options.append((e_j + SPELLED_MARGIN, new_j, n_j, joined, None))
@@ -66,7 +66,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and _head(w) not in not_for:
             low = [x.lower() for x in w]
             letters = "".join(x[:1] for x in low if x not in DANGLING)
-            tails.append((w, e[1], e[2], _stems(low), i, {letters, letters + "s"}, len(w)))
+            tails.append((w, e[1], e[2], stems(low), i, {letters, letters + "s"}, len(w)))
             if len(tails) == PAIR_PHRASES:
                 break
     pair_max = min(budget, PAIR_MAX) - 1
@@ -74,30 +74,30 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         lead, clause, at = kind
         _e, toks_k, n_k = scorer.info(lead)
         options.append((_e, toks_k, n_k, lead, None))
-        said_k = _stems(x.lower() for x in lead)
+        said_k = stems(x.lower() for x in lead)
         for e, b, i in every[:PAIR_PHRASES]:  # one of the best phrases up to the sentence after the one
             low = [x.lower() for x in b]  # introducing it (later ones hold its parts and results), but
-            if (i <= at + 1 and 2 <= len(b) <= pair_max - len(lead) and "for" not in low and said_k.isdisjoint(_stems(low))
+            if (i <= at + 1 and 2 <= len(b) <= pair_max - len(lead) and "for" not in low and said_k.isdisjoint(stems(low))
                     and _head(b) not in not_for
                     and _head(b) not in KIND_OF and _head(b) not in COMPONENT_HEADS and " ".join(low) not in clause):
                 # not a method, a part ("a framework for preference adapter") or a word of the rest
                 # of its sentence ("an optimizer in which a classical policy ...")
                 options.append((*scorer.pair(toks_k, n_k, e[1], e[2]), lead, b))
     for a, (_ea, toks_a, n_a), a_sentence in heads if tails else ():
-        if " for " in f" {' '.join(a).lower()} " or _PARTICIPLE_END.search(a[-1]) or _head(a) in NOT_FOR_HEADS:
+        if " for " in f" {' '.join(a).lower()} " or PARTICIPLE_END.search(a[-1]) or _head(a) in NOT_FOR_HEADS:
             continue  # "a causal account" is of something, not for it
-        said = _stems(x.lower() for x in a)  # "transformers" and "transformer models", "real world" and "real-world" say it twice
+        said = stems(x.lower() for x in a)  # "transformers" and "transformer models", "real world" and "real-world" say it twice
         initials = "".join(x[:1] for x in a).lower()
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
         spelled = spells_out(a, name)  # what the name stands for is the paper's own: no composed guess
-        a_befores = _befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
+        a_befores = befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
         for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
             # what was made (said later) comes first, what the abstract opens with after "for";
             # "recurrent neural networks for stable RNNs" says it twice
             if (b_sentence >= a_sentence or b_len > room or not said.isdisjoint(b_low)
                     or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)
-                    or _precedes_a_for(b, a_befores)):
+                    or precedes_a_for(b, a_befores)):
                 continue
             e_ab, new_ab, n_ab = scorer.pair(toks_a, n_a, toks_b, n_b)  # composed: it must do clearly better
             options.append((e_ab - (0.0 if spelled else CROSS_PENALTY), new_ab, n_ab, a, b))
@@ -185,7 +185,7 @@ def _said_object(rest: str, room: int) -> list[str]:
     words = (rest[: m.start()] if m else rest).split()
     verbs = _verbs()  # "trackers designed for fixed cameras fail": the object stops before the verb
     cut = next((j for j, w in enumerate(words) if j and any(f"{w.lower()}{s}" in verbs for s in ("", "s", "es"))), len(words))
-    return _strip_dangling(words[:cut]) if len(words) <= room else []
+    return strip_dangling(words[:cut]) if len(words) <= room else []
 
 
 def spells_out(words: list[str], name: str | None) -> bool:
@@ -205,6 +205,6 @@ _NOT_SUBJECT = frozenset("it this these they there such our we its their the a a
 _FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")
 
 
-def _option_words(words: list[str], tail: list[str] | None) -> list[str]:
+def option_words(words: list[str], tail: list[str] | None) -> list[str]:
     """A candidate's words: a phrase, or ``words`` "for" ``tail``."""
     return words if tail is None else words + ["for"] + tail

@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 
 from .constants import KEEP_ACRONYMS
-from .forms import _common_words, proper_words
+from .forms import common_words, proper_words
 
 
 # a Capitalised word ("Aligned", "Of") or a few capitals spelling an acronym ("UNlearning")
@@ -19,7 +19,7 @@ _TWO_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
 _ACRO_DEF = re.compile(r"\(([A-Z][A-Za-z0-9\u00b2\u00b3\-]*[A-Z][A-Za-z]*?)(s?)\)")
 
 
-def _sentence_case(phrase: str, plain: str) -> str:
+def sentence_case(phrase: str, plain: str) -> str:
     """Lowercase Title-Case words of a spelled-out name; keep acronyms and proper words, and a
     part joined to a proper word by a hyphen or an en dash that is no common word and that the
     abstract never writes in lowercase ("German\u2013Bulgarian"; but "Gaussian-based",
@@ -37,7 +37,7 @@ def _sentence_case(phrase: str, plain: str) -> str:
             core = part.strip(",;:")
             one_capital = _ONE_CAPITAL.fullmatch(core)
             low = core.lower()
-            kept = low in proper_words() or (proper and low not in _lowercase_words(plain) and low not in _common_words())
+            kept = low in proper_words() or (proper and low not in _lowercase_words(plain) and low not in common_words())
             proper = bool(one_capital) and kept
             if one_capital and not kept:
                 part = part.lower()  # "Aligned" of "Aligned Mass Transport"; "UNlearning" spells the acronym
@@ -82,11 +82,11 @@ def _acronyms(plain: str) -> dict[str, str]:
         long = " ".join(taken)
         if plural and long.endswith("s"):
             long = long[:-1]
-        out.setdefault(acro, _sentence_case(long, plain))
+        out.setdefault(acro, sentence_case(long, plain))
     return out
 
 
-def _expand(words: list[str], plain: str, budget: int) -> list[str]:
+def expand(words: list[str], plain: str, budget: int) -> list[str]:
     """Spell out acronyms defined in the abstract (but not everyday ones) while room is left."""
     if not any(_TWO_CAPITALS.search(w) for w in words):
         return words  # every acronym _acronyms finds has two capitals
@@ -100,5 +100,5 @@ def _expand(words: list[str], plain: str, budget: int) -> list[str]:
             if len(out) - 1 + len(long) <= budget:
                 long[-1] += plural
                 out = out[:i] + long + out[i + 1 :]
-                return _expand(out, plain, budget)
+                return expand(out, plain, budget)
     return out

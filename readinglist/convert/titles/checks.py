@@ -10,31 +10,31 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ..kinds import contradicts, name_kind
-from .casing import _sentence_case
+from .casing import sentence_case
 from .described import fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, FINITE, QUESTION_WORDS
-from .forms import _common_words, not_final, not_phrase_final, _TITLE_WORD
-from .text import _ALNUM, _capitalise, _finish, _first_five_tokens, _first_tokens, _head, _LETTERS, _PARTICIPLE_END
+from .forms import common_words, not_final, not_phrase_final, TITLE_WORD
+from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, _head, LETTERS, PARTICIPLE_END
 
 
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
 
 
-def _defects(body: str, plain: str, named: bool) -> bool:
+def defects(body: str, plain: str, named: bool) -> bool:
     """Is this title (or the part after "Name: ") not a noun phrase a person would write?"""
     words = body.split()
     if not words:
         return True
-    if not FINITE.isdisjoint(map(str.lower, _LETTERS.findall(body))):
+    if not FINITE.isdisjoint(map(str.lower, LETTERS.findall(body))):
         return True
     if _BAD_START.match(body) or "http" in body or "www." in body:
         return True
     if not named and len(words) <= 3:
         return True
-    return not named and len(words) >= 5 and _first_five_tokens(body) == _first_five_tokens(plain)
+    return not named and len(words) >= 5 and first_five_tokens(body) == first_five_tokens(plain)
 
 
-def _ends_badly(title: str) -> bool:
+def ends_badly(title: str) -> bool:
     """Does the title end on a word real titles almost never end on: a modifier without its
     head ("... for covering large", "... from large-scale"), a word cut from its clause, an
     adverb ("... in knowledge graphs fundamentally") or a participle whose object was cut ("...
@@ -42,18 +42,18 @@ def _ends_badly(title: str) -> bool:
     20,000 training titles), or a word too rare in titles for that count which the training
     abstracts almost always follow with more words ("... based on a magnetic", "... agents
     capable", "... learning consists")?"""
-    words = _TITLE_WORD.findall(title[-40:].lower())
+    words = TITLE_WORD.findall(title[-40:].lower())
     if not words:
         return False
     last = words[-1]
-    return last in not_final() or last in not_phrase_final() or _adverb(last) or bool(_PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
+    return last in not_final() or last in not_phrase_final() or _adverb(last) or bool(PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
 
 
 _OBJECT_AFTER_VERB = frozenset("us them it him her how what whether why".split())
 _DETERMINER_AFTER_VERB = frozenset("a an the its their this these".split())
 
 
-def _ends_on_a_verb(low: list[str], plain: str) -> bool:
+def ends_on_a_verb(low: list[str], plain: str) -> bool:
     """Does the title stop on a verb the abstract follows with its object ("Source labels tell
     us where ..." -> "... for source labels tell", "Backgrounds in images play a major role" ->
     "... backgrounds in images play"): its last two words, in the abstract, before a pronoun or
@@ -81,12 +81,12 @@ def _adverb(word: str) -> bool:
     "anomaly", "assembly")."""
     if len(word) < 6 or not word.endswith("ly"):
         return False
-    df = _common_words()
+    df = common_words()
     stem = word[:-2]
     return df.get(stem, 0) >= COMMON_DF or (word.endswith("ily") and df.get(stem[:-1] + "y", 0) >= COMMON_DF)
 
 
-def _for_a_verb(low: list[str]) -> bool:
+def for_a_verb(low: list[str]) -> bool:
     """Does the title put a verb's plain form where a noun belongs: after "for" ("for minimize
     regret"), or at the end after a plural noun ("models excel", "data represent") or "to" (a
     clause or a purpose cut off)? A verb: a word whose -s form the phrase model learned as a verb
@@ -111,11 +111,11 @@ def _plural(w: str) -> bool:
     return len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "is", "us"))
 
 
-def _subject_and_verb(low: list[str], plain: str) -> bool:
+def subject_and_verb(low: list[str], plain: str) -> bool:
     """Does the title hold a clause the abstract wrote, a plural noun and its verb anywhere in it
     ("... for predictor networks facilitate stable learning", "models learn human beliefs from
     data"): a plural followed by a verb's plain form, as the abstract has them?"""
-    text = f" {' '.join(_ALNUM.findall(plain.lower()))} "
+    text = f" {' '.join(ALNUM.findall(plain.lower()))} "
     for i in range(len(low) - 1):
         if low[i] in _RELATIVE:
             return False  # "predicting which games users find amusing": a clause the title may hold
@@ -141,27 +141,27 @@ def _participial_start(words: list[str], plain: str) -> bool:
     return any(f", {first} " in sent.lower() for i, (_o, sent) in enumerate(split_sentences(plain)) if i not in own)
 
 
-def _passing(options: Iterable[tuple[float, list[str]]], plain: str, name: str | None, named: bool) -> Iterator[tuple[float, str]]:
+def passing(options: Iterable[tuple[float, list[str]]], plain: str, name: str | None, named: bool) -> Iterator[tuple[float, str]]:
     """(score, the finished title) of each option, in the order given, that passes the form checks."""
-    head = _first_tokens(plain)
+    head = first_tokens(plain)
     for score, words in options:
-        made = _form_checked(words, plain, name, named, head)
+        made = form_checked(words, plain, name, named, head)
         if made:
             yield score, made
 
 
-def _form_checked(words: list[str], plain: str, name: str | None, named: bool, head: list[str]) -> str:
+def form_checked(words: list[str], plain: str, name: str | None, named: bool, head: list[str]) -> str:
     """The finished title of a candidate phrase (led by the name when ``named``), or "" when it
     fails the form checks: no finite verb, no This/We/Our start, more than three words (three
     after the name), the name not repeated, not ending on a participle, and not the abstract's
     opening words (``head``: its first lowercase tokens), neither its first five nor, without a
     name, all of the title."""
-    if _PARTICIPLE_END.search(words[-1]) or _participial_start(words, plain):
+    if PARTICIPLE_END.search(words[-1]) or _participial_start(words, plain):
         return ""
-    text = _sentence_case(" ".join(words), plain)
-    made = _finish(f"{name}: {text}" if named else _capitalise(text))
+    text = sentence_case(" ".join(words), plain)
+    made = finish(f"{name}: {text}" if named else capitalise(text))
     body = made[len(name or "") + 2 :] if named else made
-    if not made or len(made.split()) <= 3 or len(body.split()) < 3 or _defects(body, plain, named):
+    if not made or len(made.split()) <= 3 or len(body.split()) < 3 or defects(body, plain, named):
         return ""
     if named and (name or "").lower() in body.lower():
         return ""
@@ -169,10 +169,10 @@ def _form_checked(words: list[str], plain: str, name: str | None, named: bool, h
         return ""  # "VESPER: ... models for ...": VESPER is a benchmark
     if named and not fits_described(words, plain, name):
         return ""  # "FLIP: federated prompt learning algorithms": FLIP is a framework to evaluate them
-    low = _ALNUM.findall(made.lower())
+    low = ALNUM.findall(made.lower())
     if not CLAUSE_VERBS.isdisjoint(low) and QUESTION_WORDS.isdisjoint(low):
         return ""
-    if _for_a_verb(low) or _ends_badly(made) or _ends_on_a_verb(low, plain) or _subject_and_verb(low, plain):
+    if for_a_verb(low) or ends_badly(made) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain):
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""

@@ -5,15 +5,15 @@ or joined to the topic, "<phrase> for <phrase of the opening sentences>") that p
 
 from __future__ import annotations
 
-from .checks import _ends_badly, _ends_on_a_verb, _for_a_verb, _form_checked, _passing, _subject_and_verb
-from .candidates import _option_words, candidates
+from .checks import ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, subject_and_verb
+from .candidates import option_words, candidates
 from .described import described_lead
 from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
-from .features import _not_worse, _Opening, _opening_words, _WORD_TOKENS, Scorer
-from .text import _ALNUM, _first_tokens, _words
+from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
+from .text import ALNUM, first_tokens, _words
 
 
-def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
+def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     """The title made so far, or the candidate that best says more than the abstract's opening:
     the highest probability of sharing no fewer of the real title's words than the abstract's
     first ten words (:func:`_not_worse`) plus ``CHOICE_WEIGHT`` times the expected ROUGE-1 F1,
@@ -37,8 +37,8 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
     if budget < 3 or (name and not named):
         return title
-    if len(_WORD_TOKENS) > 200_000:
-        _WORD_TOKENS.clear()
+    if len(WORD_TOKENS) > 200_000:
+        WORD_TOKENS.clear()
     get = probs.get
     scorer = Scorer(get, tokens(name or "") if named else [], length)
     prefix = scorer.prefix
@@ -50,28 +50,28 @@ def _by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             current += STATED_MARGIN  # honest before clever: what the abstract says of the name
     options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None,
                          name if named else None)
-    opening = _opening_words(plain)
+    opening = opening_words(plain)
     if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
-        for score, made in _passing(((o[0], _option_words(o[3], o[4])) for o in options), plain, name, named):
+        for score, made in passing(((o[0], option_words(o[3], o[4])) for o in options), plain, name, named):
             return made if score > current else title
         return title
     # the title made so far or the candidate (that passes the form checks) with the highest
     # probability of sharing no fewer of the real title's words than the abstract's opening
     # words do, plus CHOICE_WEIGHT times its expected ROUGE-1
-    baseline = _Opening(opening, get, length)
-    best = _not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
+    baseline = Opening(opening, get, length)
+    best = not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
-    if (bare or _for_a_verb(title_low := _ALNUM.findall(title.lower())) or _ends_badly(title) or _ends_on_a_verb(title_low, plain)
-            or _subject_and_verb(title_low, plain)):
+    if (bare or for_a_verb(title_low := ALNUM.findall(title.lower())) or ends_badly(title) or ends_on_a_verb(title_low, plain)
+            or subject_and_verb(title_low, plain)):
         best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
-    head = _first_tokens(plain)
+    head = first_tokens(plain)
     for score, new, count, words, tail in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
             break  # a probability is at most 1: neither this option nor any after it can win
         # (-inf when an upper bound of the probability shows it cannot beat the best so far)
-        value = _not_worse({**dict.fromkeys(prefix), **new}, len(prefix) + count, baseline, best - CHOICE_WEIGHT * score) + CHOICE_WEIGHT * score
+        value = not_worse({**dict.fromkeys(prefix), **new}, len(prefix) + count, baseline, best - CHOICE_WEIGHT * score) + CHOICE_WEIGHT * score
         if value > best:
-            made = _form_checked(_option_words(words, tail), plain, name, named, head)
+            made = form_checked(option_words(words, tail), plain, name, named, head)
             if made:
                 best, chosen = value, made
     return chosen

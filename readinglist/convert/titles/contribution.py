@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from ..lexicon import OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, split_sentences
 from .constants import ANALYTIC_HEADS, ANAPHORA, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
-from .relations import _says_the_reverse
-from .text import _article, _before_finite_verb, _BY_MEANS, _clause, _describe, _fit, _gerund, _head, _LEADING, _PAREN, _strip_dangling, _words
-from .topic import _open_question, _topic
+from .relations import says_the_reverse
+from .text import article, before_finite_verb, BY_MEANS, clause, describe, fit, _gerund, _head, LEADING, PAREN, strip_dangling, _words
+from .topic import open_question, _topic
 
 
 _VERB_CUE = (
@@ -37,7 +37,7 @@ _BAD_OBJECT = re.compile(r"^(?:this|these|those|such|it|them|the question|whethe
 
 
 @dataclass(frozen=True)
-class _Found:
+class Found:
     """A contribution phrase: its cue tier (0 propose, 1 study, 2 evaluate) and its words;
     ``analytic`` when it explains something (an account, a view, an explanation of ...): the word
     that joins it to the topic ("of", or "in" when it already says what it is of)."""
@@ -49,15 +49,15 @@ class _Found:
 
 def _contribution(plain: str, budget: int, keep_article: bool = False) -> list[str]:
     """The object of the strongest "we propose / we study" cue (tiers 0 and 1), as words."""
-    found = _find_contribution(plain, budget, max_tier=1)
+    found = find_contribution(plain, budget, max_tier=1)
     if found is None:
         return []
     if keep_article:
-        return _article(found.words)
-    return _LEADING.sub("", " ".join(found.words)).split()
+        return article(found.words)
+    return LEADING.sub("", " ".join(found.words)).split()
 
 
-def _find_contribution(plain: str, budget: int, max_tier: int = 2) -> _Found | None:
+def find_contribution(plain: str, budget: int, max_tier: int = 2) -> Found | None:
     """The object of the strongest contribution cue: "we propose" (tier 0) before "we study"
     (tier 1) before "we evaluate/extend" (tier 2, turned into a gerund), earliest first."""
     low: str | None = plain.lower()
@@ -69,7 +69,7 @@ def _find_contribution(plain: str, budget: int, max_tier: int = 2) -> _Found | N
     return found
 
 
-def _best_object(plain: str, low: str | None, budget: int, cues) -> _Found | None:
+def _best_object(plain: str, low: str | None, budget: int, cues) -> Found | None:
     best: tuple[int, int, list[str], str] | None = None
     tiers = [(tier, _finditer_at(cue, plain, low, CUE_STARTS[tier])) for tier, cue in cues]
     for offset, sent in split_sentences(plain):
@@ -94,20 +94,20 @@ def _best_object(plain: str, low: str | None, budget: int, cues) -> _Found | Non
                         continue
                     obj = f"{ger} {obj[verb.end():]}"
                     if re.match(r"[a-z]+\s+(?:these|this|those|such|it|them)\b", obj):
-                        means = _BY_MEANS.search(obj)  # "to recover these abilities by distilling ..."
+                        means = BY_MEANS.search(obj)  # "to recover these abilities by distilling ..."
                         if not means:
                             continue
                         obj = obj[means.end() :]
                 if tier == 2 and not _ARTEFACT_OBJECT.match(obj):
                     gerund = GERUNDS.get(m.group("v").lower())
-                words = _describe(obj, budget - (1 if gerund else 0))
+                words = describe(obj, budget - (1 if gerund else 0))
                 if words and words[0].lower() in {"the"}:
                     words = words[1:]
                 words = _with_source(words, obj, budget)
                 if gerund and words:
                     words = [gerund] + (words[1:] if words[0].lower() in {"a", "an", "the"} else words)
                     by = next((i for i, w in enumerate(words) if i > 2 and w in MEANS and words[i + 1 :][:1] and words[i + 1].endswith("ing")), None)
-                    words = _strip_dangling(words[:by]) if by else words  # "... by sampling ..." is how, not what
+                    words = strip_dangling(words[:by]) if by else words  # "... by sampling ..." is how, not what
                 elif len(words) <= 3:
                     words = _with_appositive(words, obj, budget)
                 if len([w for w in words if w.lower() not in NOT_CONTENT]) < (2 if resolved else 3):
@@ -120,7 +120,7 @@ def _best_object(plain: str, low: str | None, budget: int, cues) -> _Found | Non
                 break
     if best is None:
         return None
-    return _Found(best[0], best[2], best[3])
+    return Found(best[0], best[2], best[3])
 
 
 _DEICTIC_LITERAL = re.compile(r"\b(?:this|these|such)\b", re.IGNORECASE)
@@ -146,7 +146,7 @@ def _resolve_anaphora(obj: str, plain: str, offset: int) -> tuple[str, str, bool
         return obj[m.end() :], "in" if _head(_words(m.group(0))) in NOT_FOR_HEADS else "", True
     m = _OF_THIS.search(obj[:160])
     if m:
-        question = _open_question(plain[:offset])
+        question = open_question(plain[:offset])
         if question:  # a question is a clause: what followed it may belong to either
             return f"{obj[: m.start()]}{m.group(1)} {question}", "", True
         topic = _topic(plain)
@@ -166,8 +166,8 @@ def _with_source(words: list[str], obj: str, budget: int) -> list[str]:
     """"a benchmark for X, built on 375 judgments of the Court" -> "... on judgments of the Court"."""
     if not words or not _SOURCE_LITERAL.search(obj, 0, MAX_CHARS):
         return words
-    text = _PAREN.sub("", obj[:MAX_CHARS])
-    head = _clause(text)
+    text = PAREN.sub("", obj[:MAX_CHARS])
+    head = clause(text)
     m = _SOURCE.match(text[len(head) :])
     if not m:
         return words
@@ -182,7 +182,7 @@ def _with_source(words: list[str], obj: str, budget: int) -> list[str]:
         rest.append(w.rstrip(",;:."))
         if w[-1:] in ",;:.":
             break
-    rest = _strip_dangling(rest)
+    rest = strip_dangling(rest)
     if len(rest) < 2 or len(words) + 1 + len(rest) > budget:
         return words
     return words + [prep] + rest
@@ -201,21 +201,21 @@ def _with_appositive(words: list[str], obj: str, budget: int) -> list[str]:
     Agreement Score (CAS)" becomes "calibrated agreement score"."""
     named = _KIND_THEN_NAME.match(obj)
     if named:
-        return _fit(_words(named.group(1).lower()), budget)
-    text = _PAREN.sub("", obj[:MAX_CHARS])
-    head = _clause(text)
+        return fit(_words(named.group(1).lower()), budget)
+    text = PAREN.sub("", obj[:MAX_CHARS])
+    head = clause(text)
     m = _APPOSITIVE_OF.match(text, len(head))
     if not m or any(w.lower() in CUT_ANY or w.lower() in RELATIVE for w in _words(m.group(1))):
         return words
     if not words or _words(m.group(1))[-1:] != [words[-1].lower()]:
         return words  # "competition, the tendency of ..." says what it does, not what it is of
-    rest = _describe(text[m.end() :], 6)
+    rest = describe(text[m.end() :], 6)
     if len(rest) < 2 or len(words) + 1 + len(rest) > budget:
         return words
     return words + [m.group(2)] + rest
 
 
-def _with_topic(found: _Found, plain: str) -> list[str]:
+def with_topic(found: Found, plain: str) -> list[str]:
     """Pair a contribution with the paper's topic ("... method for knowledge editing", "view of
     collapse in recursive training"), cutting a relative clause off a long one to make room."""
     words = found.words
@@ -224,7 +224,7 @@ def _with_topic(found: _Found, plain: str) -> list[str]:
     limit = 11 if found.tier == 0 else 8
     cut = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in RELATIVE), None)
     if cut is not None:  # "a scheme that restricts ... for T" would read as if T were its object
-        words = _strip_dangling(words[:cut])
+        words = strip_dangling(words[:cut])
         if len([w for w in words if w.lower() not in NOT_CONTENT]) < 2:
             return found.words
     if len(words) > limit:
@@ -232,7 +232,7 @@ def _with_topic(found: _Found, plain: str) -> list[str]:
     if " for " in f" {' '.join(words).lower()} ":
         return found.words
     topic = _topic(plain)
-    if not topic or _says_the_reverse(words, topic.split(), plain):
+    if not topic or says_the_reverse(words, topic.split(), plain):
         return found.words
     content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
     if content & {w.lower().strip(",") for w in words} or len(words) + 1 + len(topic.split()) > MAX_WORDS:
@@ -246,7 +246,7 @@ _SUBCLAUSE = re.compile(r"\s+(?:when|because|since|unless|although|whereas|while
 _WE_DO = re.compile(r"^(?:[Ww]e|[Tt]his (?:paper|work|study)|[Oo]ur (?:paper|work))\s+([a-z]{3,})\s+(?!that\b)(?=\S)")
 
 
-def _fallback(plain: str, budget: int) -> list[str]:
+def fallback(plain: str, budget: int) -> list[str]:
     """The first sentence; a finding ("We find that X ...") is given as X, up to its first
     subordinate clause."""
     sents = split_sentences(plain)
@@ -265,15 +265,15 @@ def _fallback(plain: str, budget: int) -> list[str]:
                 first = first.split(", ", 2)[-1]
             first = _SUBCLAUSE.sub("", first)
             first = re.sub(r"^(?:the|a|an)\s+", "", first, flags=re.IGNORECASE)
-            words = _words(_clause(_PAREN.sub("", first)))
+            words = _words(clause(PAREN.sub("", first)))
             relative = next((i for i, w in enumerate(words) if i >= 3 and w.lower() in RELATIVE), None)
             if len(words) > budget and relative:  # "X implement ridge regression | whose strength ..."
                 first = " ".join(words[:relative])
             break
-    words = _fit(_words(_clause(_PAREN.sub("", first)) or first), budget)
+    words = fit(_words(clause(PAREN.sub("", first)) or first), budget)
     if not words:
-        words = _fit(_words(first), budget)
-    return _before_finite_verb(words)
+        words = fit(_words(first), budget)
+    return before_finite_verb(words)
 
 
 _OWN = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.IGNORECASE)

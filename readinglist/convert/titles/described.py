@@ -14,8 +14,8 @@ import re
 
 from ..kinds import KIND_OF, described_kind
 from ..lexicon import split_sentences
-from .text import _article, _describe, _gerund, _head, _strip_dangling
-from .topic import _restates, _topic
+from .text import article, describe, _gerund, _head, strip_dangling
+from .topic import restates, _topic
 
 _TO_VERB = re.compile(r"^to\s+([a-z]+)\b(.*)$", re.DOTALL)
 _RELATIVE = re.compile(r"^(?:that|which)\s+(?:([a-z]+ly)\s+)?([a-z]+s)\b(.*)$", re.DOTALL)
@@ -56,16 +56,16 @@ def described_subtitle(plain: str, name: str, budget: int) -> list[str]:
     if lead.split()[0].lower() == "the":
         lead = "a " + lead.split(None, 1)[1] if len(lead.split()) > 1 else lead
     purpose = _for_purpose(purpose)
-    words = _article(_describe(f"{lead} {purpose}".strip(), budget))
+    words = article(describe(f"{lead} {purpose}".strip(), budget))
     words = [w for w in words if w.lower() != name.lower()]
     if not words or _head(words) != kind:
         return []
     if len(words) <= len(lead.split()) + 1:  # no purpose: the paper's topic says what it is for
         topic = _topic(plain)
-        words = words[: len(_describe(lead, budget))]
-        if topic and name not in topic and not _restates(words, topic) and len(words) + 1 + len(topic.split()) <= budget:
+        words = words[: len(describe(lead, budget))]
+        if topic and name not in topic and not restates(words, topic) and len(words) + 1 + len(topic.split()) <= budget:
             words = words + ["for"] + topic.split()
-    words = _strip_dangling(words)
+    words = strip_dangling(words)
     return words if len(words) > 2 else []  # "a benchmark" alone says less than the rules' subtitle
 
 
@@ -77,7 +77,7 @@ def described_lead(plain: str, name: str, budget: int) -> tuple[list[str], str, 
     found = described_kind(plain, name)
     if found is None or not _informative(found[1], found[2]):
         return None
-    words = _article(_describe(found[1].replace(name, " "), budget))
+    words = article(describe(found[1].replace(name, " "), budget))
     if not words or _head(words) != found[0]:
         return None
     at = found[3]

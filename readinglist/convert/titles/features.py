@@ -12,10 +12,10 @@ from itertools import repeat
 from .constants import BOUND_MARGIN
 
 
-_WORD_TOKENS: dict[str, list[str]] = {}  # a word of a phrase -> its ROUGE tokens, kept between abstracts
+WORD_TOKENS: dict[str, list[str]] = {}  # a word of a phrase -> its ROUGE tokens, kept between abstracts
 
 
-def _stems(words: Iterable[str]) -> set[str]:
+def stems(words: Iterable[str]) -> set[str]:
     """The words, their hyphenated parts, and each without a plural -s ("transformers" says
     "transformer", "real-world" says "world")."""
     out: set[str] = set()
@@ -46,7 +46,7 @@ def _word_stems(w: str) -> tuple[str, ...]:
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])")
 
 
-def _opening_words(plain: str) -> list[str] | None:
+def opening_words(plain: str) -> list[str] | None:
     """The content tokens of the abstract's first ten words (of its first sentence), the
     baseline a title must beat: None when they have none."""
     from ..title_words import tokens
@@ -65,7 +65,7 @@ def _count_distribution(probs: list[float]) -> list[float]:
     return dist
 
 
-class _Opening:
+class Opening:
     """The abstract's opening tokens as the baseline a candidate title must not do worse than
     (see :func:`_not_worse`), with what depends only on which of them a candidate shares."""
 
@@ -92,7 +92,7 @@ class _Opening:
         return got
 
 
-def _not_worse(mine: dict[str, None], size: int, opening: _Opening, need: float | None = None) -> float:
+def not_worse(mine: dict[str, None], size: int, opening: Opening, need: float | None = None) -> float:
     """The probability that a candidate title (its distinct tokens ``mine``, ``size`` tokens in
     all) scores no lower ROUGE-1 against the real title than the abstract's opening tokens do,
     each word of the abstract in the real title independently with its probability and the
@@ -165,7 +165,7 @@ class Scorer:
 
     def info(self, words: list[str]) -> tuple[float, dict[str, None], int]:
         """(expected ROUGE-1, the new distinct tokens in order, the token count) of prefix + words."""
-        cache, tokens = _WORD_TOKENS, self.tokens
+        cache, tokens = WORD_TOKENS, self.tokens
         toks: list[str] = []
         for w in words:
             got = cache.get(w)

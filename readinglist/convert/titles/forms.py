@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 
-def _common_words():
+def common_words():
     """Words the training abstracts use often (the title-word model's vocabulary, lowercase):
     "adaptive" of "Bayes-Adaptive" is one, "Bulgarian" of "German\u2013Bulgarian" is not."""
     from ..title_words import load_model
@@ -18,13 +18,13 @@ def _common_words():
     return load_model().get("df", {})
 
 
-_TITLE_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
+TITLE_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
 
 
 def words_of_title(title: str) -> list[str]:
     """A title's words as :mod:`readinglist.convert.train_title_forms` counts them: lowercase,
     hyphenated words whole ("end-to-end")."""
-    return _TITLE_WORD.findall(title.lower())
+    return TITLE_WORD.findall(title.lower())
 
 
 @lru_cache(maxsize=1)

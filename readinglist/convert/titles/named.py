@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from ..lexicon import literal_spans
-from .casing import _sentence_case
+from .casing import sentence_case
 from .constants import KINDS, NOT_CONTENT, STOP_BEFORE_NAME
-from .text import _article, _BY_MEANS, _clean, _describe, _fit, _gerund, _words
+from .text import article, BY_MEANS, clean, describe, fit, _gerund, _words
 from .topic import _topic
 
 
@@ -23,7 +23,7 @@ _WORD_CHAR_OR_HYPHEN = re.compile(r"[\w\-]")
 _WORD_CHAR = re.compile(r"\w")
 
 
-def _name_description(plain: str, name: str, budget: int, allow_subject: bool = False) -> list[str]:
+def name_description(plain: str, name: str, budget: int, allow_subject: bool = False) -> list[str]:
     expansion: str | None = None
     for start, end in literal_spans(plain, name, _WORD_CHAR_OR_HYPHEN, _WORD_CHAR):
         before = plain[max(0, start - 160) : start]
@@ -55,32 +55,32 @@ def _name_description(plain: str, name: str, budget: int, allow_subject: bool = 
         if np_before and not appositive:
             relative = re.match(r"^,?\s+((?:that|which|whose|to|for)\b.*)", rest)
             phrase = np_before.group(1) + (" " + relative.group(1) if relative else "")
-            desc = _bare_kind_for_topic(_article(_describe(phrase, budget)), plain, budget)
+            desc = _bare_kind_for_topic(article(describe(phrase, budget)), plain, budget)
             if len([w for w in desc if w.lower() not in NOT_CONTENT]) < 2:
                 desc = []
         if desc:
             pass
         elif appositive:
-            desc = _article(_describe(appositive.group(1), budget))
+            desc = article(describe(appositive.group(1), budget))
             if desc and desc[0].lower() in {"our"}:
                 desc = desc[1:]
         elif which:
             ger = _gerund(which.group(1))
             if ger:
-                desc = _describe(ger + which.group(2), budget)
+                desc = describe(ger + which.group(2), budget)
                 says_what_it_does = True
         elif allow_subject and subject and (start == 0 or _starts_subject(before)):
             ger = _gerund(subject.group(1))
             if ger:
-                desc = _describe(ger + subject.group(2), budget)
+                desc = describe(ger + subject.group(2), budget)
         if desc and (not expansion or (len(desc) > 4 and not says_what_it_does)):
             return desc
         if expansion:
-            return _fit(_words(_sentence_case(_clean(expansion), plain)), budget)
+            return fit(_words(sentence_case(clean(expansion), plain)), budget)
         if desc:
             return desc
     if expansion:
-        return _fit(_words(_sentence_case(_clean(expansion), plain)), budget)
+        return fit(_words(sentence_case(clean(expansion), plain)), budget)
     return []
 
 
@@ -117,7 +117,7 @@ _WE_DID_AS_NAME = re.compile(
 )
 
 
-def _what_we_did(plain: str, name: str, budget: int) -> list[str]:
+def what_we_did(plain: str, name: str, budget: int) -> list[str]:
     """The description of a name given after what the authors did ("We train LLMs to emit
     compact reasoning traces ..., a procedure we call TraceTrim" -> "training LLMs to emit
     compact reasoning traces")."""
@@ -130,8 +130,8 @@ def _what_we_did(plain: str, name: str, budget: int) -> list[str]:
     ger = _gerund(m.group(1) + "s")
     if not ger:
         return []
-    what = _BY_MEANS.split(m.group(2), 1)[0]  # "... by rewarding answers ..." is how, not what
-    return _describe(f"{ger} {what}", budget)
+    what = BY_MEANS.split(m.group(2), 1)[0]  # "... by rewarding answers ..." is how, not what
+    return describe(f"{ger} {what}", budget)
 
 
 def _spelled_out(candidate: str, acronym: str) -> str:

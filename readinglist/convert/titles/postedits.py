@@ -10,8 +10,8 @@ import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
 from .constants import ATTACK_CUE, COMMON_DF, DEFENCE_CUE, THREAT_HEADS
-from .forms import _common_words, gerund_starts, proper_words
-from .text import _gerund, _head, _name_lead, _words
+from .forms import common_words, gerund_starts, proper_words
+from .text import _gerund, _head, name_lead, _words
 
 
 # A run of two or more Capitalised words (minor words between them): "Large Language Models",
@@ -22,17 +22,17 @@ _CAPITALISED_RUN = re.compile(
 )
 
 
-def _terms_in_lowercase(title: str, name: str | None) -> str:
+def terms_in_lowercase(title: str, name: str | None) -> str:
     """Terms the abstract wrote in Title Case (mostly to spell out an acronym: "Large Language
     Models (LLMs)", "Channel State Information (CSI)") as a sentence-case title writes them:
     "... for large language models". Only a run of common words none of which is a proper word
     (learned: "Segment Anything", "Hugging Face" and "Riichi Mahjong" stay); a run that starts
     a title without a name keeps its first capital (after "Name: " the title goes on in lowercase)."""
-    lead = _name_lead(title, name)
+    lead = name_lead(title, name)
     body = title[len(lead) :]
     if not _CAPITALISED_RUN.search(body):
         return title
-    proper, common = proper_words(), _common_words()
+    proper, common = proper_words(), common_words()
 
     def lower(m: re.Match) -> str:
         capitalised = [p for p in re.split(r"[\s-]+", m.group()) if p[:1].isupper()]
@@ -66,13 +66,13 @@ def _spelled_out_span(acronym: str, words: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _acronym_said_once(title: str, name: str | None) -> str:
+def acronym_said_once(title: str, name: str | None) -> str:
     """"SSL methods for semi-supervised learning" says one thing twice (85 of 3,000 generated dev
     titles did): the acronym is replaced by the words after "for" that spell it out, and "for
     ..." goes ("Semi-supervised learning methods"); when the part after "for" uses an acronym
     the part before spells out ("language model evaluation for effectiveness of LMs"), "for
     ..." goes. Kept as it is when what is left would be three words or fewer."""
-    lead = _name_lead(title, name)
+    lead = name_lead(title, name)
     body = title[len(lead) :]
     left, sep, right = body.partition(" for ")
     if not sep or " for " in right:
@@ -103,7 +103,7 @@ def _acronym_said_once(title: str, name: str | None) -> str:
 _RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:(?:can|could|may|will)\s+)?(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
 
 
-def _relative_as_purpose(title: str) -> str:
+def relative_as_purpose(title: str) -> str:
     """"a framework that generates 3D assets from videos" -> "a framework for generating 3D
     assets from videos" ("a ranker that can predict ..." -> "a ranker for predicting ..."): a relative clause (58 of 3,000 generated dev titles had one, 6 of the real
     ones) as the "for" + gerund real titles use. Left alone: a title already saying "for" before
@@ -131,10 +131,10 @@ def _relative_as_purpose(title: str) -> str:
     return f"{title[: m.start()]} for {adverb + ' ' if adverb else ''}{first}{rest}"
 
 
-def _as_gerund(title: str, name: str | None) -> str:
+def as_gerund(title: str, name: str | None) -> str:
     """The title with a leading plain verb (after "Name: " when named) in the -ing form real
     titles start with ("Solve SDPs in polynomial time" -> "Solving SDPs in polynomial time")."""
-    lead = _name_lead(title, name)
+    lead = name_lead(title, name)
     first, space, rest = title[len(lead) :].partition(" ")
     ing = gerund_starts().get(first.lower()) if first.isalpha() and space else None
     if not ing:
@@ -146,7 +146,7 @@ _DEFENCE = re.compile(DEFENCE_CUE, re.IGNORECASE)
 _ATTACK = re.compile(ATTACK_CUE, re.IGNORECASE)
 
 
-def _against_threat(title: str, plain: str) -> str:
+def against_threat(title: str, plain: str) -> str:
     """"ScoreOpt: score-based priors for adversarial attacks" -> "... against adversarial attacks"
     when the abstract defends (:func:`defends`): the last "for" of the title, when what follows it
     is headed by a threat (:data:`THREAT_HEADS`)."""

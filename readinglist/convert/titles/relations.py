@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from ..lexicon import split_sentences
 from .constants import REVERSE_MAX_DF
-from .forms import _common_words
+from .forms import common_words
 from .text import _head
 
 
@@ -33,7 +33,7 @@ def _for_relations(plain: str) -> tuple[tuple[tuple[frozenset[str], frozenset[st
     return tuple(out), frozenset(w for _b, after in out for w in after)
 
 
-def _befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
+def befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
     """The words before each "for" of the abstract that ``made``'s head noun follows (and does
     not also precede)."""
     relations, after_any = _for_relations(plain)
@@ -46,17 +46,17 @@ def _befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
     return tuple(before for before, after in relations if not forms.isdisjoint(after) and forms.isdisjoint(before))
 
 
-def _precedes_a_for(purpose: list[str], befores: tuple[frozenset[str], ...]) -> bool:
+def precedes_a_for(purpose: list[str], befores: tuple[frozenset[str], ...]) -> bool:
     """Does a rare word of ``purpose`` come before one of those "for"s?"""
     if not befores:
         return False
-    df = _common_words()
+    df = common_words()
     words = {w for x in purpose for w in _CONTENT_TOKEN.findall(x.lower()) if df.get(w, 0) < REVERSE_MAX_DF}
     return any(not words.isdisjoint(before) for before in befores)
 
 
-def _says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
+def says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
     """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
     effective strategy for low-communication distributed training"), so that "<made> for
     <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
-    return _precedes_a_for(purpose, _befores_of(made, plain))
+    return precedes_a_for(purpose, befores_of(made, plain))

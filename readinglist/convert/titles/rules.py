@@ -9,21 +9,21 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..kinds import contradicts, name_kind
-from .casing import _expand, _sentence_case
-from .checks import _defects
+from .casing import expand, sentence_case
+from .checks import defects
 from .constants import FALLBACK_TITLE, MAX_WORDS, NOT_CONTENT, RULE_MARGIN
 from .described import described_subtitle, fits_described
-from .contribution import _contribution, _fallback, _find_contribution, _Found, _with_topic
-from .named import _name_description, _what_we_did
-from .relations import _says_the_reverse
-from .text import _ALNUM, _before_finite_verb, _capitalise, _clean, _finish, _first_five_tokens, _head, _LEADING, _strip_dangling, _words
-from .topic import _phrase_with_topic, _restates, _topic
+from .contribution import _contribution, fallback, find_contribution, Found, with_topic
+from .named import name_description, what_we_did
+from .relations import says_the_reverse
+from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, _head, LEADING, strip_dangling, _words
+from .topic import phrase_with_topic, restates, _topic
 
 
 def title_for_tags(plain: str, name: str | None) -> str:
     """The title the tagger weighs (the rule-made one, so the learned choice of a title phrase
     leaves the tags as they were; computed once with :func:`make_title`)."""
-    return rule_made_title(plain or "", _clean(name) if name else None)
+    return rule_made_title(plain or "", clean(name) if name else None)
 
 
 @lru_cache(maxsize=4)
@@ -33,9 +33,9 @@ def rule_made_title(text: str, name: str | None) -> str:
     title = _repair(title, text, name) or title or FALLBACK_TITLE
     if name and title.startswith(f"{name}: "):
         desc = title[len(name) + 2 :].split()
-        joined = _phrase_with_topic(desc, text, MAX_WORDS - len(name.split()) - 1)
+        joined = phrase_with_topic(desc, text, MAX_WORDS - len(name.split()) - 1)
         if joined is not desc and name.lower() not in " ".join(joined[len(desc):]).lower():
-            title = _finish(f"{name}: {' '.join(joined)}") or title
+            title = finish(f"{name}: {' '.join(joined)}") or title
     return title
 
 
@@ -49,12 +49,12 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     named = bool(name) and (title == name or title.startswith(f"{name}: "))
     body = title[len(name or "") + 2 :] if named and title != name else ("" if named else title)
     budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
-    opening = _first_five_tokens(plain)
+    opening = first_five_tokens(plain)
 
-    name_words = {w for w in _ALNUM.findall((name or "").lower()) if len(w) > 2} if named else set()
+    name_words = {w for w in ALNUM.findall((name or "").lower()) if len(w) > 2} if named else set()
 
     def unfit(words: list[str]) -> bool:
-        low = _ALNUM.findall(" ".join(words).lower())
+        low = ALNUM.findall(" ".join(words).lower())
         if name_words & set(low):  # "MetaTeacher: a MetaTeacher framework" says the name twice
             return True
         return len(words) >= 4 and tuple(low[:5]) == opening
@@ -63,13 +63,13 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     phrase = best_phrase(plain, min(budget, 11), avoid=name or "", reject=unfit, min_words=min_words) if budget > 1 else []
     if named and phrase and name:
         phrase = [w for w in phrase if w.lower() != name.lower()]
-    phrase = _strip_dangling(_before_finite_verb(phrase))
+    phrase = strip_dangling(before_finite_verb(phrase))
     if len(phrase) < 2:
         return title
-    from .postedits import _relative_as_purpose
+    from .postedits import relative_as_purpose
 
     # "a ranker that can predict ..." is read as the post-edit will write it ("... for predicting ...")
-    body_ok = bool(body) and not _defects(_relative_as_purpose(body), plain, named) and len(title.split()) > 3
+    body_ok = bool(body) and not defects(relative_as_purpose(body), plain, named) and len(title.split()) > 3
     if named and name and name.lower() in body.lower():
         body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
     if named and name and (contradicts(_head(phrase), name_kind(plain, name)) or not fits_described(phrase, plain, name)):
@@ -77,44 +77,44 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     if body_ok and score_words(body.split(), plain) + RULE_MARGIN >= score_words(phrase, plain):
         return title
     if not named:
-        phrase = _phrase_with_topic(phrase, plain)
-    text = _sentence_case(" ".join(phrase), plain)
-    repaired = _finish(f"{name}: {text}" if named else _capitalise(text))
+        phrase = phrase_with_topic(phrase, plain)
+    text = sentence_case(" ".join(phrase), plain)
+    repaired = finish(f"{name}: {text}" if named else capitalise(text))
     return repaired or title
 
 
 def _rule_title(text: str, name: str | None) -> str:
     if name:
         budget = MAX_WORDS - len(_words(name))
-        desc = _name_description(text, name, budget) if budget > 0 else []
+        desc = name_description(text, name, budget) if budget > 0 else []
         if not desc:
             desc = _contribution(text, budget, keep_article=True) if budget > 0 else []
         if not desc and budget > 0:
-            desc = _name_description(text, name, budget, allow_subject=True)
+            desc = name_description(text, name, budget, allow_subject=True)
         if not desc and budget > 0:
-            desc = _what_we_did(text, name, budget)
+            desc = what_we_did(text, name, budget)
         if budget > 0 and not fits_described(desc, text, name):
             desc = described_subtitle(text, name, budget) or desc  # "GovBench, a benchmark ...": not "automating ..."
         if not desc and budget > 0:
             desc = described_subtitle(text, name, budget)  # "a unified Joint-OCTAMamba framework"
         if desc and len([w for w in desc if w.lower() not in NOT_CONTENT]) <= 3 and "for" not in desc:
             topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
-            if (topic and name not in topic and not _restates(desc, topic)
-                    and len(desc) + 1 + len(topic.split()) <= budget and not _says_the_reverse(desc, topic.split(), text)):
+            if (topic and name not in topic and not restates(desc, topic)
+                    and len(desc) + 1 + len(topic.split()) <= budget and not says_the_reverse(desc, topic.split(), text)):
                 desc = desc + ["for"] + topic.split()
         if desc:
-            desc = _strip_dangling(_expand(desc, text, budget))
+            desc = strip_dangling(expand(desc, text, budget))
         if desc:
-            title = _finish(f"{name}: {' '.join(desc)}")
+            title = finish(f"{name}: {' '.join(desc)}")
         else:
-            title = _finish(" ".join(_words(name)[:MAX_WORDS]))
+            title = finish(" ".join(_words(name)[:MAX_WORDS]))
         if title:
             return title
     words: list[str] = []
-    found = _find_contribution(text, MAX_WORDS)
+    found = find_contribution(text, MAX_WORDS)
     if found is not None:
-        found = _Found(found.tier, _LEADING.sub("", " ".join(found.words)).split(), found.analytic)
-        words = _strip_dangling(_expand(_with_topic(found, text), text, MAX_WORDS))
+        found = Found(found.tier, LEADING.sub("", " ".join(found.words)).split(), found.analytic)
+        words = strip_dangling(expand(with_topic(found, text), text, MAX_WORDS))
     if not words:
-        words = _fallback(text, MAX_WORDS)
-    return _finish(_capitalise(" ".join(words)))
+        words = fallback(text, MAX_WORDS)
+    return finish(capitalise(" ".join(words)))

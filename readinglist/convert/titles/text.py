@@ -19,8 +19,8 @@ _FILLER = re.compile(
     r"|\bthe\s+first\s+|\bfirst\s+(?=systematic|large|comprehensive)",
     re.IGNORECASE,
 )
-_LEADING = re.compile(r"^(?:(?:a|an|the|our|two|several|some)\s+)", re.IGNORECASE)
-_PAREN = re.compile(r"\s*(?<![\w\-])\([^()]*\)(?![\w\-])|\s*\[[^\[\]]*\]")  # "SE(3)-equivariant" keeps its (3)
+LEADING = re.compile(r"^(?:(?:a|an|the|our|two|several|some)\s+)", re.IGNORECASE)
+PAREN = re.compile(r"\s*(?<![\w\-])\([^()]*\)(?![\w\-])|\s*\[[^\[\]]*\]")  # "SE(3)-equivariant" keeps its (3)
 _QUOTES = re.compile(r"[\"“”‘`]|(?<![A-Za-z])'|(?<!s)'(?![A-Za-z])|(?<=s)'(?!\s)|’(?![A-Za-z])")
 _MARKUP = re.compile(r"\\[A-Za-z]+|[\\$*{}^]|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _SUBSCRIPT = re.compile(r"(?<=[^\W_])_(?=[^\W_])")
@@ -43,21 +43,21 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-_ALNUM = re.compile(r"[a-z0-9]+")
+ALNUM = re.compile(r"[a-z0-9]+")
 
 
 @lru_cache(maxsize=64)
-def _first_tokens(text: str) -> list[str]:
+def first_tokens(text: str) -> list[str]:
     """``re.findall(r"[a-z0-9]+", text.lower())[:MAX_WORDS]`` without tokenising all of it (the
     abstract's are asked for many times; callers never change the list)."""
-    return [m.group() for m in islice(_ALNUM.finditer(text.lower()), MAX_WORDS)]
+    return [m.group() for m in islice(ALNUM.finditer(text.lower()), MAX_WORDS)]
 
 
-def _first_five_tokens(text: str) -> tuple[str, ...]:
-    return tuple(_first_tokens(text)[:5])
+def first_five_tokens(text: str) -> tuple[str, ...]:
+    return tuple(first_tokens(text)[:5])
 
 
-def _name_lead(title: str, name: str | None) -> str:
+def name_lead(title: str, name: str | None) -> str:
     """``"Name: "`` when ``title`` is led by the name, else ``""``."""
     return f"{name}: " if name and title.startswith(f"{name}: ") else ""
 
@@ -67,7 +67,7 @@ _EN_DASH = re.compile(r"(?<=\w)--(?=\w)")
 _TO_CLEAN = re.compile(r"[_\\$*{}^\"“”‘`'’]|--")
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
     """Drop LaTeX/Markdown leftovers and quotes; ``ℓ_1`` becomes ``ℓ1``."""
     if text.isprintable() and "  " not in text and not _TO_CLEAN.search(text):
         return text.strip()  # nothing to drop, no white space but single spaces: what the subs leave
@@ -78,7 +78,7 @@ def _clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def _strip_dangling(words: list[str]) -> list[str]:
+def strip_dangling(words: list[str]) -> list[str]:
     while words:
         last = words[-1].rstrip(",;:.!?").lower()
         if last in DANGLING or not _WORD.search(last) or (len(words) > 1 and len(last) == 1 and "a" <= last <= "z"):
@@ -88,7 +88,7 @@ def _strip_dangling(words: list[str]) -> list[str]:
     return words
 
 
-def _clause(text: str) -> str:
+def clause(text: str) -> str:
     """The text up to the first clause boundary (a comma that starts a list is kept)."""
     verb = _AND_VERB.search(text)
     if verb:
@@ -117,7 +117,7 @@ def _cut_anaphora(words: list[str]) -> list[str]:
     return words
 
 
-def _fit(words: list[str], budget: int) -> list[str]:
+def fit(words: list[str], budget: int) -> list[str]:
     """At most ``budget`` words, cut before a clause or preposition where possible."""
     if len(words) > budget:
         top = min(budget, len(words) - 1)
@@ -126,22 +126,22 @@ def _fit(words: list[str], budget: int) -> list[str]:
             cut = next((j for j in range(top, 2, -1) if words[j].lower() in CUT_ANY), None)
         if cut and words[cut].lower() == "by" and re.fullmatch(r"[a-z]+(?:ed|en)", words[cut - 1]):
             cut -= 1  # "papers written | by four assistants": the participle goes with its agent
-        elif cut and cut > 3 and _PARTICIPLE_END.search(words[cut - 1]):
+        elif cut and cut > 3 and PARTICIPLE_END.search(words[cut - 1]):
             cut -= 1  # "a model equipped | with three ...": the participle goes with its object
         words = words[: cut or budget]
-    return _strip_dangling(words)
+    return strip_dangling(words)
 
 
-def _describe(text: str, budget: int) -> list[str]:
+def describe(text: str, budget: int) -> list[str]:
     """Trim a description: parentheses, filler, first clause, anaphora, length, dangling words."""
-    text = _PAREN.sub("", text[:MAX_CHARS])
+    text = PAREN.sub("", text[:MAX_CHARS])
     low = text.lower()
     if any(w in low for w in FILLER_WORDS):
         text = _FILLER.sub(lambda m: "a " if m.group(0)[:2].lower() in {"a ", "an", "th"} else "", text)
     if any(w in low for w in HOW_WORDS):
         text = _HOW_THESE.sub(r"\1 ", text)
     text = _PROBLEM_AS.sub("", text)
-    text = _clause(text.strip())
+    text = clause(text.strip())
     words = []
     for i, w in enumerate(_words(text)):
         if i and _MATHY.search(w):
@@ -153,10 +153,10 @@ def _describe(text: str, budget: int) -> list[str]:
         if words[i].lower() in {"that", "which", "whose"} and any(re.search(r"\d[%×]", w) for w in words[i + 1 : i + 4]):
             words = words[:i]
             break
-    return _fit(words, budget)
+    return fit(words, budget)
 
 
-def _article(words: list[str]) -> list[str]:
+def article(words: list[str]) -> list[str]:
     """"a" / "an" agreeing with the next word (after filler removal changed it)."""
     if len(words) > 1 and words[0].lower() in {"a", "an"}:
         nxt = words[1]
@@ -179,7 +179,7 @@ def _gerund(verb: str) -> str | None:
     return stem + "ing"
 
 
-_BY_MEANS = re.compile(r"\s+(?:by|via|through)\s+(?=[a-z]+ing\b)")
+BY_MEANS = re.compile(r"\s+(?:by|via|through)\s+(?=[a-z]+ing\b)")
 
 
 def _head(words: list[str]) -> str:
@@ -193,24 +193,24 @@ def _head(words: list[str]) -> str:
     return head
 
 
-def _capitalise(text: str) -> str:
+def capitalise(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
-def _before_finite_verb(words: list[str]) -> list[str]:
+def before_finite_verb(words: list[str]) -> list[str]:
     """The words before the first finite verb ("Video prediction --- forecasting future video
     ---has attracted attention" -> its subject), when at least two words come before it."""
     for i, w in enumerate(words):
-        for m in _LETTERS.finditer(w):
+        for m in LETTERS.finditer(w):
             if m.group().lower() in FINITE:
                 head = w[: m.start()].rstrip("-–—,;: ")
-                kept = _strip_dangling(words[:i] + ([head] if head else []))
+                kept = strip_dangling(words[:i] + ([head] if head else []))
                 return kept if len(kept) >= 2 else words
     return words
 
 
-_LETTERS = re.compile(r"[A-Za-z]+")
-_PARTICIPLE_END = re.compile(r"^[a-z]{3,}[^e]ed$")  # "inspired", "trained": a phrase cut before its object
+LETTERS = re.compile(r"[A-Za-z]+")
+PARTICIPLE_END = re.compile(r"^[a-z]{3,}[^e]ed$")  # "inspired", "trained": a phrase cut before its object
 
 
 def plain_title(plain: str) -> str:
@@ -220,11 +220,11 @@ def plain_title(plain: str) -> str:
     words = [w for w in re.sub(r"[\\$*{}^_`]", " ", first).split() if re.search(r"\w", w)][:10]
     while words and words[-1].lower().strip(",;:.") in DANGLING:
         words.pop()
-    return _capitalise(" ".join(words).rstrip(",;:.")) or FALLBACK_TITLE
+    return capitalise(" ".join(words).rstrip(",;:.")) or FALLBACK_TITLE
 
 
-def _finish(title: str) -> str:
-    title = _clean(title)
+def finish(title: str) -> str:
+    title = clean(title)
     title = _TRAILING_PUNCT.sub("", title)
-    words = _strip_dangling(title.split()[:MAX_WORDS])
+    words = strip_dangling(title.split()[:MAX_WORDS])
     return " ".join(words) if words and _WORD.search(" ".join(words)) else ""

@@ -11,7 +11,7 @@ from functools import lru_cache
 from ..lexicon import DANGLING, split_sentences
 from .constants import CUT_ANY, MAX_WORDS, NOT_IN_TOPIC, NOT_TOPIC_START, PRONOUNS, SUBORDINATE, TOPIC_JOIN_MAX
 from .forms import proper_words
-from .relations import _says_the_reverse
+from .relations import says_the_reverse
 
 
 _OPEN_QUESTION = re.compile(
@@ -21,7 +21,7 @@ _OPEN_QUESTION = re.compile(
 )
 
 
-def _open_question(text: str) -> str | None:
+def open_question(text: str) -> str | None:
     """"how model capacity shapes grokking remains an open question" -> "how model capacity
     shapes grokking" (the last such question before the contribution)."""
     if not any(w in text for w in ("open", "unclear", "unknown", "understood", "unexplored", "unanswered")):
@@ -105,7 +105,7 @@ def _topic_of(segment: str) -> str | None:
     return np
 
 
-def _phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 3) -> list[str]:
+def phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 3) -> list[str]:
     """A short phrase that does not say the paper's topic gets it ("a three-part solution to
     extrapolation errors" + "for deep offline reinforcement learning")."""
     if len(phrase) > TOPIC_JOIN_MAX or " for " in f" {' '.join(phrase).lower()} ":
@@ -120,7 +120,7 @@ def _phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 
     said |= {part for w in said if "-" in w for part in w.split("-")}
     if content & said or not initials.isdisjoint(said) or len(phrase) + 1 + len(topic_words) > budget:
         return phrase  # the phrase says the topic already ("... of LLMs" and "large language models")
-    if _says_the_reverse(phrase, topic_words, plain):
+    if says_the_reverse(phrase, topic_words, plain):
         return phrase
     return phrase + ["for"] + topic_words
 
@@ -138,7 +138,7 @@ def _topic_parts(topic: str) -> tuple[list[str], frozenset[str], frozenset[str]]
     return topic_words, frozenset(w.lower() for w in _TOPIC_WORD.findall(topic)), frozenset((initials, initials + "s"))
 
 
-def _restates(desc: list[str], topic: str) -> bool:
+def restates(desc: list[str], topic: str) -> bool:
     """Does the description already say the topic's core ("a distillation recipe" and
     "knowledge distillation from large teachers")? The core is the topic before a preposition."""
     said = {w.lower().strip(",;:") for w in desc}
