@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .errors import ConfigError
 # where the store is (known without this module when no config file names it: see .project)
-from .project import CEILING_ENV as CEILING_ENV, CONFIG_ENV, STORE_ENV as STORE_ENV, _is_file, find_project, store_named
+from .project import CEILING_ENV as CEILING_ENV, CONFIG_ENV, STORE_ENV as STORE_ENV, readable_file, find_project, store_named
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,10 @@ def find_config(explicit: str | os.PathLike | None = None) -> Path | None:
     if env:
         return Path(env)
     project = find_project()
-    if project is not None and _is_file(project / "config.toml"):
+    if project is not None and readable_file(project / "config.toml"):
         return project / "config.toml"
     user = user_config_file()
-    return user if _is_file(user) else None
+    return user if readable_file(user) else None
 
 
 def load_config(path: str | os.PathLike | None = None, *, store: str | os.PathLike | None = None) -> Config:

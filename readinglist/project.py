@@ -16,7 +16,7 @@ STORE_ENV = "READINGLIST_STORE"
 CEILING_ENV = "READINGLIST_CEILING_DIRECTORIES"
 
 
-def _is_file(path: Path) -> bool:
+def readable_file(path: Path) -> bool:
     """``path.is_file()``, but False where a folder on the way cannot be read (an unreadable
     ~/.config must not break every command: the defaults apply)."""
     try:
@@ -33,7 +33,7 @@ def find_project(start: Path | None = None) -> Path | None:
     for folder in (here, *here.parents):
         if folder in ceilings:
             return None
-        if _is_file(folder / "config.toml") or (folder / "library" / "papers").is_dir():
+        if readable_file(folder / "config.toml") or (folder / "library" / "papers").is_dir():
             return folder
     return None
 
@@ -45,7 +45,7 @@ def store_named(project: Path | None, store) -> tuple[str | os.PathLike | None, 
     if store:
         return store, "--store"
     if project is not None:
-        if not _is_file(project / "config.toml"):  # a library/ store without a config file
+        if not readable_file(project / "config.toml"):  # a library/ store without a config file
             return project / "library", "project"
         return None, None
     if os.environ.get(STORE_ENV):

@@ -13,22 +13,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "readinglist"
 # (importing module, name): each one's public spelling is already a different name in a module
 # that would have to see both
 STILL_PRIVATE = {
-    ("readinglist.cli.lists", "_find"),
-    ("readinglist.cli.papers", "_count"),
-    ("readinglist.cli.papers", "_find"),
-    ("readinglist.cli.papers", "_out"),
-    ("readinglist.cli.papers", "_paper_json"),
-    ("readinglist.cli.reading", "_count"),
-    ("readinglist.cli.report", "_console"),
-    ("readinglist.cli.transfer", "_count"),
-    ("readinglist.config", "_is_file"),
-    ("readinglist.convert.name_candidates", "_coined"),
-    ("readinglist.convert.name_model", "_defined"),
-    ("readinglist.convert.name_model", "_kind"),
-    ("readinglist.convert.naming", "_NOT_A_NAME_WORD"),
-    ("readinglist.convert.naming", "_OTHER_SPACE"),
-    ("readinglist.convert.naming", "_finditer_at"),
-    ("readinglist.convert.naming", "_strip_possessive"),
     ("readinglist.convert.titles.candidates", "_head"),
     ("readinglist.convert.titles.candidates", "_verbs"),
     ("readinglist.convert.titles.checks", "_head"),
@@ -53,16 +37,8 @@ STILL_PRIVATE = {
     ("readinglist.convert.titles.rules", "_head"),
     ("readinglist.convert.titles.rules", "_topic"),
     ("readinglist.convert.titles.rules", "_words"),
-    ("readinglist.convert.train_names", "_coined"),
     ("readinglist.convert.train_title_forms", "_gerund"),
     ("readinglist.convert.train_title_forms", "_verbs"),
-    ("readinglist.store.cache", "_collect"),
-    ("readinglist.store.cache", "_create"),
-    ("readinglist.store.cache", "_listing"),
-    ("readinglist.store.cache", "_scan"),
-    ("readinglist.store.cache", "_update"),
-    ("readinglist.store.gitmerge", "_trim_history"),
-    ("readinglist.store.importer", "_strip_record"),
 }
 
 

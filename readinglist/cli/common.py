@@ -91,7 +91,7 @@ class State:
             if r.error:
                 echo(f"warning: auto-export {r.path} not updated: {r.error}", err=True)
             elif r.written:
-                echo(f"auto-export: updated {r.path} ({_count(r.papers, 'paper')})", err=True)
+                echo(f"auto-export: updated {r.path} ({count_phrase(r.papers, 'paper')})", err=True)
 
 
 #: From this many paper files, a cache made from nothing takes long enough to say so.
@@ -144,7 +144,7 @@ def _color(stream=None) -> bool:
     return use_color(state.color, stream)
 
 
-def _console(stderr: bool = False):
+def rich_console(stderr: bool = False):
     from rich.console import Console
 
     return Console(stderr=stderr, no_color=not _color(sys.stderr if stderr else sys.stdout), highlight=False)
@@ -155,12 +155,12 @@ def status_console():
     columns narrower than the terminal. A line that fills the terminal's width, or that the
     terminal's echo of Ctrl-C (``^C``, at the end of the line) makes wrap, takes two rows where
     rich counts one, and erasing the display would then leave it on the screen."""
-    console = _console(stderr=True)
+    console = rich_console(stderr=True)
     console.width = max(20, console.width - 3)
     return console
 
 
-def _out(text: str) -> None:
+def write_paged(text: str) -> None:
     """Long output goes through $PAGER on a terminal (as git does) unless --no-pager."""
     if state.pager:
         from ..terminal import page
@@ -170,7 +170,7 @@ def _out(text: str) -> None:
         sys.stdout.write(text)
 
 
-def _paper_json(paper) -> dict:
+def paper_as_json(paper) -> dict:
     """A paper as the JSON object the commands print (:func:`~readinglist.store.cache.paper_json`)."""
     from ..store.cache import paper_json
 
@@ -179,7 +179,7 @@ def _paper_json(paper) -> dict:
 
 def _print_papers(papers, *, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(json_lines(map(_paper_json, papers)))
+        sys.stdout.write(json_lines(map(paper_as_json, papers)))
         return
     if plain_output():  # one write of all lines
         from ..store.cache import plain_line_of
@@ -189,8 +189,8 @@ def _print_papers(papers, *, as_json: bool) -> None:
     from ..terminal import paper_table, width
 
     if papers:
-        _out("\n".join(paper_table(papers, total_width=width(), color=_color())) + "\n")
-    echo(_count(len(papers), "paper"), err=True)
+        write_paged("\n".join(paper_table(papers, total_width=width(), color=_color())) + "\n")
+    echo(count_phrase(len(papers), "paper"), err=True)
 
 
 def list_papers(where, sort, reverse, limit, as_json) -> None:
@@ -199,12 +199,12 @@ def list_papers(where, sort, reverse, limit, as_json) -> None:
     if reverse:  # every order ends with the key: the reversed order is the reversed list
         sort = sort[1:] if sort.startswith("-") else "-" + sort
     if not as_json and plain_output():  # the cache keeps each paper's line: one text a paper
-        sys.stdout.write("".join(_find(where, sort, limit=limit, lines=True)))
+        sys.stdout.write("".join(find_papers(where, sort, limit=limit, lines=True)))
         return
     if as_json and utf8(sys.stdout):  # ...and its JSON line (made for a UTF-8 stdout)
-        _write_utf8(_find(where, sort, limit=limit, json=True))
+        _write_utf8(find_papers(where, sort, limit=limit, json=True))
         return
-    papers = _find(where, sort, limit=limit, brief=not as_json)
+    papers = find_papers(where, sort, limit=limit, brief=not as_json)
     _print_papers(papers, as_json=as_json)
 
 
@@ -213,7 +213,7 @@ def search_papers(text, limit, as_json) -> None:
     hits = state.store.search(text, limit=limit, brief=not as_json)
     warn_broken()
     if as_json:
-        sys.stdout.write(json_lines({**_paper_json(paper), "score": round(score, 2)} for paper, score in hits))
+        sys.stdout.write(json_lines({**paper_as_json(paper), "score": round(score, 2)} for paper, score in hits))
         return
     if not hits:
         echo(f"no paper matches {text!r}", err=True)
@@ -221,7 +221,7 @@ def search_papers(text, limit, as_json) -> None:
     _print_papers([paper for paper, _ in hits], as_json=False)
 
 
-def _count(n: int, noun: str, plural: str | None = None) -> str:
+def count_phrase(n: int, noun: str, plural: str | None = None) -> str:
     """ "1 paper", "2 papers" """
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
@@ -232,9 +232,9 @@ def next_papers(where, limit, as_json) -> None:
     sorts and cuts, as for list: only the papers shown are read, as cached rows for the table."""
     where = where.replace(status=("reading", "unread"))
     if as_json and utf8(sys.stdout):  # the JSON lines the cache keeps, as for list --json
-        _write_utf8(_find(where, "next", limit=limit, json=True))
+        _write_utf8(find_papers(where, "next", limit=limit, json=True))
         return
-    _print_papers(_find(where, "next", limit=limit, brief=not as_json), as_json=as_json)
+    _print_papers(find_papers(where, "next", limit=limit, brief=not as_json), as_json=as_json)
 
 
 def _write_utf8(lines: list[bytes]) -> None:
@@ -248,7 +248,7 @@ def _write_utf8(lines: list[bytes]) -> None:
         out.write(b"".join(lines[i : i + 1000]))
 
 
-def _find(where, sort, **more):
+def find_papers(where, sort, **more):
     papers = state.store.find(where, sort=sort, **more)
     warn_broken()
     return papers

@@ -9,7 +9,7 @@ import typer
 from .common import (
     echo,
     json_text,
-    _find,
+    find_papers,
     state,
 )
 from ..selection import Filter
@@ -96,7 +96,7 @@ def lists_add(
 
     wanted = list(keys or ())
     if where:
-        wanted += [p.key for p in _find(where, "key")]
+        wanted += [p.key for p in find_papers(where, "key")]
     if not wanted:
         raise ValidationError("nothing to add: give keys, or filters that match papers")
     report = lists.add(state.store, name, wanted, section=section, comment=comment)

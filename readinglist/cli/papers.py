@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from .common import _count, _find, _out, _paper_json, echo, json_text, state
+from .common import count_phrase, find_papers, write_paged, paper_as_json, echo, json_text, state
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
@@ -49,13 +49,13 @@ def _echo_paper(p: Paper) -> None:
         from ..text import to_plain
 
         lines += ["", escape_controls(wrap(to_plain(r.abstract), min(width(), 100)))]
-    _out("\n".join(lines) + "\n")
+    write_paged("\n".join(lines) + "\n")
 
 
 def show(key, as_json) -> None:
     """The body of ``readinglist show`` (see :mod:`.reading` for its options)."""
     if as_json:
-        echo(json_text(_paper_json(state.store.get(key)), indent=2))
+        echo(json_text(paper_as_json(state.store.get(key)), indent=2))
     else:
         _echo_paper(state.store.get(key))
 
@@ -68,7 +68,7 @@ def _selection(keys, where) -> list[Paper]:
     if keys and where:
         raise ValidationError("give KEYs or filters (--tag, --status, ...), not both")
     if where:
-        return _find(where, "key")
+        return find_papers(where, "key")
     if not keys:
         import typer  # only a usage error (the typer command's): never on the fast path
 
@@ -91,7 +91,7 @@ def mark(status, keys, where, dry_run) -> None:
     if dry_run:
         for p in todo:
             echo(f"{p.key}: {p.status} -> {status}")
-        echo(f"would mark {_count(len(todo), 'paper')} {status} (dry run: nothing written)")
+        echo(f"would mark {count_phrase(len(todo), 'paper')} {status} (dry run: nothing written)")
         return
     with store.transaction():
         for p in todo:
@@ -100,7 +100,7 @@ def mark(status, keys, where, dry_run) -> None:
     for p in rows:
         echo(f"{p.key}: {status}" if p.key in changed else f"{p.key}: already {status}")
     if len(rows) != 1:
-        echo(f"marked {_count(len(todo), 'paper')} {status}" + (f" ({len(rows) - len(todo)} already were)" if len(todo) < len(rows) else ""))
+        echo(f"marked {count_phrase(len(todo), 'paper')} {status}" + (f" ({len(rows) - len(todo)} already were)" if len(todo) < len(rows) else ""))
 
 
 def note(key, message, append) -> None:
@@ -121,7 +121,7 @@ def note(key, message, append) -> None:
     except ConflictError as exc:  # the edited text is the user's: keep it where they can find it
         raise ConflictError(f"{exc}; your text is in {_keep(message)}") from None
     n = len(paper.notes.splitlines())
-    echo(f"{paper.key}: notes saved ({_count(n, 'line')})" if n else f"{paper.key}: notes cleared")
+    echo(f"{paper.key}: notes saved ({count_phrase(n, 'line')})" if n else f"{paper.key}: notes cleared")
 
 
 def _keep(text: str | bytes) -> str:
@@ -204,7 +204,7 @@ def tag(words, keys, remove, where, dry_run) -> None:
     if dry_run:
         for p in todo:
             echo(f"{p.key}: {'-' if remove else '+'}{', '.join(tags)}")
-        echo(f"would {'untag' if remove else 'tag'} {_count(len(todo), 'paper')} (dry run: nothing written)")
+        echo(f"would {'untag' if remove else 'tag'} {count_phrase(len(todo), 'paper')} (dry run: nothing written)")
         return
     with store.transaction():
         done = [
@@ -217,7 +217,7 @@ def tag(words, keys, remove, where, dry_run) -> None:
         return
     for paper in done:
         echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}")
-    echo(f"{'untagged' if remove else 'tagged'} {_count(len(done), 'paper')}" + (f" ({len(rows) - len(done)} unchanged)" if len(done) < len(rows) else ""))
+    echo(f"{'untagged' if remove else 'tagged'} {count_phrase(len(done), 'paper')}" + (f" ({len(rows) - len(done)} unchanged)" if len(done) < len(rows) else ""))
 
 
 def rename_tag(old, new, dry_run) -> None:
@@ -226,9 +226,9 @@ def rename_tag(old, new, dry_run) -> None:
     for paper in rows:
         echo(f"{paper.key}: {', '.join(paper.tags) or '(no tags)'}" if not dry_run else f"{paper.key}: {old} -> {new}")
     if dry_run:
-        echo(f"would rename {old!r} to {new!r} on {_count(len(rows), 'paper')} (dry run: nothing written)")
+        echo(f"would rename {old!r} to {new!r} on {count_phrase(len(rows), 'paper')} (dry run: nothing written)")
     else:
-        echo(f"renamed {old!r} to {new!r} on {_count(len(rows), 'paper')}")
+        echo(f"renamed {old!r} to {new!r} on {count_phrase(len(rows), 'paper')}")
 
 
 def rate(key, n) -> None:

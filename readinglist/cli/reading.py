@@ -13,7 +13,7 @@ import typer
 from . import papers
 from .common import (
     echo,
-    _count,
+    count_phrase,
     state,
 )
 from ..selection import Filter
@@ -167,12 +167,12 @@ def rm(
     ) if in_lists else ""
     if not yes:
         if not sys.stdin.isatty():
-            raise ValidationError(f"rm would remove {_count(len(papers), 'paper')} ({listing}){also}: pass --yes to confirm")
-        if not typer.confirm(f"remove {_count(len(papers), 'paper')} ({listing}){also}?", default=False):
+            raise ValidationError(f"rm would remove {count_phrase(len(papers), 'paper')} ({listing}){also}: pass --yes to confirm")
+        if not typer.confirm(f"remove {count_phrase(len(papers), 'paper')} ({listing}){also}?", default=False):
             echo("nothing removed", err=True)
             raise typer.Exit(1)
     removed = store.remove(p.key for p in papers)
-    echo(f"removed {_count(len(removed), 'paper')}: {listing}" + (f" (also from the curated list{'s' if len(in_lists) > 1 else ''} {', '.join(in_lists)})" if in_lists else ""))
+    echo(f"removed {count_phrase(len(removed), 'paper')}: {listing}" + (f" (also from the curated list{'s' if len(in_lists) > 1 else ''} {', '.join(in_lists)})" if in_lists else ""))
 
 
 @commands.command()

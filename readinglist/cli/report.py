@@ -4,7 +4,7 @@ without them, as the typer command (:mod:`.library`) does with them."""
 
 from __future__ import annotations
 
-from .common import _console, plain_output, warn_broken, echo, state
+from .common import rich_console, plain_output, warn_broken, echo, state
 
 
 def stats_report(weeks: int) -> None:
@@ -16,7 +16,7 @@ def stats_report(weeks: int) -> None:
     papers = state.store.find(brief=True)
     warn_broken()
     if not plain_output():
-        console = _console()
+        console = rich_console()
         console.print(stats_table(papers, weeks=weeks, width=console.width))
         return
     from ..text.controls import escape_controls

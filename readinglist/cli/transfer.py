@@ -12,7 +12,7 @@ import typer
 from .common import (
     status_console,
     echo,
-    _count,
+    count_phrase,
     warn_broken,
     state,
 )
@@ -218,7 +218,7 @@ def _print_import_report(report) -> None:
         print(f"warning: {escape_controls(w, keep='')}", file=err)
     echo(
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged, "
-        f"{_count(len(report.duplicates), 'duplicate')}, {_count(skipped, 'skipped paragraph')}" + _into_store()
+        f"{count_phrase(len(report.duplicates), 'duplicate')}, {count_phrase(skipped, 'skipped paragraph')}" + _into_store()
     )
 
 
@@ -291,7 +291,7 @@ def export(
 
             as_it_was = f"{output} is as it was" if os.path.lexists(output) else f"{output} was not written"
             raise interrupted(exc, f"nothing was exported ({as_it_was})") from None
-        echo(f"{_count(count, 'paper')} written to {output}", err=True)
+        echo(f"{count_phrase(count, 'paper')} written to {output}", err=True)
         if keep_updated:
             from ..autoexport import add, path_of
 

@@ -68,7 +68,7 @@ KNOWN_SYSTEMS = (
 )
 
 
-_OTHER_SPACE = re.compile(r"[^\S ]")
+OTHER_SPACE = re.compile(r"[^\S ]")
 
 
 _SENT_SPLIT = re.compile(r"[.!?]\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
@@ -77,7 +77,7 @@ _SENT_SPLIT = re.compile(r"[.!?]\s+(?=[A-Z\u00c0-\u024f0-9\"“(])")
 _ABBREV_END = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|cf|etc|Fig|Eq|Sec|resp|approx|Art|No)\.)$")
 
 
-_NOT_A_NAME_WORD = frozenset(
+NOT_A_NAME_WORD = frozenset(
     """A An The This These That Those Our We It Its Two Three Four Five First Second New Novel Here
     There Such Each Both Several Many Most Some Any All One Existing Prior Previous Recent Further
     Finally However Moreover Specifically Experiments Results Code Extensive""".split()
@@ -87,7 +87,7 @@ _NOT_A_NAME_WORD = frozenset(
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
 
 
-def _strip_possessive(token: str) -> str:
+def strip_possessive(token: str) -> str:
     if "'" not in token and "’" not in token:
         return token  # every possessive ending has an apostrophe
     return _POSSESSIVE.sub("", token)
@@ -110,7 +110,7 @@ def is_coined(token: str) -> bool:
     capitals, or three or more capitals. Plain words (``Muon``), compounds with a lowercase part
     (``LLM-based``) and two-letter acronyms (``RL``) are not coined.
     """
-    token = _strip_possessive(token)
+    token = strip_possessive(token)
     parts = _PART_SPLIT.split(token)
     if not any(ch.isalpha() for ch in token):
         return False
@@ -131,7 +131,7 @@ def is_coined(token: str) -> bool:
 @lru_cache(maxsize=65536)
 def generic(token: str) -> bool:
     """An ordinary acronym (LLM, LLMs, CIs) or a well-known prior system (GPT-4o, DINOv3)."""
-    token = _strip_possessive(token)
+    token = strip_possessive(token)
     upper = token.upper()
     if upper in GENERIC_ACRONYMS:
         return True
@@ -165,7 +165,7 @@ def split_sentences(plain: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
-def _finditer_at(pattern: re.Pattern, text: str, low: str | None, starts: tuple[str, ...]) -> list[re.Match]:
+def finditer_at(pattern: re.Pattern, text: str, low: str | None, starts: tuple[str, ...]) -> list[re.Match]:
     """``list(pattern.finditer(text))`` for a pattern whose every match starts at one of the
     ``starts`` literals in ``low`` (``text`` lowercased, or None when ``text`` has white space
     other than spaces or lowercasing changed its length): the pattern is only tried there."""
@@ -215,8 +215,4 @@ def literal_spans(
 # Public names (the underscored ones above are kept for the modules that grew up with them).
 NAME_CHARS = C
 NAME_PATTERN = NAME
-NOT_A_NAME_WORD = _NOT_A_NAME_WORD
-OTHER_SPACE = _OTHER_SPACE
-strip_possessive = _strip_possessive
 is_generic = generic
-finditer_at = _finditer_at

@@ -15,7 +15,7 @@ from .name_context import (
     acronym_long_form, after_cue_far, background_sentence, cue_sentence, ends_on, find_all, kind_word_before,
     occurrences, sentence_index,
 )
-from .name_shape import CAMEL_START, CAP_RUN, RARE_WORD, STOP, TOKEN_CAPITAL, bucket, _coined, shape_features
+from .name_shape import CAMEL_START, CAP_RUN, RARE_WORD, STOP, TOKEN_CAPITAL, bucket, is_loosely_coined, shape_features
 
 @dataclass
 class Candidate:
@@ -69,7 +69,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             tok = lexicon.strip_possessive(tok)
         if tok.endswith(".git"):
             tok = tok[:-4]  # a repository's clone address ("github.com/x/ClimateVID.git"): its name
-        if tok.endswith("+") or _coined(tok.rstrip("+")) or CAMEL_START.match(tok):
+        if tok.endswith("+") or is_loosely_coined(tok.rstrip("+")) or CAMEL_START.match(tok):
             add(tok, m.start())
         elif common and RARE_WORD.fullmatch(tok) and tok.lower() not in common and tok not in lexicon.NOT_A_NAME_WORD:
             add(tok, m.start())  # "Koopa", "Brant": a capitalised word that is no common word
@@ -91,7 +91,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
             if generic_long:
                 generic_forms.add(" ".join(generic_long).lower())
             continue
-        if not (_coined(acro) or re.fullmatch(r"[A-Z]{2,}[a-z]?", acro)):
+        if not (is_loosely_coined(acro) or re.fullmatch(r"[A-Z]{2,}[a-z]?", acro)):
             continue
         words = plain[max(0, m.start() - 300) : m.start()].split()
         long = acronym_long_form(words, acro)
@@ -251,7 +251,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
                 f["prior_context_all"] = 1.0
         if not any(f[ctx] for ctx in _INTRODUCING_SET.intersection(f)):
             f["no_introducing_context"] = 1.0  # named in passing: no cue, appositive, emphasis or code link
-        kind = _kind(f)
+        kind = candidate_kind(f)
         for ctx in [k for k in f if k in _CONTEXTS_SET and f[k]]:
             f[f"{kind}&{ctx}"] = 1.0
         out.append(Candidate(name, first[name], {k: v for k, v in f.items() if v}))
@@ -345,12 +345,12 @@ def _rival_roles(out: list[Candidate]) -> None:
             f["benchmark_beside_method"] = 1.0
 
 
-def _defined(f: dict[str, float]) -> bool:
+def is_introduced(f: dict[str, float]) -> bool:
     """Is a candidate with these features introduced as the paper's own (a defining context, no use)?"""
     return any(f.get(k) for k in _DEFINING) and not f.get("role_used_all")
 
 
-def _kind(f: dict[str, float]) -> str:
+def candidate_kind(f: dict[str, float]) -> str:
     if f.get("is_long_form"):
         return "long"
     if f.get("words_2") or f.get("words_3") or f.get("words_4"):

@@ -60,7 +60,7 @@ import re
 from functools import lru_cache
 
 from .models import DATA, read_model
-from .name_candidates import Candidate, _defined, _kind, candidates
+from .name_candidates import Candidate, is_introduced, candidate_kind, candidates
 from .name_context import find_all
 from .name_shape import bucket
 
@@ -107,9 +107,9 @@ def decision_features(ranked: list[tuple[float, Candidate]]) -> dict[str, float]
     f = dict(top.features)
     if len(ranked) > 1 and ranked[1][1].name == top.other_form:
         f["runner_up_is_its_other_form"] = 1.0
-    f["kind_" + _kind(top.features)] = 1.0
+    f["kind_" + candidate_kind(top.features)] = 1.0
     # does the abstract define a name of its own at all (one introduced and never only used)?
-    defined = [c for _z, c in ranked if _defined(c.features)]
+    defined = [c for _z, c in ranked if is_introduced(c.features)]
     if not defined:
         f["paper_defines_no_name"] = 1.0  # the best candidate is only met in passing: likely no name of its own
     elif top not in defined and all(c.name != top.other_form for c in defined):

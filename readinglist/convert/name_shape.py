@@ -46,7 +46,7 @@ _HYPHEN_PHRASE = re.compile(r"[A-Z][a-z]+(?:-(?:then|and|to|in|the|of|for|as|or|
 
 
 @lru_cache(maxsize=65536)
-def _coined(token: str) -> bool:
+def is_loosely_coined(token: str) -> bool:
     return lexicon.is_coined(token) or bool(
         _CAPS_THEN_SMALL.fullmatch(token) or _CAPS_NAME_SUFFIX.fullmatch(token) or _HYPHEN_PHRASE.fullmatch(token)
     )
@@ -68,7 +68,7 @@ def shape_features(name: str, common: frozenset, frequent: dict, own_counts: int
     if len(words) == 1:
         tok = name
         core = tok.rstrip("+")
-        f["coined"] = float(_coined(core))
+        f["coined"] = float(is_loosely_coined(core))
         f["all_caps"] = float(core.isupper() and len(core) >= 2)
         f["mixed_case"] = float(bool(_MIXED.search(core)))
         f["has_digit"] = float(bool(_DIGIT.search(core)))
@@ -94,7 +94,7 @@ def shape_features(name: str, common: frozenset, frequent: dict, own_counts: int
         f[f"corpus_df_{bucket(df, (2, 9, 49))}"] = 1.0
     else:
         f["multi_title_case"] = float(all(w[:1].isupper() for w in words if w.lower() not in STOP))
-        f["multi_has_coined"] = float(any(_coined(w) for w in words))
+        f["multi_has_coined"] = float(any(is_loosely_coined(w) for w in words))
         f["multi_common_words"] = float(all(w.lower() in common or w.lower() in STOP for w in words))
         f["multi_generic"] = float(any(lexicon.is_generic(w) for w in words))
         # "Evidence Attribution Recall", "Calibrated Agreement Score": a measure, not a system

@@ -24,15 +24,15 @@ from .lexicon import (  # noqa: F401 - GENERIC_ACRONYMS, KNOWN_SYSTEMS, split_se
     C,
     NAME,
     NAME_RE,
-    _NOT_A_NAME_WORD,
-    _OTHER_SPACE,
+    NOT_A_NAME_WORD,
+    OTHER_SPACE,
     GENERIC_ACRONYMS,
     KNOWN_SYSTEMS,
     LOWER,
     UPPER,
-    _finditer_at,
+    finditer_at,
     generic,
-    _strip_possessive,
+    strip_possessive,
     is_coined,
     literal_spans,
     split_sentences,
@@ -103,7 +103,7 @@ _EMPHASIS = (
 )
 # Every match of _CUE, _CALLED and _OUR_KIND starts with one of these (in the lowercased text), so
 # those patterns are only tried where a literal occurs instead of being scanned along the text.
-# (A space stands for any white space: other white space makes _finditer_at scan the whole text.)
+# (A space stands for any white space: other white space makes finditer_at scan the whole text.)
 _CUE_STARTS = ("we ", "this ", "our ", "by ", "here", "introducing", "proposing", "presenting", "developing")
 _CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", "namely", "which we", "that we", "we ", "referred")
 _OUR_KIND_STARTS = ("our ",)
@@ -155,7 +155,7 @@ _STRONG, _MEDIUM, _WEAK = 3, 2, 1
 
 def _ok_plain_word(token: str, follow: str) -> bool:
     """A plain capitalised word after a cue is a name only with an appositive or expansion."""
-    if token in _NOT_A_NAME_WORD or not _PLAIN_CAPITALISED.match(token):
+    if token in NOT_A_NAME_WORD or not _PLAIN_CAPITALISED.match(token):
         return False
     return follow.strip()[:1] in {",", ":", "(", "\u2014", "\u2013"}
 
@@ -165,8 +165,8 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     sentences = split_sentences(plain)
     low_plain = plain.lower()
-    low = low_plain if len(low_plain) == len(plain) and not _OTHER_SPACE.search(plain) else None
-    all_cues = _finditer_at(_CUE, plain, low, _CUE_STARTS)
+    low = low_plain if len(low_plain) == len(plain) and not OTHER_SPACE.search(plain) else None
+    all_cues = finditer_at(_CUE, plain, low, _CUE_STARTS)
     defined_in_background: set[str] = set()
     cue_sentences: list[int] = []
     for idx, (offset, sent) in enumerate(sentences):
@@ -176,7 +176,7 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
             cue_sentences.append(idx)
         else:
             for d in _DEFINED.finditer(sent):
-                defined_in_background.add(_strip_possessive(d["n"]))
+                defined_in_background.add(strip_possessive(d["n"]))
         for cue in cues:
             rest = sent[cue.end() - offset :]
             pos = cue.end()
@@ -201,12 +201,12 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
             if m and (is_coined(m["n"]) or _ok_plain_word(m["n"], rest[m.end() :])):
                 found.append((_STRONG, pos, m["n"]))
                 continue
-    for m in _finditer_at(_CALLED, plain, low, _CALLED_STARTS):
+    for m in finditer_at(_CALLED, plain, low, _CALLED_STARTS):
         tok = m["n"]
         sent = _sentence_at(sentences, m.start())
         if is_coined(tok) or (re.search(r"\b(?:[Ww]e|[Oo]ur)\b", sent) and _ok_plain_word(tok, plain[m.end() : m.end() + 2])):
             found.append((_STRONG, m.start(), tok))
-    for m in _finditer_at(_OUR_KIND, plain, low, _OUR_KIND_STARTS):
+    for m in finditer_at(_OUR_KIND, plain, low, _OUR_KIND_STARTS):
         if is_coined(m["n"]) or _PLAIN_CAPITALISED.match(m["n"]):
             found.append((_STRONG, m.start(), m["n"]))
     tails = sorted((t for pattern in _NOVEL_TAILS for t in pattern.finditer(plain)), key=lambda t: t.start())
@@ -214,7 +214,7 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
         m = _NAME_BEFORE_TAIL.search(plain, max(0, tail.start() - 160), tail.start())
         if not m:
             continue
-        plain_word = bool(_PLAIN_CAPITALISED.match(m["n"])) and m["n"] not in _NOT_A_NAME_WORD
+        plain_word = bool(_PLAIN_CAPITALISED.match(m["n"])) and m["n"] not in NOT_A_NAME_WORD
         if plain_word and tail.group(0).startswith(",") and _starts_sentence(plain, m.start()):
             plain_word = False  # "Furthermore, our ..."
         if (is_coined(m["n"]) or plain_word) and not _prior_context(plain, m.start()):
@@ -237,11 +237,11 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
         return metric_cache[name]
 
     return [
-        (s, p, _strip_possessive(n))
+        (s, p, strip_possessive(n))
         for s, p, n in found
         if not generic(n)
-        and (s == _STRONG or _strip_possessive(n) not in defined_in_background)
-        and not _metric(_strip_possessive(n))
+        and (s == _STRONG or strip_possessive(n) not in defined_in_background)
+        and not _metric(strip_possessive(n))
     ]
 
 

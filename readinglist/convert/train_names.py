@@ -91,7 +91,7 @@ def label(cand: str, title: str, truth: str | None, coined: bool) -> int | None:
 
 
 def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
-    from .name_shape import TOKEN, RARE_WORD as _CAPITALISED, _coined as is_coined
+    from .name_shape import TOKEN, RARE_WORD as _CAPITALISED, is_loosely_coined
 
     lower_df: Counter = Counter()
     token_df: Counter = Counter()
@@ -100,7 +100,7 @@ def word_statistics(rows: list[dict]) -> tuple[list[str], dict[str, int]]:
         lower_df.update(set(re.findall(r"\b[a-z][a-z-]+\b", text)))
         # coined-looking tokens, and capitalised words ("Gaussian", "Furthermore", "English"):
         # a word many abstracts capitalise is a proper word or a sentence opener, not a new name
-        token_df.update({t for t in TOKEN.findall(text) if is_coined(t.rstrip("+")) or re.match(r"[A-Z][a-z]+[A-Z0-9]", t) or _CAPITALISED.fullmatch(t)})
+        token_df.update({t for t in TOKEN.findall(text) if is_loosely_coined(t.rstrip("+")) or re.match(r"[A-Z][a-z]+[A-Z0-9]", t) or _CAPITALISED.fullmatch(t)})
         # runs of capitalised words ("Knowledge Distillation", "Group Relative Policy Optimization"):
         # an established term many abstracts capitalise is no new name; kept lowercased, with spaces
         token_df.update(_cap_phrases(text))
@@ -152,9 +152,9 @@ def names_itself(name: str, title: str, truth: str | None) -> int:
     """The decision model's label: 1 when the paper's title names it with this candidate (its
     "Name:" part, or a coined name or several words used in a title without a colon); a plain
     word that a title happens to use ("Gaussian") is no name."""
-    from .name_shape import _coined as is_coined
+    from .name_shape import is_loosely_coined
 
-    return int(label(name, title, truth, is_coined(name.rstrip("+")) or " " in name) == 1)
+    return int(label(name, title, truth, is_loosely_coined(name.rstrip("+")) or " " in name) == 1)
 
 
 def evaluate(decisions: dict[int, tuple[str | None, float]], threshold: float, rows: list[dict],
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     name_model._MODEL_PATH = out
     name_model.load_model.cache_clear()
     from .name_model import Candidate, decision_features
-    from .name_shape import _coined as is_coined
+    from .name_shape import is_loosely_coined
 
     papers = [(g, [c for c in cands if not c.features.get("generic_acronym")]) for g, cands in paper_candidates(rows)]
     truths = {g: colon_name(r["title"], r["abstract"]) for g, r in enumerate(rows)}
@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         if truth:
             ys, weight = [rank_label(c.name, truth) for c in cands], 1.0
         else:
-            ys = [int(label(c.name, rows[g]["title"], None, is_coined(c.name.rstrip("+")) or " " in c.name) == 1) for c in cands]
+            ys = [int(label(c.name, rows[g]["title"], None, is_loosely_coined(c.name.rstrip("+")) or " " in c.name) == 1) for c in cands]
             weight = a.other_weight
         if not any(ys) or not weight:
             continue

@@ -112,7 +112,7 @@ _ATTR = {"type": "entry_type"}
 def merge_papers(base: Paper | None, ours: Paper, theirs: Paper) -> tuple[Paper, Paper, list[tuple[str | None, str]]]:
     """(merged with ours' values on conflicts, the same with theirs', the conflicting fields)."""
     from ..tagform import tag_key
-    from .library import _trim_history
+    from .rules import trim_history
 
     f = _Fields()
     b_rec = _record_values(base.record) if base is not None else None
@@ -148,7 +148,7 @@ def merge_papers(base: Paper | None, ours: Paper, theirs: Paper) -> tuple[Paper,
     f.put(None, "sources", merge_set(base.record.sources if base is not None else NONE, ours.record.sources, theirs.record.sources))
 
     history = merge_set(base.history if base is not None else NONE, ours.history, theirs.history)
-    history = _trim_history(tuple(sorted(history, key=lambda e: (e.event != "added", e.date))))
+    history = trim_history(tuple(sorted(history, key=lambda e: (e.event != "added", e.date))))
     f.put("state", "history", history)
     new_o, new_t = _new_events(ours, base), _new_events(theirs, base)
     from ..constants import STATUS_EVENTS

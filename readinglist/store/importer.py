@@ -183,10 +183,10 @@ class Importer:
             self._add(batch, states or {})
 
     def _add(self, records: list[Record], states: Mapping[str, dict]) -> None:
-        from .library import _strip_record
+        from .rules import strip_record
 
         for i, rec in enumerate(records):
-            rec, n = _strip_record(rec)
+            rec, n = strip_record(rec)
             if n:
                 records[i] = rec
                 self.controls.append((rec.key, n))

@@ -48,10 +48,7 @@ if TYPE_CHECKING:
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 
-# (the rules, and the checks of the values they take, are in .rules; these names stay for the
-# modules that use them from here)
-_strip_record = rules.strip_record
-_trim_history = rules.trim_history
+# (the rules, and the checks of the values they take, are in .rules)
 check_status = rules.check_status  # public: the CLI checks a status before it selects papers
 
 

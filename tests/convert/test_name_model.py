@@ -176,7 +176,7 @@ def test_coined_shapes_beyond_the_title_rules_are_coined_candidates(text, name):
 
 @pytest.mark.parametrize("token", ["LLMs", "GPUs", "LLM-based", "Split-Merge", "Tiling", "TILE-aware"])
 def test_plurals_and_compounds_of_everyday_words_are_not_coined(token):
-    assert not name_shape._coined(token)
+    assert not name_shape.is_loosely_coined(token)
 
 
 def test_a_run_of_capitals_stops_before_a_word_that_starts_a_clause():

@@ -715,7 +715,7 @@ def test_the_two_process_digest_notices_a_hand_edit_in_either_half(filled, monke
         raise AssertionError("nothing changed, yet the signatures were received or a file parsed")
 
     monkeypatch.setattr(cache.bulk, "parsed_parts", unwanted)
-    monkeypatch.setattr(cache.files, "_collect", unwanted)
+    monkeypatch.setattr(cache.files, "collect_marshalled", unwanted)
     assert len(Store.open(filled.root, processes=2).find()) == len(names)
 
 
@@ -761,7 +761,7 @@ def _remembered_listing(store: Store):
     db = cache.connect(store.cache_dir, create=False)
     assert db is not None
     try:
-        return cache._listing(db)
+        return cache.remembered_listing(db)
     finally:
         db.close()
 
@@ -854,11 +854,11 @@ def test_imported_records_lose_their_control_characters(title, abstract, venue, 
     control characters but newline and tab, and they are counted; a record with none comes back as it is."""
     import re
 
-    from readinglist.store.library import _strip_record
+    from readinglist.store.rules import strip_record
 
     rec = Record(key="k", title=title or "t", abstract=abstract, venue=venue, tags=tuple(tags),
                  authors=tuple(Person(*p) for p in people), fields=tuple(fields))  # fmt: skip
-    out, n = _strip_record(rec)
+    out, n = strip_record(rec)
     texts = lambda r: [r.title, r.abstract, r.venue or "", *r.tags, *(v for a in r.authors for v in (a.family, a.given, a.literal)), *(v for _, v in r.fields)]  # noqa: E731
     controls = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
     assert not any(controls.search(t) for t in texts(out))

@@ -44,7 +44,7 @@ from .files import (  # noqa: F401
     digest as digest,
     digest_part as digest_part,
     combined as combined,
-    _collect as _collect,
+    collect_marshalled as collect_marshalled,
 )
 from .database import (  # noqa: F401
     SCHEMA as SCHEMA,
@@ -63,12 +63,12 @@ from .database import (  # noqa: F401
     STATEMENTS as STATEMENTS,
     current as current,
     use_wal as use_wal,
-    _create as _create,
+    create_schema as create_schema,
     memory_db as memory_db,
     remove as remove,
     remove_old as remove_old,
     meta as meta,
-    _listing as _listing,
+    remembered_listing as remembered_listing,
     LISTING as LISTING,
     remember_listing as remember_listing,
     DAMAGED as DAMAGED,
@@ -114,13 +114,13 @@ from .index import (  # noqa: F401
     scan as scan,
     load_and_stat as load_and_stat,
     file_count_hint as file_count_hint,
-    _scan as _scan,
+    index_from_stats as index_from_stats,
     fill_by_key as fill_by_key,
 )
 from .update import (  # noqa: F401
     Synced as Synced,
     sync as sync,
-    _update as _update,
+    update_rows as update_rows,
     write_part as write_part,
     check_keys as check_keys,
 )

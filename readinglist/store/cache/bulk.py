@@ -70,7 +70,7 @@ def parse_files(
     except StoreError as exc:  # the first share holds the first bad file: report it...
         error = exc
     for share, child in children:  # ...after collecting every worker
-        result = files._collect(child)
+        result = files.collect_marshalled(child)
         if error is not None:
             continue
         if result is None:  # the worker failed: parse its share here

@@ -183,7 +183,7 @@ def ready(db: sqlite3.Connection, create: bool) -> bool:
             return True
         if db.execute("SELECT 1 FROM sqlite_master").fetchone():  # another version's tables
             raise sqlite3.DatabaseError("not this version's cache")  # removed and made again
-        _create(db)
+        create_schema(db)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
@@ -216,7 +216,7 @@ def use_wal(db: sqlite3.Connection) -> None:
             db.execute("PRAGMA journal_mode=WAL")
 
 
-def _create(db: sqlite3.Connection) -> None:
+def create_schema(db: sqlite3.Connection) -> None:
     for statement in SCHEMA_SQL.split(";\n"):  # not executescript: it would commit first
         if statement.strip():
             db.execute(statement)
@@ -226,7 +226,7 @@ def _create(db: sqlite3.Connection) -> None:
 def memory_db() -> sqlite3.Connection:
     """A cache that lives in this process only (the store's cannot be written)."""
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    _create(db)
+    create_schema(db)
     return db
 
 
@@ -254,7 +254,7 @@ def meta(db: sqlite3.Connection, k: str):
     return row[0] if row is not None else None
 
 
-def _listing(db: sqlite3.Connection) -> files.Listing | None:
+def remembered_listing(db: sqlite3.Connection) -> files.Listing | None:
     """The listing of the papers folder a scan remembered (see :func:`list_folder`), if any."""
     try:
         data = meta(db, LISTING)

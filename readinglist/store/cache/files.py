@@ -90,7 +90,7 @@ class Scan:
         """Every paper file's signature (the child's half received and merged)."""
         if self._child_part() is not None:
             child, self._child = self._child, None
-            received = _collect(child)
+            received = collect_marshalled(child)
             if isinstance(received, dict):
                 self._sigs.update(received)
             else:
@@ -221,7 +221,7 @@ def digest_part(sigs: dict) -> tuple[int, int]:
 def combined(total: int, count: int) -> int:
     return (total + count) & 0x7FFF_FFFF_FFFF_FFFF  # an SQLite integer
 
-def _collect(child: tuple[int, int] | None):
+def collect_marshalled(child: tuple[int, int] | None):
     """What a worker sent (marshal data), or None if it failed."""
     data = collect(child)
     try:

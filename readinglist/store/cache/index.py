@@ -132,7 +132,7 @@ def scan(papers_dir: Path, previous: Index, stats: files.Stats | None = None, *,
     that claim the same key.
     """
     with gc_paused():
-        return _scan(papers_dir, previous, stats or files.stat_files(papers_dir), processes)
+        return index_from_stats(papers_dir, previous, stats or files.stat_files(papers_dir), processes)
 
 
 def load_and_stat(cache_dir: Path, papers_dir: Path, *, processes: int = 1) -> tuple[Index, files.Stats]:
@@ -163,7 +163,7 @@ def file_count_hint(cache_dir: Path) -> int:
         return 0
 
 
-def _scan(papers_dir: Path, previous: Index, stats: files.Stats, processes: int = 1) -> tuple[Index, int]:
+def index_from_stats(papers_dir: Path, previous: Index, stats: files.Stats, processes: int = 1) -> tuple[Index, int]:
     sigs, temp, scan_ns = stats
     index = Index(sigs=sigs, temp_files=temp, changes=previous.changes)
     old_papers = previous.papers

@@ -44,7 +44,7 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = database.READER_WAI
     with gc_paused():
         db = database.connect(cache_dir, wait=wait) or database.memory_db()
         try:
-            scan = files.Scan(papers_dir, processes=processes, listing=database._listing(db))
+            scan = files.Scan(papers_dir, processes=processes, listing=database.remembered_listing(db))
         except BaseException:
             db.close()
             raise
@@ -55,13 +55,13 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = database.READER_WAI
                     sigs = scan.sigs()
                     stored = database.stored_sigs(db)
                     if sigs != stored:
-                        _update(db, papers_dir, sigs, stored, scan.scan_ns, broken, processes)
+                        update_rows(db, papers_dir, sigs, stored, scan.scan_ns, broken, processes)
                 if scan.listing is not None:
                     database.remember_listing(db, scan.listing)
             except sqlite3.Error:  # the file went bad meanwhile: this process's own copy
                 db.close()
                 db = database.memory_db()
-                _update(db, papers_dir, scan.sigs(), {}, scan.scan_ns, broken, processes)
+                update_rows(db, papers_dir, scan.sigs(), {}, scan.scan_ns, broken, processes)
             except BaseException:
                 db.close()
                 raise
@@ -70,7 +70,7 @@ def sync(cache_dir: Path, papers_dir: Path, *, wait: float = database.READER_WAI
         return Synced(db, broken, scan.temp)
 
 
-def _update(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict, processes: int = 1) -> None:
+def update_rows(db: sqlite3.Connection, papers_dir: Path, sigs: dict, stored: dict, scan_ns: int, broken: dict, processes: int = 1) -> None:
     changed = sorted(name for name, sig in sigs.items() if stored.get(name, False) != sig)
     gone: set[str] = set(stored.keys() - sigs.keys())
     parts = bulk.parsed_parts(papers_dir, changed, files.odd(sigs, changed), broken, processes)
