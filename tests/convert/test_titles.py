@@ -882,3 +882,32 @@ def test_a_finding_the_authors_state_is_a_candidate_and_one_about_a_pronoun_is_n
     made = [" ".join(o[3]).lower() for o in cand.candidates(text, 14, scorer) if o[4] is None]
     assert "sparse gauge networks halve forecast error" in made
     assert not any(m.startswith("it matters") for m in made)
+
+
+def test_reversed_relation_reads_the_whole_object_of_for() -> None:
+    """The object of an abstract's "for" is read to its end, past three words: "<purpose> for
+    the very large overfitted ensemble models" still makes "ensemble models for <purpose>"
+    the wrong way round."""
+    from readinglist.convert.titles.relations import says_the_reverse
+
+    plain = (
+        "Earlier reports question the role of glacier reweighting for the very large overfitted "
+        "ensemble models. We study this role in theory."
+    )
+    assert says_the_reverse(["overfitted", "ensemble", "models"], ["glacier", "reweighting"], plain)
+
+
+def test_reversed_relation_needs_more_than_a_shared_head_noun() -> None:
+    """A "for" whose object shares only the head noun with the phrase ("for training tabular
+    models") says nothing about "generative models"; nor does a word before a comma belong to
+    the next clause's "for"."""
+    from readinglist.convert.titles.relations import says_the_reverse
+
+    plain = "Glacier tomography gives a framework for training tabular models. We use generative models."
+    assert not says_the_reverse(["generative", "models"], ["glacier", "tomography"], plain)
+    assert says_the_reverse(["tabular", "models"], ["glacier", "tomography"], plain)
+    clause = "We bound the glacier costs, and use a new device for sparse tomography minimization."
+    assert not says_the_reverse(["sparse", "tomography", "minimization"], ["glacier", "costs"], clause)
+    assert says_the_reverse(
+        ["sparse", "tomography", "minimization"], ["glacier", "costs"], "The glacier costs need a device for sparse tomography minimization."
+    )

@@ -16,19 +16,24 @@ from .text import _head
 
 _FOR_SPLIT = re.compile(r"\bfor\b")
 _CONTENT_TOKEN = re.compile(r"[a-z][a-z0-9]{3,}")
+# where the object of a "for" ends: punctuation, or a word that opens a new clause or phrase
+_OBJECT_END = re.compile(r"[,;:()]|\b(?:and|but|which|that|where|while|whereas|by|with|using|via|through|is|are|was|were)\b")
 
 
 @lru_cache(maxsize=4)
 def _for_relations(plain: str) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], frozenset[str]]:
-    """(the content words up to six before, up to three after) of every "for" of the abstract,
-    within its sentence: the "X for Y" relations the abstract itself states; and every word
-    that comes after one."""
+    """(the content words up to six before, back to a comma; up to five of its object, read to
+    where the phrase ends) of every "for" of the abstract, within its sentence: the "X for Y"
+    relations the abstract itself states; and every word that comes after one."""
     out = []
     for _o, sent in split_sentences(plain):
         low = sent.lower()
         for m in _FOR_SPLIT.finditer(low):
-            before = _CONTENT_TOKEN.findall(low[max(0, m.start() - 80) : m.start()])[-6:]
-            after = _CONTENT_TOKEN.findall(low[m.end() : m.end() + 50])[:3]
+            head = low[max(0, m.start() - 80) : m.start()]
+            before = _CONTENT_TOKEN.findall(head[head.rfind(",") + 1 :])[-6:]
+            tail = low[m.end() : m.end() + 80]
+            end = _OBJECT_END.search(tail)
+            after = _CONTENT_TOKEN.findall(tail[: end.start()] if end else tail)[:5]
             out.append((frozenset(before), frozenset(after)))
     return tuple(out), frozenset(w for _b, after in out for w in after)
 
@@ -43,7 +48,13 @@ def befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
     forms = {made_head, made_head[:-1] if made_head.endswith("s") else made_head + "s"}
     if forms.isdisjoint(after_any):
         return ()  # the quick answer for nearly every phrase
-    return tuple(before for before, after in relations if not forms.isdisjoint(after) and forms.isdisjoint(before))
+    # a phrase with modifiers must share one with the object too: "models" alone is not "generative models"
+    others = {w for x in made for w in _CONTENT_TOKEN.findall(x.lower())} - forms
+    return tuple(
+        before
+        for before, after in relations
+        if not forms.isdisjoint(after) and forms.isdisjoint(before) and (not others or not others.isdisjoint(after))
+    )
 
 
 def precedes_a_for(purpose: list[str], befores: tuple[frozenset[str], ...]) -> bool:
