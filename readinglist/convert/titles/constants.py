@@ -22,7 +22,7 @@ GERUNDS = {
     "benchmark": "benchmarking", "collect": "collecting", "compile": "compiling", "audit": "auditing",
     "quantify": "quantifying", "measure": "measuring", "probe": "probing",
 }
-# Every match of a _VERB_CUE tier starts with one of these (lowercased; see naming._finditer_at).
+# Every match of a _VERB_CUE tier starts with one of these (lowercased; see lexicon.finditer_at).
 CUE_STARTS = {0: ("we ", "this ", "our ", "by "), 1: ("we ", "this "), 2: ("we ",)}
 KINDS = (
     r"benchmark|dataset|data set|corpus|framework|model|method|algorithm|suite|library|toolkit|system"
