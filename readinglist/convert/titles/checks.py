@@ -115,12 +115,14 @@ def subject_and_verb(low: list[str], plain: str) -> bool:
     """Does the title hold a clause the abstract wrote, a plural noun and its verb anywhere in it
     ("... for predictor networks facilitate stable learning", "models learn human beliefs from
     data"): a plural followed by a verb's plain form, as the abstract has them?"""
-    text = f" {' '.join(ALNUM.findall(plain.lower()))} "
+    text = ""
     for i in range(len(low) - 1):
         if low[i] in _RELATIVE:
             return False  # "predicting which games users find amusing": a clause the title may hold
-        if _plural(low[i]) and _plain_verb(low[i + 1]) and f" {low[i]} {low[i + 1]} " in text:
-            return True
+        if _plural(low[i]) and _plain_verb(low[i + 1]):
+            text = text or f" {' '.join(ALNUM.findall(plain.lower()))} "  # the abstract's words, when needed
+            if f" {low[i]} {low[i + 1]} " in text:
+                return True
     return False
 
 
