@@ -38,12 +38,6 @@ def progress_rows(papers: Iterable[Paper | Listed]) -> list[tuple[str, list[Row]
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
-def finished_on(paper: Paper | Listed) -> str | None:
-    """The date (YYYY-MM-DD) a read paper was last finished, from its history; None otherwise
-    (a paper or the cache's :class:`~readinglist.store.cache.Listed` row of it, which keeps it)."""
-    return paper.finished
-
-
 def read_per_week(papers: Iterable[Paper | Listed], *, weeks: int = 12, today: date | None = None) -> list[int]:
     """How many papers were finished in each of the last ``weeks`` weeks (oldest first), the
     last one being the 7 days up to ``today`` (default: today, UTC)."""
@@ -51,7 +45,7 @@ def read_per_week(papers: Iterable[Paper | Listed], *, weeks: int = 12, today: d
         today = datetime.now(UTC).date()
     counts = [0] * weeks
     for p in papers:
-        day = finished_on(p)
+        day = p.finished  # the day a read paper was last finished (Paper and the cache's Listed keep it)
         if not day:
             continue
         try:

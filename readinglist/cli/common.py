@@ -9,6 +9,10 @@ import sys
 
 from ..errors import ReadinglistError
 
+# the weeks `stats` covers unless --weeks says, and the most it takes (typer's option, cli/fast.py)
+WEEKS = 12
+WEEKS_MAX = 104
+
 
 class State:
     """What the global options say, and the configuration and store they lead to (each made

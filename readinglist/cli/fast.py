@@ -151,11 +151,13 @@ def _command(name: str, args: list[str]) -> dict | None:
     elif name == "next":
         return _list_options(args, _NEXT_OPTIONS, _NEXT_DEFAULTS)
     elif name == "stats":
+        from .common import WEEKS, WEEKS_MAX
+
         if not args:
-            return dict(weeks=12)
+            return dict(weeks=WEEKS)
         option, eq, value = args[0].partition("=")
         if option == "--weeks" and len(args) == (1 if eq else 2):
-            weeks = _small_int(value if eq else args[1], 104, 1)  # typer's IntRange(1, 104)
+            weeks = _small_int(value if eq else args[1], WEEKS_MAX, 1)  # as typer's min=1, max=WEEKS_MAX
             if weeks is not None:
                 return dict(weeks=weeks)
     elif name == "search":

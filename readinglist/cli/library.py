@@ -9,6 +9,8 @@ import typer
 
 from ..record import SORTS
 from .common import (
+    WEEKS,
+    WEEKS_MAX,
     echo,
     list_papers,
     search_papers,
@@ -56,7 +58,7 @@ def search(
 
 @commands.command()
 def stats(
-    weeks: int = typer.Option(12, "--weeks", min=1, max=104, help="How many weeks the sparkline of papers read covers."),
+    weeks: int = typer.Option(WEEKS, "--weeks", min=1, max=WEEKS_MAX, help="How many weeks the sparkline of papers read covers."),
 ) -> None:
     """Reading progress per venue and per tag: counts, a bar, and a sparkline of papers read
     per week (rich on a terminal, plain text when piped).

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from .common import rich_console, plain_output, warn_broken, echo, state
 
-
 def stats_report(weeks: int) -> None:
     """What ``readinglist stats --weeks WEEKS`` prints (see :mod:`.library` for its options)."""
     from ..stats import progress_rows, read_per_week, sparkline

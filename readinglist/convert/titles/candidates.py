@@ -183,9 +183,11 @@ def _said_object(rest: str, room: int) -> list[str]:
 
     m = _OBJECT_END.search(rest)
     words = (rest[: m.start()] if m else rest).split()
+    if len(words) > room:
+        return []
     verbs = _verbs()  # "trackers designed for fixed cameras fail": the object stops before the verb
     cut = next((j for j, w in enumerate(words) if j and any(f"{w.lower()}{s}" in verbs for s in ("", "s", "es"))), len(words))
-    return strip_dangling(words[:cut]) if len(words) <= room else []
+    return strip_dangling(words[:cut])
 
 
 def spells_out(words: list[str], name: str | None) -> bool:

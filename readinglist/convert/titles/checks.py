@@ -91,19 +91,19 @@ def for_a_verb(low: list[str]) -> bool:
     regret"), or at the end after a plural noun ("models excel", "data represent") or "to" (a
     clause or a purpose cut off)? A verb: a word whose -s form the phrase model learned as a verb
     (:func:`readinglist.convert.phrases._verbs`)."""
-    if len(low) >= 2 and _plain_verb(low[-1]):
-        before = low[-2]
-        if before in ("to", "data") or _plural(before):
-            return True
-    return any(low[i] == "for" and _plain_verb(low[i + 1]) for i in range(len(low) - 1))
-
-
-def _plain_verb(w: str) -> bool:
-    """A verb's plain form: a word whose -s form the phrase model learned as a verb
-    (:func:`readinglist.convert.phrases._verbs`)."""
     from ..phrases import _verbs
 
     verbs = _verbs()
+    if len(low) >= 2 and _plain_verb(low[-1], verbs):
+        before = low[-2]
+        if before in ("to", "data") or _plural(before):
+            return True
+    return any(low[i] == "for" and _plain_verb(low[i + 1], verbs) for i in range(len(low) - 1))
+
+
+def _plain_verb(w: str, verbs: frozenset[str]) -> bool:
+    """A verb's plain form: a word whose -s form the phrase model learned as a verb
+    (``verbs``: :func:`readinglist.convert.phrases._verbs`)."""
     return w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs)
 
 
@@ -115,11 +115,14 @@ def subject_and_verb(low: list[str], plain: str) -> bool:
     """Does the title hold a clause the abstract wrote, a plural noun and its verb anywhere in it
     ("... for predictor networks facilitate stable learning", "models learn human beliefs from
     data"): a plural followed by a verb's plain form, as the abstract has them?"""
+    from ..phrases import _verbs
+
+    verbs = _verbs()
     text = ""
     for i in range(len(low) - 1):
         if low[i] in _RELATIVE:
             return False  # "predicting which games users find amusing": a clause the title may hold
-        if _plural(low[i]) and _plain_verb(low[i + 1]):
+        if _plural(low[i]) and _plain_verb(low[i + 1], verbs):
             text = text or f" {' '.join(ALNUM.findall(plain.lower()))} "  # the abstract's words, when needed
             if f" {low[i]} {low[i + 1]} " in text:
                 return True

@@ -184,15 +184,10 @@ def _blocks(text: str, source: str) -> Iterator:
     bibtexparser gives up on the file."""
     from . import blocks
 
-    found = blocks.iter_blocks(text)
-    while True:
-        try:
-            block = next(found)
-        except StopIteration:
-            return
-        except Exception as exc:  # bibtexparser raises on a few hopeless inputs
-            raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
-        yield block
+    try:
+        yield from blocks.iter_blocks(text)  # what the consumer raises never comes back in here
+    except Exception as exc:  # bibtexparser raises on a few hopeless inputs
+        raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
 
 
 def _records(entries, source: str, options: ImportOptions, strings: dict[str, str], markers: dict) -> _Part:
