@@ -1,7 +1,5 @@
 """Private means private (issue 26 item 5): no module of the package imports a ``_name`` from
-another of its modules. A name used across modules is public (no underscore) or moves; the few
-left below keep their underscore because their public spelling is already taken where they live,
-and this list only shrinks."""
+another of its modules. A name used across modules is public (no underscore) or moves."""
 
 from __future__ import annotations
 
@@ -10,36 +8,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "readinglist"
 
-# (importing module, name): each one's public spelling is already a different name in a module
-# that would have to see both
-STILL_PRIVATE = {
-    ("readinglist.convert.titles.candidates", "_head"),
-    ("readinglist.convert.titles.candidates", "_verbs"),
-    ("readinglist.convert.titles.checks", "_head"),
-    ("readinglist.convert.titles.checks", "_verbs"),
-    ("readinglist.convert.titles.choice", "_words"),
-    ("readinglist.convert.titles.contribution", "_gerund"),
-    ("readinglist.convert.titles.contribution", "_head"),
-    ("readinglist.convert.titles.contribution", "_topic"),
-    ("readinglist.convert.titles.contribution", "_words"),
-    ("readinglist.convert.titles.described", "_gerund"),
-    ("readinglist.convert.titles.described", "_head"),
-    ("readinglist.convert.titles.described", "_topic"),
-    ("readinglist.convert.titles.named", "_gerund"),
-    ("readinglist.convert.titles.named", "_topic"),
-    ("readinglist.convert.titles.named", "_words"),
-    ("readinglist.convert.titles.postedits", "_gerund"),
-    ("readinglist.convert.titles.postedits", "_head"),
-    ("readinglist.convert.titles.postedits", "_verbs"),
-    ("readinglist.convert.titles.postedits", "_words"),
-    ("readinglist.convert.titles.relations", "_head"),
-    ("readinglist.convert.titles.rules", "_contribution"),
-    ("readinglist.convert.titles.rules", "_head"),
-    ("readinglist.convert.titles.rules", "_topic"),
-    ("readinglist.convert.titles.rules", "_words"),
-    ("readinglist.convert.train_title_forms", "_gerund"),
-    ("readinglist.convert.train_title_forms", "_verbs"),
-}
 
 
 def _module(path: Path) -> list[str]:
@@ -65,10 +33,6 @@ def private_imports() -> set[tuple[str, str]]:
 
 
 def test_no_module_imports_another_ones_private_name():
-    new = private_imports() - STILL_PRIVATE
-    assert not new, f"imported across modules with a leading underscore (make them public): {sorted(new)}"
+    found = private_imports()
+    assert not found, f"imported across modules with a leading underscore (make them public): {sorted(found)}"
 
-
-def test_the_list_of_names_still_private_only_shrinks():
-    gone = STILL_PRIVATE - private_imports()
-    assert not gone, f"no longer imported across modules: remove from STILL_PRIVATE: {sorted(gone)}"

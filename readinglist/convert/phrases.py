@@ -75,7 +75,7 @@ _TOKEN_CLASS: dict[str, tuple[bool, str | None, bool, bool, str | None]] = {}
 
 def _classify(tok: str) -> tuple[bool, str | None, bool, bool, str | None]:
     low = tok.lower()
-    adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in _verbs()
+    adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in learned_verbs()
     word = bool(_WORDLIKE.match(tok) and low not in _BREAK and low not in _JOIN and not adverb
                 and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok))
     if len(_TOKEN_CLASS) > 200_000:
@@ -166,7 +166,7 @@ def load_model() -> dict:
 
 
 @lru_cache(maxsize=1)
-def _verbs() -> frozenset[str]:
+def learned_verbs() -> frozenset[str]:
     return frozenset(load_model().get("verbs", ()))
 
 

@@ -73,9 +73,9 @@ _USE = re.compile(r"([a-z0-9][a-z0-9'\-]*)(\s*(?:[.,;:)!?\]]|$))?")
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .phrases import _verbs
+    from .phrases import learned_verbs
     from .titles import words_of_title
-    from .titles.text import _gerund
+    from .titles.text import gerund_of
 
     ap = parser(__doc__, OUT)
     ap.add_argument("--limit", type=int, default=40000)
@@ -116,9 +116,9 @@ def main(argv: list[str] | None = None) -> int:
             starts[after[0]] += 1
     never = sorted(w for w, n in titles.items() if n >= MIN_TITLES and (ends[w] + 0.5) / (n + 2) < MAX_RATE)
     gerunds = {}
-    for verb in sorted(_verbs()):
+    for verb in sorted(learned_verbs()):
         plain = verb[:-2] if verb.endswith(("sses", "shes", "ches", "xes")) else verb[:-1]  # "analyzes": "analyze"
-        ing = _gerund(verb)
+        ing = gerund_of(verb)
         if ing and starts[ing] >= GERUND_RATIO * starts[plain] + GERUND_MIN:
             gerunds[plain] = ing
     proper = sorted(w for w, n in capital.items() if n + lower[w] >= PROPER_MIN and n / (n + lower[w]) >= PROPER_SHARE)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from readinglist.convert.kinds import FAMILIES, described_kind
 from readinglist.convert.titles import make_title
 from readinglist.convert.titles.described import described_subtitle, fits_described
-from readinglist.convert.titles.text import _head
+from readinglist.convert.titles.text import head_noun
 from readinglist.text import to_plain
 
 NAME = st.from_regex(r"[A-Z][a-z]{2,6}[A-Z][a-z]{1,4}", fullmatch=True)
@@ -42,7 +42,7 @@ def test_a_described_benchmark_is_titled_as_one(name, kind, detail, task, introd
     raw = abstract(name, kind, detail, task, introduce)
     title = make_title(raw, to_plain(raw), name)
     assert title.startswith(f"{name}: "), title
-    assert _head(title[len(name) + 2 :].split()) == kind, title
+    assert head_noun(title[len(name) + 2 :].split()) == kind, title
 
 
 @settings(max_examples=25, deadline=None)
@@ -52,7 +52,7 @@ def test_a_framework_to_evaluate_is_not_titled_by_what_it_evaluates(name, detail
     algorithms" is not "FLIP: federated prompt learning algorithms"."""
     raw = abstract(name, "framework", detail, task, "named")
     title = make_title(raw, to_plain(raw), name)
-    assert _head(title[len(name) + 2 :].split()) == "framework", title
+    assert head_noun(title[len(name) + 2 :].split()) == "framework", title
     assert "evaluat" in title.lower(), title
 
 
@@ -73,7 +73,7 @@ def test_the_described_subtitle_is_headed_by_its_kind_and_says_its_purpose(name,
     found = described_kind(plain, name)
     assert found is not None and found[0] == kind and found[2].startswith("for evaluating")
     sub = described_subtitle(plain, name, 12)
-    assert _head(sub) == kind and name not in sub and "evaluating" in sub
+    assert head_noun(sub) == kind and name not in sub and "evaluating" in sub
 
 
 @given(NAME, st.sampled_from(["method", "model", "approach", "algorithm"]), TASKS)

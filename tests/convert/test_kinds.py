@@ -51,8 +51,8 @@ def test_a_dataset_is_never_titled_as_models():
         "linguistic features. Using this dataset, we analyze optimized language models for neural embeddings "
         "and find dimensions that encode each feature in optimized language models."
     )
-    from readinglist.convert.titles.text import _head
+    from readinglist.convert.titles.text import head_noun
 
     title = make_title(plain, plain, "LDSP-10")
     assert name_kind(plain, "LDSP-10") == "data"
-    assert not contradicts(_head(title.split(": ", 1)[1].split()), "data"), title
+    assert not contradicts(head_noun(title.split(": ", 1)[1].split()), "data"), title

@@ -450,9 +450,9 @@ def test_a_relative_clause_becomes_for_and_a_gerund():
 @pytest.mark.parametrize("verb, ing", [("uses", "using"), ("prunes", "pruning"), ("maps", "mapping"),
                                        ("applies", "applying"), ("frees", "freeing"), ("adapts", "adapting")])
 def test_gerund(verb, ing):
-    from readinglist.convert.titles.text import _gerund
+    from readinglist.convert.titles.text import gerund_of
 
-    assert _gerund(verb) == ing
+    assert gerund_of(verb) == ing
 
 
 @pytest.mark.parametrize("raw", ALL, ids=[a[:30] for a in ALL])
@@ -530,13 +530,13 @@ def test_a_named_thing_is_never_called_a_kind_it_is_not(raw):
     """"VESPER, a video benchmark" is never titled "VESPER: ... models for ...": the kind noun
     the abstract gives the name decides which kind nouns its title may lead with."""
     from readinglist.convert.kinds import KIND_OF, name_kind
-    from readinglist.convert.titles.text import _head
+    from readinglist.convert.titles.text import head_noun
 
     name, title = generated(raw)
     if not name or not title.startswith(f"{name}: "):
         return
     kind = name_kind(to_plain(raw), name)
-    family = KIND_OF.get(_head(title[len(name) + 2 :].split()))
+    family = KIND_OF.get(head_noun(title[len(name) + 2 :].split()))
     assert kind is None or family is None or family == kind, (kind, title)
 
 
@@ -682,7 +682,7 @@ def test_no_pair_puts_a_word_titles_seldom_head_a_for_phrase_with_after_for():
     from readinglist.convert.titles.candidates import candidates
     from readinglist.convert.titles.features import Scorer
     from readinglist.convert.titles.forms import not_for_objects
-    from readinglist.convert.titles.text import _head
+    from readinglist.convert.titles.text import head_noun
 
     # written for this test: the opening names hidden layers (a part), the contribution a method
     text = ("Deep networks stack many hidden layers of random projection directions. Training such hidden layers "
@@ -691,7 +691,7 @@ def test_no_pair_puts_a_word_titles_seldom_head_a_for_phrase_with_after_for():
     options = candidates(text, 14, Scorer(lambda t, d=0.0: 0.2, [], 8.0))
     tails = [o[4] for o in options if o[4] is not None]
     assert tails  # pairs are still made
-    assert all(_head(t) not in not_for_objects() for t in tails)
+    assert all(head_noun(t) not in not_for_objects() for t in tails)
     assert {"layers", "directions"} <= not_for_objects()
 
 

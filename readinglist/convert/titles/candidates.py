@@ -22,7 +22,7 @@ from .constants import COMPONENT_HEADS, CROSS_PENALTY, SPELLED_MARGIN, CHOICE_PH
 from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
 from .relations import befores_of, precedes_a_for
-from .text import _head, PARTICIPLE_END, strip_dangling
+from .text import head_noun, PARTICIPLE_END, strip_dangling
 from .topic import phrase_with_topic
 
 
@@ -41,7 +41,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         if len(words) < 2:
             continue
         options.append((*(e if words is phrase else scorer.info(words)), words, None))  # the phrase itself when nothing dangled
-        joined = phrase_with_topic(words, plain, budget) if _head(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
+        joined = phrase_with_topic(words, plain, budget) if head_noun(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
         if joined is not words:
             options.append((*scorer.info(joined), joined, None))
     for m in _FINDING.finditer(plain):  # "we show that X drives Y": the finding, in the authors' words
@@ -63,7 +63,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
     tails = []
     not_for = not_for_objects()  # "<method> for hidden layers": real titles seldom say "for" that
     for e, w, i in every:
-        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and _head(w) not in not_for:
+        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and head_noun(w) not in not_for:
             low = [x.lower() for x in w]
             letters = "".join(x[:1] for x in low if x not in DANGLING)
             tails.append((w, e[1], e[2], stems(low), i, {letters, letters + "s"}, len(w)))
@@ -78,13 +78,13 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         for e, b, i in every[:PAIR_PHRASES]:  # one of the best phrases up to the sentence after the one
             low = [x.lower() for x in b]  # introducing it (later ones hold its parts and results), but
             if (i <= at + 1 and 2 <= len(b) <= pair_max - len(lead) and "for" not in low and said_k.isdisjoint(stems(low))
-                    and _head(b) not in not_for
-                    and _head(b) not in KIND_OF and _head(b) not in COMPONENT_HEADS and " ".join(low) not in clause):
+                    and head_noun(b) not in not_for
+                    and head_noun(b) not in KIND_OF and head_noun(b) not in COMPONENT_HEADS and " ".join(low) not in clause):
                 # not a method, a part ("a framework for preference adapter") or a word of the rest
                 # of its sentence ("an optimizer in which a classical policy ...")
                 options.append((*scorer.pair(toks_k, n_k, e[1], e[2]), lead, b))
     for a, (_ea, toks_a, n_a), a_sentence in heads if tails else ():
-        if " for " in f" {' '.join(a).lower()} " or PARTICIPLE_END.search(a[-1]) or _head(a) in NOT_FOR_HEADS:
+        if " for " in f" {' '.join(a).lower()} " or PARTICIPLE_END.search(a[-1]) or head_noun(a) in NOT_FOR_HEADS:
             continue  # "a causal account" is of something, not for it
         said = stems(x.lower() for x in a)  # "transformers" and "transformer models", "real world" and "real-world" say it twice
         initials = "".join(x[:1] for x in a).lower()
@@ -149,7 +149,7 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
             ing = gerunds.get(purpose.group(1)) if purpose else None
             if purpose and ing:
                 said_b = [ing, *_said_object(sent[purpose.end():], most - len(a) - 2)]
-                if len(said_b) >= 3 and _head(said_b[1:]) not in not_for:
+                if len(said_b) >= 3 and head_noun(said_b[1:]) not in not_for:
                     eb = scorer.info(said_b)
                     out.append((*scorer.pair(ea[1], ea[2], eb[1], eb[2]), a, said_b))
             m = next((m for m in fors if m.start() >= a_end), None)
@@ -164,7 +164,7 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
             if len(said_b) >= 2 and all(said_b != b for _eb, b in found_b):
                 found_b = [*found_b, (scorer.info(said_b), said_b)]
             for eb, b in found_b:
-                if len(b) <= room and _head(b) not in not_for:
+                if len(b) <= room and head_noun(b) not in not_for:
                     out.append((*scorer.pair(ea[1], ea[2], eb[1], eb[2]), a, b))
     return out
 
@@ -179,13 +179,13 @@ def _said_object(rest: str, room: int) -> list[str]:
     """What "for" (or a purpose's verb) governs in the authors' own words: the text after it up
     to the first punctuation, clause word, conjunction or verb (the phrase model's learned verbs),
     at most ``room`` words (none when longer)."""
-    from ..phrases import _verbs
+    from ..phrases import learned_verbs
 
     m = _OBJECT_END.search(rest)
     words = (rest[: m.start()] if m else rest).split()
     if len(words) > room:
         return []
-    verbs = _verbs()  # "trackers designed for fixed cameras fail": the object stops before the verb
+    verbs = learned_verbs()  # "trackers designed for fixed cameras fail": the object stops before the verb
     cut = next((j for j, w in enumerate(words) if j and any(f"{w.lower()}{s}" in verbs for s in ("", "s", "es"))), len(words))
     return strip_dangling(words[:cut])
 

@@ -14,7 +14,7 @@ from .casing import sentence_case
 from .described import fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, FINITE, QUESTION_WORDS
 from .forms import common_words, not_final, not_phrase_final, TITLE_WORD
-from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, _head, LETTERS, PARTICIPLE_END
+from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PARTICIPLE_END
 
 
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
@@ -90,10 +90,10 @@ def for_a_verb(low: list[str]) -> bool:
     """Does the title put a verb's plain form where a noun belongs: after "for" ("for minimize
     regret"), or at the end after a plural noun ("models excel", "data represent") or "to" (a
     clause or a purpose cut off)? A verb: a word whose -s form the phrase model learned as a verb
-    (:func:`readinglist.convert.phrases._verbs`)."""
-    from ..phrases import _verbs
+    (:func:`readinglist.convert.phrases.learned_verbs`)."""
+    from ..phrases import learned_verbs
 
-    verbs = _verbs()
+    verbs = learned_verbs()
     if len(low) >= 2 and _plain_verb(low[-1], verbs):
         before = low[-2]
         if before in ("to", "data") or _plural(before):
@@ -103,7 +103,7 @@ def for_a_verb(low: list[str]) -> bool:
 
 def _plain_verb(w: str, verbs: frozenset[str]) -> bool:
     """A verb's plain form: a word whose -s form the phrase model learned as a verb
-    (``verbs``: :func:`readinglist.convert.phrases._verbs`)."""
+    (``verbs``: :func:`readinglist.convert.phrases.learned_verbs`)."""
     return w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs)
 
 
@@ -115,9 +115,9 @@ def subject_and_verb(low: list[str], plain: str) -> bool:
     """Does the title hold a clause the abstract wrote, a plural noun and its verb anywhere in it
     ("... for predictor networks facilitate stable learning", "models learn human beliefs from
     data"): a plural followed by a verb's plain form, as the abstract has them?"""
-    from ..phrases import _verbs
+    from ..phrases import learned_verbs
 
-    verbs = _verbs()
+    verbs = learned_verbs()
     text = ""
     for i in range(len(low) - 1):
         if low[i] in _RELATIVE:
@@ -170,7 +170,7 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
         return ""
     if named and (name or "").lower() in body.lower():
         return ""
-    if named and name and contradicts(_head(words), name_kind(plain, name)):
+    if named and name and contradicts(head_noun(words), name_kind(plain, name)):
         return ""  # "VESPER: ... models for ...": VESPER is a benchmark
     if named and not fits_described(words, plain, name):
         return ""  # "FLIP: federated prompt learning algorithms": FLIP is a framework to evaluate them

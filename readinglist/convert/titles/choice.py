@@ -10,7 +10,7 @@ from .candidates import option_words, candidates
 from .described import described_lead
 from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
-from .text import ALNUM, first_tokens, _words
+from .text import ALNUM, first_tokens, word_list
 
 
 def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
@@ -34,7 +34,7 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     length = load_model().get("title_length", 8.0)
     bare = bool(name) and title == name  # a title that is the name alone gets a subtitle when one passes
     named = bool(name) and (bare or title.startswith(f"{name}: "))
-    budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
+    budget = MAX_WORDS - (len(word_list(name or "")) if named else 0)
     if budget < 3 or (name and not named):
         return title
     if len(WORD_TOKENS) > 200_000:

@@ -13,8 +13,8 @@ from functools import lru_cache
 from ..lexicon import OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, split_sentences
 from .constants import ANALYTIC_HEADS, ANAPHORA, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
 from .relations import says_the_reverse
-from .text import article, before_finite_verb, BY_MEANS, clause, describe, fit, _gerund, _head, LEADING, PAREN, strip_dangling, _words
-from .topic import open_question, _topic
+from .text import article, before_finite_verb, BY_MEANS, clause, describe, fit, gerund_of, head_noun, LEADING, PAREN, strip_dangling, word_list
+from .topic import open_question, topic_phrase
 
 
 _VERB_CUE = (
@@ -47,7 +47,7 @@ class Found:
     analytic: str = ""  # "" or the word that joins it to its topic when it explains something
 
 
-def _contribution(plain: str, budget: int, keep_article: bool = False) -> list[str]:
+def contribution_phrases(plain: str, budget: int, keep_article: bool = False) -> list[str]:
     """The object of the strongest "we propose / we study" cue (tiers 0 and 1), as words."""
     found = find_contribution(plain, budget, max_tier=1)
     if found is None:
@@ -89,7 +89,7 @@ def _best_object(plain: str, low: str | None, budget: int, cues) -> Found | None
                 gerund = None
                 if tier == 0 and obj.startswith("to "):
                     verb = re.match(r"to\s+([a-z]+)\s+(?=\S)", obj)
-                    ger = _gerund(verb.group(1) + "s") if verb else None
+                    ger = gerund_of(verb.group(1) + "s") if verb else None
                     if not ger or not verb:
                         continue
                     obj = f"{ger} {obj[verb.end():]}"
@@ -114,7 +114,7 @@ def _best_object(plain: str, low: str | None, budget: int, cues) -> Found | None
                     continue
                 if any(w.lower() in ANAPHORA for w in words[:3]):
                     continue
-                if not analytic and _head(words) in ANALYTIC_HEADS:
+                if not analytic and head_noun(words) in ANALYTIC_HEADS:
                     analytic = "in" if any(w.lower() == "of" for w in words) else "of"
                 best = (tier, offset, words, analytic)
                 break
@@ -143,13 +143,13 @@ def _resolve_anaphora(obj: str, plain: str, offset: int) -> tuple[str, str, bool
         return obj[m.end() :], "", True
     m = _THIS_COLON.match(obj)
     if m:
-        return obj[m.end() :], "in" if _head(_words(m.group(0))) in NOT_FOR_HEADS else "", True
+        return obj[m.end() :], "in" if head_noun(word_list(m.group(0))) in NOT_FOR_HEADS else "", True
     m = _OF_THIS.search(obj[:160])
     if m:
         question = open_question(plain[:offset])
         if question:  # a question is a clause: what followed it may belong to either
             return f"{obj[: m.start()]}{m.group(1)} {question}", "", True
-        topic = _topic(plain)
+        topic = topic_phrase(plain)
         if topic:
             return f"{obj[: m.start()]}{m.group(1)} {topic}{obj[m.end() :]}", "", True
     return obj, "", False
@@ -173,7 +173,7 @@ def _with_source(words: list[str], obj: str, budget: int) -> list[str]:
         return words
     prep = "on" if m.group(1) in {"on", "upon"} else "from"
     rest: list[str] = []
-    for w in _words(text[len(head) + m.end() :]):
+    for w in word_list(text[len(head) + m.end() :]):
         low = w.lower().strip(",;:.")
         if not rest and re.fullmatch(r"[\d,.]+", low):
             continue  # "375 judgments" -> "judgments"
@@ -201,13 +201,13 @@ def _with_appositive(words: list[str], obj: str, budget: int) -> list[str]:
     Agreement Score (CAS)" becomes "calibrated agreement score"."""
     named = _KIND_THEN_NAME.match(obj)
     if named:
-        return fit(_words(named.group(1).lower()), budget)
+        return fit(word_list(named.group(1).lower()), budget)
     text = PAREN.sub("", obj[:MAX_CHARS])
     head = clause(text)
     m = _APPOSITIVE_OF.match(text, len(head))
-    if not m or any(w.lower() in CUT_ANY or w.lower() in RELATIVE for w in _words(m.group(1))):
+    if not m or any(w.lower() in CUT_ANY or w.lower() in RELATIVE for w in word_list(m.group(1))):
         return words
-    if not words or _words(m.group(1))[-1:] != [words[-1].lower()]:
+    if not words or word_list(m.group(1))[-1:] != [words[-1].lower()]:
         return words  # "competition, the tendency of ..." says what it does, not what it is of
     rest = describe(text[m.end() :], 6)
     if len(rest) < 2 or len(words) + 1 + len(rest) > budget:
@@ -231,7 +231,7 @@ def with_topic(found: Found, plain: str) -> list[str]:
         return found.words
     if " for " in f" {' '.join(words).lower()} ":
         return found.words
-    topic = _topic(plain)
+    topic = topic_phrase(plain)
     if not topic or says_the_reverse(words, topic.split(), plain):
         return found.words
     content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
@@ -254,7 +254,7 @@ def fallback(plain: str, budget: int) -> list[str]:
     said = _WE_DO.match(first)
     if said:  # "This paper formulates X as Y" -> "Formulating X as Y"
         verb = said.group(1).lower()
-        ger = _gerund(verb if verb.endswith("s") else verb + "s")
+        ger = gerund_of(verb if verb.endswith("s") else verb + "s")
         if ger:
             first = f"{ger} {first[said.end():]}"
     for _offset, sent in sents[:4]:  # a finding says more than the background before it
@@ -265,14 +265,14 @@ def fallback(plain: str, budget: int) -> list[str]:
                 first = first.split(", ", 2)[-1]
             first = _SUBCLAUSE.sub("", first)
             first = re.sub(r"^(?:the|a|an)\s+", "", first, flags=re.IGNORECASE)
-            words = _words(clause(PAREN.sub("", first)))
+            words = word_list(clause(PAREN.sub("", first)))
             relative = next((i for i, w in enumerate(words) if i >= 3 and w.lower() in RELATIVE), None)
             if len(words) > budget and relative:  # "X implement ridge regression | whose strength ..."
                 first = " ".join(words[:relative])
             break
-    words = fit(_words(clause(PAREN.sub("", first)) or first), budget)
+    words = fit(word_list(clause(PAREN.sub("", first)) or first), budget)
     if not words:
-        words = fit(_words(first), budget)
+        words = fit(word_list(first), budget)
     return before_finite_verb(words)
 
 

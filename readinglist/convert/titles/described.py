@@ -14,8 +14,8 @@ import re
 
 from ..kinds import KIND_OF, described_kind
 from ..lexicon import split_sentences
-from .text import article, describe, _gerund, _head, strip_dangling
-from .topic import restates, _topic
+from .text import article, describe, gerund_of, head_noun, strip_dangling
+from .topic import restates, topic_phrase
 
 _TO_VERB = re.compile(r"^to\s+([a-z]+)\b(.*)$", re.DOTALL)
 _RELATIVE = re.compile(r"^(?:that|which)\s+(?:([a-z]+ly)\s+)?([a-z]+s)\b(.*)$", re.DOTALL)
@@ -35,11 +35,11 @@ def _for_purpose(purpose: str) -> str:
     m = _TO_VERB.match(purpose)
     if m:
         verb, rest = m.group(1), m.group(2)
-        ger = _gerund(verb + ("es" if verb.endswith(("s", "sh", "ch", "x")) else "s"))
+        ger = gerund_of(verb + ("es" if verb.endswith(("s", "sh", "ch", "x")) else "s"))
         return f"for {ger}{rest}" if ger and verb not in {"be", "the", "a", "an"} else ""
     m = _RELATIVE.match(purpose)
     if m:
-        ger = _gerund(m.group(2))
+        ger = gerund_of(m.group(2))
         return f"for {m.group(1) + ' ' if m.group(1) else ''}{ger}{m.group(3)}" if ger else ""
     return ""
 
@@ -58,10 +58,10 @@ def described_subtitle(plain: str, name: str, budget: int) -> list[str]:
     purpose = _for_purpose(purpose)
     words = article(describe(f"{lead} {purpose}".strip(), budget))
     words = [w for w in words if w.lower() != name.lower()]
-    if not words or _head(words) != kind:
+    if not words or head_noun(words) != kind:
         return []
     if len(words) <= len(lead.split()) + 1:  # no purpose: the paper's topic says what it is for
-        topic = _topic(plain)
+        topic = topic_phrase(plain)
         words = words[: len(describe(lead, budget))]
         if topic and name not in topic and not restates(words, topic) and len(words) + 1 + len(topic.split()) <= budget:
             words = words + ["for"] + topic.split()
@@ -78,7 +78,7 @@ def described_lead(plain: str, name: str, budget: int) -> tuple[list[str], str, 
     if found is None or not _informative(found[1], found[2]):
         return None
     words = article(describe(found[1].replace(name, " "), budget))
-    if not words or _head(words) != found[0]:
+    if not words or head_noun(words) != found[0]:
         return None
     at = found[3]
     sentence = next((i for i, (o, s) in enumerate(split_sentences(plain)) if o <= at <= o + len(s)), 0)
@@ -111,7 +111,7 @@ def fits_described(words: list[str], plain: str, name: str | None) -> bool:
         verb = _for_purpose(found[2]).split()[1:2]
         if tail and tail in found[2].lower() and not set(verb) & set(low):
             return False  # "a framework for <what it evaluates>" drops "evaluating"
-    return _head(words) == found[0] or _spells(words, name)  # not "standard benchmarks" it is compared with
+    return head_noun(words) == found[0] or _spells(words, name)  # not "standard benchmarks" it is compared with
 
 
 def _spells(words: list[str], name: str) -> bool:

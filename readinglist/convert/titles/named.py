@@ -10,8 +10,8 @@ import re
 from ..lexicon import literal_spans
 from .casing import sentence_case
 from .constants import KINDS, NOT_CONTENT, STOP_BEFORE_NAME
-from .text import article, BY_MEANS, clean, describe, fit, _gerund, _words
-from .topic import _topic
+from .text import article, BY_MEANS, clean, describe, fit, gerund_of, word_list
+from .topic import topic_phrase
 
 
 _NP_BEFORE = re.compile(
@@ -65,22 +65,22 @@ def name_description(plain: str, name: str, budget: int, allow_subject: bool = F
             if desc and desc[0].lower() in {"our"}:
                 desc = desc[1:]
         elif which:
-            ger = _gerund(which.group(1))
+            ger = gerund_of(which.group(1))
             if ger:
                 desc = describe(ger + which.group(2), budget)
                 says_what_it_does = True
         elif allow_subject and subject and (start == 0 or _starts_subject(before)):
-            ger = _gerund(subject.group(1))
+            ger = gerund_of(subject.group(1))
             if ger:
                 desc = describe(ger + subject.group(2), budget)
         if desc and (not expansion or (len(desc) > 4 and not says_what_it_does)):
             return desc
         if expansion:
-            return fit(_words(sentence_case(clean(expansion), plain)), budget)
+            return fit(word_list(sentence_case(clean(expansion), plain)), budget)
         if desc:
             return desc
     if expansion:
-        return fit(_words(sentence_case(clean(expansion), plain)), budget)
+        return fit(word_list(sentence_case(clean(expansion), plain)), budget)
     return []
 
 
@@ -104,7 +104,7 @@ def _bare_kind_for_topic(desc: list[str], plain: str, budget: int) -> list[str]:
     m = _GENERIC_KIND.match(" ".join(desc))
     if not m or len(desc) > 6:
         return desc
-    topic = _topic(plain)
+    topic = topic_phrase(plain)
     if not topic or len(desc[:2]) + 1 + len(topic.split()) > budget:
         return desc
     return desc[:2] + ["for"] + topic.split()
@@ -127,7 +127,7 @@ def what_we_did(plain: str, name: str, budget: int) -> list[str]:
     m = _WE_DID_AS_NAME.search(plain[max(0, at - 420) : at])
     if not m:
         return []
-    ger = _gerund(m.group(1) + "s")
+    ger = gerund_of(m.group(1) + "s")
     if not ger:
         return []
     what = BY_MEANS.split(m.group(2), 1)[0]  # "... by rewarding answers ..." is how, not what

@@ -11,7 +11,7 @@ import re
 from ..lexicon import DANGLING, MINOR_WORDS
 from .constants import ATTACK_CUE, COMMON_DF, DEFENCE_CUE, THREAT_HEADS
 from .forms import common_words, gerund_starts, proper_words
-from .text import _gerund, _head, name_lead, _words
+from .text import gerund_of, head_noun, name_lead, word_list
 
 
 # A run of two or more Capitalised words (minor words between them): "Large Language Models",
@@ -111,17 +111,17 @@ def relative_as_purpose(title: str) -> str:
     m = _RELATIVE_VERB.search(title)
     if not m or re.search(r"\s(?:for|to)\s", title[: m.start() + 1]) or title[m.end() :].startswith(" to "):
         return title
-    from ..phrases import _verbs
+    from ..phrases import learned_verbs
 
-    verbs = _verbs()
+    verbs = learned_verbs()
 
     def ing(verb: str) -> str | None:
         if len(verb) < 4 or verb in DANGLING:
             return None  # "that the ...": the phrase model's verbs came from "to X", so "thes" is one
         if verb in verbs:
-            return _gerund(verb)
+            return gerund_of(verb)
         third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
-        return _gerund(third) if third else None
+        return gerund_of(third) if third else None
 
     adverb, first = m.group(1), ing(m.group(2))
     if not first:
@@ -151,8 +151,8 @@ def against_threat(title: str, plain: str) -> str:
     when the abstract defends (:func:`defends`): the last "for" of the title, when what follows it
     is headed by a threat (:data:`THREAT_HEADS`)."""
     at = title.rfind(" for ")  # "a defence for removing perturbations" stays
-    after = _words(title[at + 5 :]) if at >= 0 else []
-    if not after or after[0].endswith("ing") or _head(after) not in THREAT_HEADS or not defends(plain):
+    after = word_list(title[at + 5 :]) if at >= 0 else []
+    if not after or after[0].endswith("ing") or head_noun(after) not in THREAT_HEADS or not defends(plain):
         return title
     return f"{title[:at]} against {title[at + 5:]}"
 

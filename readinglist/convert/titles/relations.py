@@ -11,7 +11,7 @@ from functools import lru_cache
 from ..lexicon import split_sentences
 from .constants import REVERSE_MAX_DF
 from .forms import common_words
-from .text import _head
+from .text import head_noun
 
 
 _FOR_SPLIT = re.compile(r"\bfor\b")
@@ -42,7 +42,7 @@ def befores_of(made: list[str], plain: str) -> tuple[frozenset[str], ...]:
     """The words before each "for" of the abstract that ``made``'s head noun follows (and does
     not also precede)."""
     relations, after_any = _for_relations(plain)
-    made_head = _head(made)
+    made_head = head_noun(made)
     if not made_head:
         return ()
     forms = {made_head, made_head[:-1] if made_head.endswith("s") else made_head + "s"}

@@ -13,11 +13,11 @@ from .casing import expand, sentence_case
 from .checks import defects
 from .constants import FALLBACK_TITLE, MAX_WORDS, NOT_CONTENT, RULE_MARGIN
 from .described import described_subtitle, fits_described
-from .contribution import _contribution, fallback, find_contribution, Found, with_topic
+from .contribution import contribution_phrases, fallback, find_contribution, Found, with_topic
 from .named import name_description, what_we_did
 from .relations import says_the_reverse
-from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, _head, LEADING, strip_dangling, _words
-from .topic import phrase_with_topic, restates, _topic
+from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, head_noun, LEADING, strip_dangling, word_list
+from .topic import phrase_with_topic, restates, topic_phrase
 
 
 def title_for_tags(plain: str, name: str | None) -> str:
@@ -48,7 +48,7 @@ def _repair(title: str, plain: str, name: str | None) -> str:
 
     named = bool(name) and (title == name or title.startswith(f"{name}: "))
     body = title[len(name or "") + 2 :] if named and title != name else ("" if named else title)
-    budget = MAX_WORDS - (len(_words(name or "")) if named else 0)
+    budget = MAX_WORDS - (len(word_list(name or "")) if named else 0)
     opening = first_five_tokens(plain)
 
     name_words = {w for w in ALNUM.findall((name or "").lower()) if len(w) > 2} if named else set()
@@ -59,7 +59,7 @@ def _repair(title: str, plain: str, name: str | None) -> str:
             return True
         return len(words) >= 4 and tuple(low[:5]) == opening
 
-    min_words = max(2, 4 - len(_words(name))) if named and name else 4
+    min_words = max(2, 4 - len(word_list(name))) if named and name else 4
     phrase = best_phrase(plain, min(budget, 11), avoid=name or "", reject=unfit, min_words=min_words) if budget > 1 else []
     if named and phrase and name:
         phrase = [w for w in phrase if w.lower() != name.lower()]
@@ -72,7 +72,7 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     body_ok = bool(body) and not defects(relative_as_purpose(body), plain, named) and len(title.split()) > 3
     if named and name and name.lower() in body.lower():
         body_ok = False  # "GTP: generative trajectory planning" is fine, the name twice is not
-    if named and name and (contradicts(_head(phrase), name_kind(plain, name)) or not fits_described(phrase, plain, name)):
+    if named and name and (contradicts(head_noun(phrase), name_kind(plain, name)) or not fits_described(phrase, plain, name)):
         return title  # the phrase would call the named thing a kind it is not
     if body_ok and score_words(body.split(), plain) + RULE_MARGIN >= score_words(phrase, plain):
         return title
@@ -85,10 +85,10 @@ def _repair(title: str, plain: str, name: str | None) -> str:
 
 def _rule_title(text: str, name: str | None) -> str:
     if name:
-        budget = MAX_WORDS - len(_words(name))
+        budget = MAX_WORDS - len(word_list(name))
         desc = name_description(text, name, budget) if budget > 0 else []
         if not desc:
-            desc = _contribution(text, budget, keep_article=True) if budget > 0 else []
+            desc = contribution_phrases(text, budget, keep_article=True) if budget > 0 else []
         if not desc and budget > 0:
             desc = name_description(text, name, budget, allow_subject=True)
         if not desc and budget > 0:
@@ -98,7 +98,7 @@ def _rule_title(text: str, name: str | None) -> str:
         if not desc and budget > 0:
             desc = described_subtitle(text, name, budget)  # "a unified Joint-OCTAMamba framework"
         if desc and len([w for w in desc if w.lower() not in NOT_CONTENT]) <= 3 and "for" not in desc:
-            topic = _topic(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
+            topic = topic_phrase(text)  # "VESPER: a video benchmark" -> "... for evaluating ..."
             if (topic and name not in topic and not restates(desc, topic)
                     and len(desc) + 1 + len(topic.split()) <= budget and not says_the_reverse(desc, topic.split(), text)):
                 desc = desc + ["for"] + topic.split()
@@ -107,7 +107,7 @@ def _rule_title(text: str, name: str | None) -> str:
         if desc:
             title = finish(f"{name}: {' '.join(desc)}")
         else:
-            title = finish(" ".join(_words(name)[:MAX_WORDS]))
+            title = finish(" ".join(word_list(name)[:MAX_WORDS]))
         if title:
             return title
     words: list[str] = []

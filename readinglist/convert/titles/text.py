@@ -39,7 +39,7 @@ _LIST_AFTER_COMMA = re.compile(r"^,\s*(?:[^,;:.]{1,40},\s*)*(?:and|or)\s+[^,;:.]
 _CLAUSE_END = re.compile(r"\s*(?:[;:!?](?=\s|$)|\.(?=\s|$)|\s[\u2014\u2013]\s|\s-{2,3}\s|,(?!\d))")
 
 
-def _words(text: str) -> list[str]:
+def word_list(text: str) -> list[str]:
     return text.split()
 
 
@@ -100,7 +100,7 @@ def clause(text: str) -> str:
             return text
         if text[m.start() : m.end()].strip() == ",":
             lst = _LIST_AFTER_COMMA.match(text[m.start() :])
-            if lst and len(_words(lst.group(0))) <= 12 and not re.match(r",\s*(?:which|who|where|while|and\s+(?:then|thus|we))\b", text[m.start() :]):
+            if lst and len(word_list(lst.group(0))) <= 12 and not re.match(r",\s*(?:which|who|where|while|and\s+(?:then|thus|we))\b", text[m.start() :]):
                 pos = m.start() + lst.end()
                 continue
         return text[: m.start()]
@@ -143,7 +143,7 @@ def describe(text: str, budget: int) -> list[str]:
     text = _PROBLEM_AS.sub("", text)
     text = clause(text.strip())
     words = []
-    for i, w in enumerate(_words(text)):
+    for i, w in enumerate(word_list(text)):
         if i and _MATHY.search(w):
             break  # "for p ∈ (1, 2]": a formula ends the phrase
         if i == 0 or not _MATH_TOKEN.match(w):
@@ -165,7 +165,7 @@ def article(words: list[str]) -> list[str]:
     return words
 
 
-def _gerund(verb: str) -> str | None:
+def gerund_of(verb: str) -> str | None:
     """"adapts" -> "adapting", "enhances" -> "enhancing", "applies" -> "applying"."""
     if not re.fullmatch(r"[a-z]+s", verb) or verb.endswith("ss") or verb in NOT_GERUND:
         return None
@@ -182,7 +182,7 @@ def _gerund(verb: str) -> str | None:
 BY_MEANS = re.compile(r"\s+(?:by|via|through)\s+(?=[a-z]+ing\b)")
 
 
-def _head(words: list[str]) -> str:
+def head_noun(words: list[str]) -> str:
     """The head noun of a phrase: its last word before the first preposition or clause word."""
     head = ""
     for w in words:

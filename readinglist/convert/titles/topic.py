@@ -58,7 +58,7 @@ _TERM = re.compile(
 
 
 @lru_cache(maxsize=16)
-def _topic(plain: str) -> str | None:
+def topic_phrase(plain: str) -> str | None:
     """What the paper is about: a term it coins ("a process we term model incrimination"), else
     the subject of the first sentence ("Knowledge editing has emerged ...", "Existing accounts of
     grokking explain ..." -> "grokking", "Since ..., evaluating X is critical" -> "evaluating X")."""
@@ -110,7 +110,7 @@ def phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 3
     extrapolation errors" + "for deep offline reinforcement learning")."""
     if len(phrase) > TOPIC_JOIN_MAX or " for " in f" {' '.join(phrase).lower()} ":
         return phrase
-    topic = _topic(plain)
+    topic = topic_phrase(plain)
     if not topic:
         return phrase
     topic_words, content, initials = _topic_parts(topic)
