@@ -234,6 +234,7 @@ def main() -> int:
         }.get(op)
 
     times: dict[tuple[str, str], list[float]] = {}
+    cpus: dict[tuple[str, str], list[float]] = {}  # CPU seconds (user + system, with waited-for children)
     bare: list[float] = []
     for r in range(args.rounds):
         for op in ops:
@@ -241,8 +242,9 @@ def main() -> int:
                 command = argv(tool, op, r)
                 if command is None:
                     continue
-                seconds = run(command, cwd=run_dir, env={**env, **ours.get(tool, {})})[0]
+                seconds, _, cpu, _ = run(command, cwd=run_dir, env={**env, **ours.get(tool, {})})
                 times.setdefault((tool, op), []).append(seconds)
+                cpus.setdefault((tool, op), []).append(cpu)
                 bare.append(run([sys.executable, "-c", "pass"], cwd=run_dir)[0])
         print(f"round {r + 1}/{args.rounds} done (load average {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
 
@@ -267,6 +269,17 @@ def main() -> int:
             ratios = " / ".join(f"{med['pubs'] / med[t]:.1f}×" if t in med else "—" for t in ours)
             row += f" {ratios} |" if "pubs" in med else " — |"
         row += f" {'keep' if budget is None else f'≤ {budget:g} s (x{budget / 0.0175:.0f})'} |"
+        print(row)
+    # CPU seconds move less than wall seconds on a machine shared with other work (a process
+    # waiting for a core counts in the wall time only); the first round of each op included
+    print(f"\nCPU seconds (user + system, medians of {args.rounds}; the first round included)")
+    print(f"| op | {' | '.join(tools)} |" + (" ratio to pubs |" if "pubs" in tools else ""))
+    print("|" + "---|" * (len(tools) + 1 + ("pubs" in tools)))
+    for op in ops:
+        med = {tool: statistics.median(cpus[(tool, op)]) for tool in tools if cpus.get((tool, op))}
+        row = f"| {OPERATIONS[op][1].replace('5k', f'{len(keys) / 1000:g}k')} | " + " | ".join(f"{med[t]:.2f} s" if t in med else "—" for t in tools) + " |"
+        if "pubs" in tools:
+            row += (" " + " / ".join(f"{med['pubs'] / med[t]:.1f}×" if t in med else "—" for t in ours) + " |") if "pubs" in med else " — |"
         print(row)
     shutil.rmtree(run_dir, ignore_errors=True)
     return 0
