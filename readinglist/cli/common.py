@@ -230,16 +230,11 @@ def count_phrase(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
-
 def next_papers(where, limit, as_json) -> None:
-    """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it). The query
-    sorts and cuts, as for list: only the papers shown are read, as cached rows for the table."""
-    where = where.replace(status=("reading", "unread"))
-    if as_json and utf8(sys.stdout):  # the JSON lines the cache keeps, as for list --json
-        _write_utf8(find_papers(where, "next", limit=limit, json=True))
-        return
-    _print_papers(find_papers(where, "next", limit=limit, brief=not as_json), as_json=as_json)
-
+    """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it): ``list
+    --status reading --status unread --sort next`` (the query sorts and cuts: only the papers
+    shown are read), printed as list prints."""
+    list_papers(where.replace(status=("reading", "unread")), "next", False, limit, as_json)
 
 def _write_utf8(lines: list[bytes]) -> None:
     """Lines of UTF-8 (the cache's, for a UTF-8 stdout) written as they are, a thousand at a time."""
