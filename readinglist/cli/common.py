@@ -273,20 +273,9 @@ def echo(message: str = "", *, err: bool = False) -> None:
     stream.flush()
 
 
-def json_text(value, indent: int | None = None) -> str:
-    """``value`` as JSON for stdout: the same value whatever the terminal, with every control,
-    bidi and zero-width character as a JSON escape (``\\u202e``), and all of it ASCII when
-    stdout is not UTF-8 (a C locale)."""
-    import json
-
-    from ..text.controls import json_safe
-
-    return json_safe(json.dumps(value, ensure_ascii=not utf8(sys.stdout), indent=indent))
-
-
 def json_lines(values) -> str:
-    """:func:`json_text` of each of ``values``, a line each (as the cache makes a paper's
-    :func:`~readinglist.store.cache.json_line`)."""
+    """Each of ``values`` as a line of JSON for stdout (:func:`~readinglist.store.cache.json_text`,
+    as the cache makes a paper's :func:`~readinglist.store.cache.json_line`)."""
     from ..store.cache import json_text
 
     ascii_only = not utf8(sys.stdout)

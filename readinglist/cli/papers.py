@@ -6,8 +6,9 @@ parser (see :func:`readinglist.store.paperrow.read_rendered`)."""
 from __future__ import annotations
 
 import os
+import sys
 
-from .common import count_phrase, find_papers, write_paged, paper_as_json, echo, json_text, state
+from .common import count_phrase, find_papers, write_paged, paper_as_json, echo, state, utf8
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
@@ -55,7 +56,9 @@ def _echo_paper(p: Paper) -> None:
 def show(key, as_json) -> None:
     """The body of ``readinglist show`` (see :mod:`.reading` for its options)."""
     if as_json:
-        echo(json_text(paper_as_json(state.store.get(key)), indent=2))
+        from ..store.cache import json_text
+
+        echo(json_text(paper_as_json(state.store.get(key)), ascii_only=not utf8(sys.stdout), indent=2))
     else:
         _echo_paper(state.store.get(key))
 

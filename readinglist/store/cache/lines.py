@@ -64,22 +64,23 @@ def paper_json(paper: Paper) -> dict:
     }
 
 
-_ENCODERS: dict[bool, object] = {}
+_ENCODERS: dict[tuple[bool, int | None], object] = {}
 
 
-def _encoder(ascii_only: bool):
-    encode = _ENCODERS.get(ascii_only)
+def _encoder(ascii_only: bool, indent: int | None):
+    encode = _ENCODERS.get((ascii_only, indent))
     if encode is None:
         import json
 
-        encode = _ENCODERS[ascii_only] = json.JSONEncoder(ensure_ascii=ascii_only).encode  # (what json.dumps makes)
+        encode = _ENCODERS[ascii_only, indent] = json.JSONEncoder(ensure_ascii=ascii_only, indent=indent).encode  # (what json.dumps makes)
     return encode
 
 
-def json_text(value, *, ascii_only: bool = False) -> str:
-    """``value`` as one line of JSON (``json.dumps(value, ensure_ascii=ascii_only)``) with every
-    hidden character JSON leaves raw written as a ``\\uXXXX`` escape
-    (:func:`~readinglist.text.controls.json_safe`): the same value, safe on a terminal.
+def json_text(value, *, ascii_only: bool = False, indent: int | None = None) -> str:
+    """``value`` as JSON (``json.dumps(value, ensure_ascii=ascii_only, indent=indent)``: one
+    line unless ``indent``) with every hidden character JSON leaves raw written as a
+    ``\\uXXXX`` escape (:func:`~readinglist.text.controls.json_safe`): the same value, safe on a
+    terminal. What every command prints as JSON (all of it ASCII when stdout is not UTF-8).
 
     Written with the ASCII encoder first (CPython's is about three times as fast on text): when
     that writes no ``\\u`` escape, the value holds no character outside printable ASCII but those
@@ -88,10 +89,10 @@ def json_text(value, *, ascii_only: bool = False) -> str:
     other)."""
     from ...text.controls import json_safe
 
-    text = _encoder(True)(value)
+    text = _encoder(True, indent)(value)
     if ascii_only or "\\u" not in text:
         return text
-    return json_safe(_encoder(False)(value))
+    return json_safe(_encoder(False, indent)(value))
 
 
 def json_line(paper: Paper) -> str:
