@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.convert import name_candidates, name_context, name_model, name_shape, phrases
+from readinglist.convert import lexicon, name_candidates, name_context, name_model, name_shape, phrases
 from readinglist.convert.pipeline import generation_text
 from readinglist.convert.naming import detect_name
 
@@ -251,7 +251,7 @@ def test_a_distant_cue_is_found_as_the_pattern_finds_it(text, cut):
 
 
 def test_every_capital_of_a_name_is_one_the_token_scan_looks_for():
-    capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{name_shape.C}]", chr(i)) and chr(i).isupper()]
+    capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{lexicon.NAME_CHARS}]", chr(i)) and chr(i).isupper()]
     assert capitals and all(re.fullmatch(f"[{name_shape._CAPITALS}]", c) for c in capitals)
     assert {"A", "Z", "Ü", "É", "Ł", "Σ"} <= set(capitals)
 
