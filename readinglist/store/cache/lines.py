@@ -39,15 +39,16 @@ def plain_line_of(p: Paper | Listed) -> str:
 
 def paper_json(paper: Paper) -> dict:
     """A paper as the JSON object ``list --json``, ``next --json``, ``search --json`` (with a
-    score) and ``show --json`` print, in this order. (Not in it: the record's entry type, pages
-    and the other fields an import brought along, which the exports carry.)"""
+    score) and ``show --json`` print: every field of the paper, in this order (the README's)."""
     rec = paper.record
     return {
         "key": rec.key,
+        "entry_type": rec.entry_type,
         "title": rec.title,
         "shorttitle": rec.shorttitle,
         "venue": rec.venue,
         "year": rec.year,
+        "pages": rec.pages,
         "status": paper.status,
         "priority": paper.priority,
         "rating": paper.rating,
@@ -58,6 +59,7 @@ def paper_json(paper: Paper) -> dict:
         "authors": [str(a) for a in rec.authors],
         "doi": rec.doi,
         "url": rec.url,
+        "fields": dict(rec.fields),
         "abstract": rec.abstract,
         "sources": [str(s) for s in rec.sources],
         "history": [{"event": e.event, "date": e.date} for e in paper.history],
