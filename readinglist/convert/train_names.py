@@ -128,7 +128,7 @@ def _cap_phrases(text: str) -> set[str]:
 
 def paper_candidates(rows: list[dict]):
     """(paper index, its candidates) for every paper, as the converter sees it."""
-    from .pipeline import generation_text
+    from .generation import generation_text
     from .name_model import candidates
 
     for g, r in enumerate(rows):

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=12000)
     a = ap.parse_args(argv)
     from . import phrases
-    from .pipeline import generation_text
+    from .generation import generation_text
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
