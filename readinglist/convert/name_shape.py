@@ -1,6 +1,6 @@
 """The shape of a candidate name, for :mod:`readinglist.convert.name_model`: the token patterns
 that find candidates (coined-looking tokens, runs of capitalised words), whether a token looks
-coined, and :func:`shape`'s features of a name (its case, digits, hyphens, how many training
+coined, and :func:`shape_features` of a name (its case, digits, hyphens, how many training
 abstracts use it, whether it spells an everyday acronym). Pure functions; no model is read here
 (the word statistics are passed in)."""
 

@@ -359,7 +359,7 @@ def _subject_after_cue(plain, sentences, cue_sentences, defined_in_background):
 
 def detect_name(raw: str, plain: str) -> str | None:
     """The name of the method, benchmark or data set the abstract introduces, or None: the
-    learned choice among candidates (:mod:`readinglist.name_model`), which reads the cue rules
+    learned choice among candidates (:mod:`readinglist.convert.name_model`), which reads the cue rules
     below as one of its features."""
     from .name_model import choose, load_model
 

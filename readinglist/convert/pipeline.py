@@ -74,7 +74,7 @@ def _generate_chunk(abstracts: list[str]) -> list[Fields]:
 def generate_all(
     abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, generator=None
 ) -> list[Fields]:
-    """:func:`generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
+    """:func:`~.generation.generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
     a large batch is shared among forked workers (which inherit the compiled tagger); the result
     is the same as in one process. The library default is one process: forking from a threaded
     host is unsafe, so only a caller that owns its process (the CLI) asks for more.
@@ -110,7 +110,7 @@ class Workers:
 
 
 #: Abstracts per task handed to a worker: small enough that at the end of an import the last
-#: tasks leave no worker idle for long (a task of 250 took a second), large enough that the
+#: tasks leave no worker idle for long, large enough that the
 #: hand-over costs nothing next to the generation.
 CHUNK = 100
 

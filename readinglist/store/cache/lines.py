@@ -84,10 +84,10 @@ def json_text(value, *, ascii_only: bool = False, indent: int | None = None) -> 
     ``\\uXXXX`` escape (:func:`~readinglist.text.controls.json_safe`): the same value, safe on a
     terminal. What every command prints as JSON (all of it ASCII when stdout is not UTF-8).
 
-    Written with the ASCII encoder first (CPython's is about three times as fast on text): when
+    Written with the ASCII encoder first (CPython's is the faster on text): when
     that writes no ``\\u`` escape, the value holds no character outside printable ASCII but those
     both encoders escape alike (``\\n``, ``\\"``...), so its text is the answer; else the
-    value is encoded again as asked (tests/store/test_json_lines.py checks them against each
+    value is encoded again as asked (tests/store/test_bulk_read.py checks them against each
     other)."""
     from ...text.controls import json_safe
 
