@@ -30,6 +30,11 @@ class OutputError(ReadinglistError):
     """An output file (an export) cannot be written: a folder, no such folder, no space, ..."""
 
 
+def did_you_mean(suggestions, form: str = "{}") -> str:
+    """``form`` holding "did you mean A or B?" for the closest names; "" when there are none."""
+    return form.format(f"did you mean {' or '.join(suggestions)}?") if suggestions else ""
+
+
 class UnknownKeyError(StoreError, KeyError):
     """No paper has this key. ``suggestions`` holds the closest existing keys."""
 
@@ -39,10 +44,7 @@ class UnknownKeyError(StoreError, KeyError):
         super().__init__(key)
 
     def __str__(self) -> str:
-        msg = f"no paper with key {self.key!r}"
-        if self.suggestions:
-            msg += "; did you mean " + " or ".join(self.suggestions) + "?"
-        return msg
+        return f"no paper with key {self.key!r}" + did_you_mean(self.suggestions, "; {}")
 
 
 class UnknownKeysError(UnknownKeyError):
@@ -53,7 +55,7 @@ class UnknownKeysError(UnknownKeyError):
         super().__init__(self.errors[0].key, self.errors[0].suggestions)
 
     def __str__(self) -> str:
-        parts = [repr(e.key) + (f" (did you mean {' or '.join(e.suggestions)}?)" if e.suggestions else "") for e in self.errors]
+        parts = [repr(e.key) + did_you_mean(e.suggestions, " ({})") for e in self.errors]
         return "no papers with keys " + ", ".join(parts)
 
 
@@ -82,7 +84,4 @@ class UnknownListError(ListError, KeyError):
         super().__init__(name)
 
     def __str__(self) -> str:
-        msg = f"no list called {self.name!r}"
-        if self.suggestions:
-            msg += "; did you mean " + " or ".join(self.suggestions) + "?"
-        return msg + " (readinglist lists shows them all)"
+        return f"no list called {self.name!r}" + did_you_mean(self.suggestions, "; {}") + " (readinglist lists shows them all)"

@@ -13,7 +13,7 @@ def gc_paused() -> Iterator[None]:
 
     Loading tens of thousands of cached papers, or exporting them, allocates hundreds of
     thousands of short-lived objects (dataclasses, fields, strings); with 20,000 papers alive the
-    collector's repeated full passes doubled a cache load and took ~40% of a BibTeX export.
+    collector's repeated full passes take much of a cache load and of an export.
     Nothing built there forms reference cycles, so reference counting frees it all as usual.
     The collector is restored afterwards, also when the work raises. Library code never freezes
     or disables the collector for good: that is the command-line process's choice (cli.main).

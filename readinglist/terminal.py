@@ -1,7 +1,6 @@
 """What the CLI shows on a terminal: the paper table, colour, wrapping and the pager.
 
-Pure functions over strings (no rich, no typer): ``list`` on 20,000 papers renders in a few
-milliseconds and the module costs nothing at start-up. Widths are terminal cells (East Asian
+Pure functions over strings (no rich, no typer), so that the module costs nothing at start-up. Widths are terminal cells (East Asian
 wide characters count 2), so a line never wraps on the screen.
 """
 

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import console_script, cli_in
@@ -51,6 +52,32 @@ def test_list_json_filters_and_plain_output(store):
     assert [p["key"] for p in reading] == [llm[0]["key"]]
     plain = run(store, "list").output.splitlines()  # CliRunner is not a TTY: tab-separated lines
     assert len(plain) == 38 and all(line.count("\t") == 4 for line in plain)
+
+
+def test_list_json_prints_every_field_of_the_paper(tmp_path):
+    """A script over list --json sees every field of the paper: each of Record's and Paper's
+    fields by name (a field added to them must be printed too), in the order the README gives,
+    the same object in list, next, search and show."""
+    from readinglist.record import Paper, Record
+
+    (tmp_path / "a.bib").write_text(
+        "@article{smith2024sparse,\n  title = {Sparse Widgets for Everyone},\n  author = {Smith, Jane},\n"
+        "  journal = {Journal of Widgets},\n  year = {2024},\n  pages = {12--34},\n  volume = {7},\n"
+        "  publisher = {Widget Press},\n}\n",
+        encoding="utf-8",
+    )
+    store = tmp_path / "library"
+    run(store, "import", str(tmp_path / "a.bib"))
+    (paper,) = jsonl(run(store, "list", "--json").output)
+    names = [n for n in Record._fields + Paper._fields if n != "record"]
+    assert sorted(paper) == sorted(names)
+    assert (paper["entry_type"], paper["pages"], paper["fields"]) == ("article", "12--34", {"publisher": "Widget Press", "volume": "7"})
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert ", ".join(f"`{n}`" for n in paper) in readme
+    assert jsonl(run(store, "next", "--json").output) == [paper]
+    assert json.loads(run(store, "show", "smith2024sparse", "--json").output) == paper
+    (hit,) = jsonl(run(store, "search", "widgets", "--json").output)
+    assert list(hit) == [*paper, "score"] and {**hit, "score": None} == {**paper, "score": None}
 
 
 def test_mark_note_tag_rate_priority_show(store):

@@ -230,16 +230,11 @@ def count_phrase(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
-
 def next_papers(where, limit, as_json) -> None:
-    """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it). The query
-    sorts and cuts, as for list: only the papers shown are read, as cached rows for the table."""
-    where = where.replace(status=("reading", "unread"))
-    if as_json and utf8(sys.stdout):  # the JSON lines the cache keeps, as for list --json
-        _write_utf8(find_papers(where, "next", limit=limit, json=True))
-        return
-    _print_papers(find_papers(where, "next", limit=limit, brief=not as_json), as_json=as_json)
-
+    """The body of ``readinglist next`` (typer's command and :mod:`.fast` call it): ``list
+    --status reading --status unread --sort next`` (the query sorts and cuts: only the papers
+    shown are read), printed as list prints."""
+    list_papers(where.replace(status=("reading", "unread")), "next", False, limit, as_json)
 
 def _write_utf8(lines: list[bytes]) -> None:
     """Lines of UTF-8 (the cache's, for a UTF-8 stdout) written as they are, a thousand at a time."""
@@ -278,20 +273,9 @@ def echo(message: str = "", *, err: bool = False) -> None:
     stream.flush()
 
 
-def json_text(value, indent: int | None = None) -> str:
-    """``value`` as JSON for stdout: the same value whatever the terminal, with every control,
-    bidi and zero-width character as a JSON escape (``\\u202e``), and all of it ASCII when
-    stdout is not UTF-8 (a C locale)."""
-    import json
-
-    from ..text.controls import json_safe
-
-    return json_safe(json.dumps(value, ensure_ascii=not utf8(sys.stdout), indent=indent))
-
-
 def json_lines(values) -> str:
-    """:func:`json_text` of each of ``values``, a line each (as the cache makes a paper's
-    :func:`~readinglist.store.cache.json_line`)."""
+    """Each of ``values`` as a line of JSON for stdout (:func:`~readinglist.store.cache.json_text`,
+    as the cache makes a paper's :func:`~readinglist.store.cache.json_line`)."""
     from ..store.cache import json_text
 
     ascii_only = not utf8(sys.stdout)

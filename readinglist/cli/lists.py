@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from typing import List, Optional
 
 import typer
 
 from .common import (
     echo,
-    json_text,
+    utf8,
     find_papers,
     state,
 )
@@ -174,7 +175,9 @@ def lists_show(
             "unreadable": dict(resolved.unreadable),
             "renamed": dict(resolved.renamed),
         }
-        echo(json_text(data, indent=2))
+        from ..store.cache import json_text
+
+        echo(json_text(data, ascii_only=not utf8(sys.stdout), indent=2))
         return
     from ..text.controls import escape_controls
 

@@ -6,8 +6,9 @@ parser (see :func:`readinglist.store.paperrow.read_rendered`)."""
 from __future__ import annotations
 
 import os
+import sys
 
-from .common import count_phrase, find_papers, write_paged, paper_as_json, echo, json_text, state
+from .common import count_phrase, find_papers, write_paged, paper_as_json, echo, state, utf8
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
@@ -55,7 +56,9 @@ def _echo_paper(p: Paper) -> None:
 def show(key, as_json) -> None:
     """The body of ``readinglist show`` (see :mod:`.reading` for its options)."""
     if as_json:
-        echo(json_text(paper_as_json(state.store.get(key)), indent=2))
+        from ..store.cache import json_text
+
+        echo(json_text(paper_as_json(state.store.get(key)), ascii_only=not utf8(sys.stdout), indent=2))
     else:
         _echo_paper(state.store.get(key))
 
@@ -134,30 +137,41 @@ def _keep(text: str | bytes) -> str:
     return path
 
 
+def run_editor(path, *, unchanged: str, instead: str = "") -> str:
+    """Run $VISUAL / $EDITOR (else vi) on ``path``, as git does, and return its command; a
+    one-line error when it cannot start (ending in ``instead``: what to do instead) or fails
+    (ending in ``; {unchanged}``)."""
+    import shlex
+    import subprocess
+
+    from ..errors import ValidationError
+
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    try:
+        code = subprocess.call([*shlex.split(editor), str(path)])
+    except (OSError, ValueError) as exc:
+        raise ValidationError(f"cannot start the editor {editor!r}: {getattr(exc, 'strerror', None) or exc}{instead}") from None
+    if code != 0:
+        raise ValidationError(f"the editor {editor!r} exited with status {code}; {unchanged}")
+    return editor
+
+
 def _edit(text: str) -> str:
     """Open $VISUAL / $EDITOR (else vi) on ``text`` in a temporary file, as git does.
 
     The file lives in a new private folder under a fixed name (never one made from a key).
     An editor that fails, removes the file or saves something other than UTF-8 text is a
     one-line error; what it saved is then kept in a file the message names."""
-    import shlex
-    import subprocess
     import tempfile
     from pathlib import Path
 
     from ..errors import ValidationError
     from ..store.atomic import byte_place, describe, read_bounded
 
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     with tempfile.TemporaryDirectory(prefix="readinglist-") as tmp:
         path = Path(tmp) / "NOTES.md"
         path.write_text(text, encoding="utf-8")
-        try:
-            code = subprocess.call([*shlex.split(editor), str(path)])
-        except (OSError, ValueError) as exc:
-            raise ValidationError(f"cannot start the editor {editor!r}: {getattr(exc, 'strerror', None) or exc}; use -m TEXT") from None
-        if code != 0:
-            raise ValidationError(f"the editor {editor!r} exited with status {code}; notes unchanged")
+        editor = run_editor(path, unchanged="notes unchanged", instead="; use -m TEXT")
         try:
             data = read_bounded(path, limit=8 << 20)
         except FileNotFoundError:

@@ -3,9 +3,7 @@ next, rm, rekey, edit, open."""
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -63,21 +61,6 @@ def note(
     """
     papers.note(key, message, append)
 
-
-def _run_editor(path: Path) -> None:
-    """Run $VISUAL / $EDITOR (else vi) on ``path``; a one-line error when it cannot start or fails."""
-    import shlex
-    import subprocess
-
-    from ..errors import ValidationError
-
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    try:
-        code = subprocess.call([*shlex.split(editor), str(path)])
-    except (OSError, ValueError) as exc:
-        raise ValidationError(f"cannot start the editor {editor!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    if code != 0:
-        raise ValidationError(f"the editor {editor!r} exited with status {code}; nothing written")
 
 @commands.command()
 @with_filters
@@ -235,7 +218,7 @@ def edit(
     path.write_text(start, encoding="utf-8")
     base_path.write_text(base, encoding="utf-8")
     while True:
-        _run_editor(path)
+        papers.run_editor(path, unchanged="nothing written")
         try:
             edited = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:

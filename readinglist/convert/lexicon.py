@@ -30,13 +30,13 @@ DANGLING = frozenset(
 
 
 # Characters a coined name is made of: letters, digits, superscripts/subscripts, Greek.
-C = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
+NAME_CHARS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f0-9\u00b2\u00b3\u00b9\u2070-\u209f\u0370-\u03ff"
 
 
-NAME = rf"[{C}]+(?:[-+][{C}]+)*"
+NAME_PATTERN = rf"[{NAME_CHARS}]+(?:[-+][{NAME_CHARS}]+)*"
 
 
-NAME_RE = re.compile(NAME)
+NAME_RE = re.compile(NAME_PATTERN)
 
 
 #: Acronyms and abbreviations for background concepts: never a paper's own name.
@@ -129,7 +129,7 @@ def is_coined(token: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def generic(token: str) -> bool:
+def is_generic(token: str) -> bool:
     """An ordinary acronym (LLM, LLMs, CIs) or a well-known prior system (GPT-4o, DINOv3)."""
     token = strip_possessive(token)
     upper = token.upper()
@@ -210,9 +210,3 @@ def literal_spans(
         else:
             i = text.find(literal, i + 1)
     return out
-
-
-# Public names (the underscored ones above are kept for the modules that grew up with them).
-NAME_CHARS = C
-NAME_PATTERN = NAME
-is_generic = generic

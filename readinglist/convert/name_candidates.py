@@ -33,7 +33,7 @@ def candidates(raw: str, plain: str, *, own_counts: int = 0, skip_generic: bool 
     ``own_counts``: how many times the corpus statistics counted this very abstract (1 while
     training on the corpus they were counted from, so a paper's own name looks as rare as a new
     paper's does at run time). ``skip_generic``: leave out everyday acronyms (feature
-    ``generic_acronym``), which :func:`choose` never picks, without working out their features."""
+    ``generic_acronym``), which :func:`~.name_model.choose` never picks, without working out their features."""
     if not plain:
         return []
     if model is None:

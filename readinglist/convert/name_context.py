@@ -10,7 +10,7 @@ import bisect
 import re
 
 from . import lexicon
-from .name_shape import C
+from .lexicon import NAME_CHARS
 
 CUE_BEFORE = re.compile(
     r"(?:\b(?:introduce|propose|present|develop|design|build|release|construct|create|curate|contribute|offer|provide|call|term|dub)[sd]?"
@@ -196,7 +196,7 @@ def ends_on(pattern: re.Pattern, text: str, starts: tuple[str, ...]) -> bool:
     ``starts`` words: in ASCII text (where lowercasing is what IGNORECASE does) the pattern is
     only tried where one of them occurs, not at every position of the text."""
     return bool(lexicon.finditer_at(pattern, text, text.lower() if text.isascii() else None, starts))
-_NAME_CHAR = re.compile(rf"[{C}]")
+_NAME_CHAR = re.compile(rf"[{NAME_CHARS}]")
 
 
 def occurrences(plain: str, name: str) -> list[int]:

@@ -6,7 +6,7 @@ around it). Sources: coined-looking tokens (``CanViT``, ``M²LE``, ``FruitNeRF++
 ``CLIP-Adapter``), abbreviation definitions in the Schwartz-Hearst sense (``Graph Normalization
 (GraphNorm)``: both the short and the long form), runs of capitalised words (``Digital Red
 Queen``), words the author emphasised (``\\textsc{Pref-SHAP}``, ``**LIFT**``), and whatever the
-hand-written cue rules of :mod:`readinglist.naming` found (their strength is a feature).
+hand-written cue rules of :mod:`readinglist.convert.naming` found (their strength is a feature).
 
 Stage 2, :func:`choose`: three learned linear models over those features, trained on real papers
 (``python -m readinglist.convert.train_names``; the weights, thresholds, corpus hash and command

@@ -1,6 +1,6 @@
 """The shape of a candidate name, for :mod:`readinglist.convert.name_model`: the token patterns
 that find candidates (coined-looking tokens, runs of capitalised words), whether a token looks
-coined, and :func:`shape`'s features of a name (its case, digits, hyphens, how many training
+coined, and :func:`shape_features` of a name (its case, digits, hyphens, how many training
 abstracts use it, whether it spells an everyday acronym). Pure functions; no model is read here
 (the word statistics are passed in)."""
 
@@ -10,20 +10,20 @@ import re
 from functools import lru_cache
 
 from . import lexicon
+from .lexicon import NAME_CHARS
 
-C = lexicon.NAME_CHARS
 # A token: letters/digits joined by - + . ' ; may end in ++ or + ("FruitNeRF++", "Dr.V", "M0.5").
-_TOKEN_BODY = rf"[{C}]+(?:(?:[-+]|\.(?=[{C}]))[{C}]+)*(?:\+\+|\+(?![{C}]))?"
-TOKEN = re.compile(rf"(?<![{C}\-+]){_TOKEN_BODY}")
-# The tokens that may be a candidate: those with a capital (every capital of _C is in _CAPITALS:
+_TOKEN_BODY = rf"[{NAME_CHARS}]+(?:(?:[-+]|\.(?=[{NAME_CHARS}]))[{NAME_CHARS}]+)*(?:\+\+|\+(?![{NAME_CHARS}]))?"
+TOKEN = re.compile(rf"(?<![{NAME_CHARS}\-+]){_TOKEN_BODY}")
+# The tokens that may be a candidate: those with a capital (every capital of NAME_CHARS is in _CAPITALS:
 # A-Z, Latin-1's capitals, the Latin Extended blocks (both cases) and the Greek block) or a "+";
 # an all-lowercase one never is. The look-ahead scans the run of token
 # characters from the token's start, so it lets through every such token (and a few others,
 # which the candidates' own test leaves out), and never starts a token where _TOKEN would not.
 _CAPITALS = lexicon.UPPER + "\u0100-\u024f\u0370-\u03ff"
-TOKEN_CAPITAL = re.compile(rf"(?<![{C}\-+])(?=[{C}\-+.]*[{_CAPITALS}+]){_TOKEN_BODY}")
-_CAP_WORD = rf"(?:[A-Z][{C}]+(?:-[{C}]+)*)"
-CAP_RUN = re.compile(rf"(?<![{C}\-])({_CAP_WORD}(?: (?:(?:of|for|and|in|on|the|&) )?{_CAP_WORD}){{1,3}})(?![{C}])")
+TOKEN_CAPITAL = re.compile(rf"(?<![{NAME_CHARS}\-+])(?=[{NAME_CHARS}\-+.]*[{_CAPITALS}+]){_TOKEN_BODY}")
+_CAP_WORD = rf"(?:[A-Z][{NAME_CHARS}]+(?:-[{NAME_CHARS}]+)*)"
+CAP_RUN = re.compile(rf"(?<![{NAME_CHARS}\-])({_CAP_WORD}(?: (?:(?:of|for|and|in|on|the|&) )?{_CAP_WORD}){{1,3}})(?![{NAME_CHARS}])")
 STOP = lexicon.MINOR_WORDS
 
 

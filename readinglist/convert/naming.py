@@ -21,8 +21,8 @@ from collections.abc import Sequence
 import re
 
 from .lexicon import (  # noqa: F401 - GENERIC_ACRONYMS, KNOWN_SYSTEMS, split_sentences are re-exported
-    C,
-    NAME,
+    NAME_CHARS,
+    NAME_PATTERN,
     NAME_RE,
     NOT_A_NAME_WORD,
     OTHER_SPACE,
@@ -31,7 +31,7 @@ from .lexicon import (  # noqa: F401 - GENERIC_ACRONYMS, KNOWN_SYSTEMS, split_se
     LOWER,
     UPPER,
     finditer_at,
-    generic,
+    is_generic,
     strip_possessive,
     is_coined,
     literal_spans,
@@ -59,33 +59,33 @@ _CUE = re.compile(
 )
 # The name right after the cue: "we introduce CanViT, ..."; "we propose **LIFT** (...)".
 _AFTER_DIRECT = re.compile(
-    rf"\s+(?:the\s+|our\s+)?(?P<n>{NAME})(?P<follow>\s*(?:[,:;(\u2014\u2013]|\.(?:\s|$)|$)"
+    rf"\s+(?:the\s+|our\s+)?(?P<n>{NAME_PATTERN})(?P<follow>\s*(?:[,:;(\u2014\u2013]|\.(?:\s|$)|$)"
     rf"|\s+(?:which|that|to|for|as|in|on|with|by|via|is|are|consists|comprises|achieves|outperforms)\b)"
 )
 # "we introduce the VESPER benchmark"
 _AFTER_THE_KIND = re.compile(
-    rf"\s+(?:the|our|a|an)\s+(?:new\s+|novel\s+)?(?P<n>{NAME})\s+(?P<kind>benchmark|dataset|corpus|framework|model"
+    rf"\s+(?:the|our|a|an)\s+(?:new\s+|novel\s+)?(?P<n>{NAME_PATTERN})\s+(?P<kind>benchmark|dataset|corpus|framework|model"
     rf"|method|algorithm|suite|library|toolkit|toolbox|system|architecture|approach|optimi[sz]er|agent|platform"
     rf"|environment|simulator|pipeline|family|series|protocol|engine|network|transformer|tool|test ?bed|language)\b"
 )
 # "we propose Merging Strength Modulation via Joint Loss Estimation (M²LE)"
 _AFTER_EXPANSION = re.compile(
     rf"\s+(?P<art>(?:(?:a|an|the|our)\s+)?(?:(?:new|novel|simple|unified|general)\s+)?)(?P<long>[^\s,.;:()]+"
-    rf"(?:\s+[^\s,.;:()]+){{0,11}}?)\s*\((?P<n>{NAME})\)"
+    rf"(?:\s+[^\s,.;:()]+){{0,11}}?)\s*\((?P<n>{NAME_PATTERN})\)"
 )
 # "we propose a new benchmark, DriftBench, that ..."
 _AFTER_NP_APPOSITIVE = re.compile(
-    rf"\s+(?:a|an|the|our)\s+[^,.;:()]{{1,80}}?,\s+(?:(?:called|named|termed|dubbed|coined|namely)\s+)?(?P<n>{NAME})"
+    rf"\s+(?:a|an|the|our)\s+[^,.;:()]{{1,80}}?,\s+(?:(?:called|named|termed|dubbed|coined|namely)\s+)?(?P<n>{NAME_PATTERN})"
     rf"(?=\s*[,.;:(]|\s+(?:which|that|to|for)\b)"
 )
 _CALLED = re.compile(
     rf"\b(?:called|termed|dubbed|named|coined|nicknamed|(?:which|that) we (?:call|term|dub|name|refer to as)"
     rf"|referred to as|we refer to (?:it|them|(?:this|our|the) \w+) as"
-    rf"|namely|we (?:call|term|dub|name) (?:it|them|(?:this|our|the) \w+))\s+(?P<n>{NAME})"
+    rf"|namely|we (?:call|term|dub|name) (?:it|them|(?:this|our|the) \w+))\s+(?P<n>{NAME_PATTERN})"
 )
 _OUR_KIND = re.compile(
     rf"\b[Oo]ur (?:proposed |new )?(?:method|framework|model|approach|system|benchmark|dataset|algorithm|tool"
-    rf"|library|architecture|agent|pipeline|optimi[sz]er|technique|suite),?\s+(?P<n>{NAME})(?=\s*[,(])"
+    rf"|library|architecture|agent|pipeline|optimi[sz]er|technique|suite),?\s+(?P<n>{NAME_PATTERN})(?=\s*[,(])"
 )
 # "X, a new ...", "X (...), the first ...", "X is a novel ...": found from the tail, then the
 # name is read backwards (scanning every position for a name first is slow).
@@ -93,7 +93,7 @@ _NOVEL_TAILS = (
     re.compile(r", (?:an? (?:new|novel)|the first|our)\b"),
     re.compile(r" is (?:an? (?:new|novel)|the first)\b"),
 )
-_NAME_BEFORE_TAIL = re.compile(rf"(?<![{C}\-])(?P<n>{NAME})(?:\s*\([^()]{{1,120}}\))?$")
+_NAME_BEFORE_TAIL = re.compile(rf"(?<![{NAME_CHARS}\-])(?P<n>{NAME_PATTERN})(?:\s*\([^()]{{1,120}}\))?$")
 # Emphasis in the raw text, one pattern per syntax so each starts with a literal.
 _EMPHASIS = (
     ("**", re.compile(r"\*\*([^*\s][^*]{0,40}?)\*\*")),
@@ -108,7 +108,7 @@ _CUE_STARTS = ("we ", "this ", "our ", "by ", "here", "introducing", "proposing"
 _CALLED_STARTS = ("called", "termed", "dubbed", "named", "coined", "nicknamed", "namely", "which we", "that we", "we ", "referred")
 _OUR_KIND_STARTS = ("our ",)
 # Acronyms given in parentheses, as in "multi-agent reinforcement learning (MARL)".
-_DEFINED = re.compile(rf"\((?P<n>{NAME})\)")
+_DEFINED = re.compile(rf"\((?P<n>{NAME_PATTERN})\)")
 # Words that mark a mention right after them as someone else's work or a thing compared with
 # (in any case, then white space or nothing).
 _PRIOR_CUES = tuple(
@@ -239,15 +239,15 @@ def _candidates(raw: str, plain: str) -> list[tuple[int, int, str]]:
     return [
         (s, p, strip_possessive(n))
         for s, p, n in found
-        if not generic(n)
+        if not is_generic(n)
         and (s == _STRONG or strip_possessive(n) not in defined_in_background)
         and not _metric(strip_possessive(n))
     ]
 
 
 # The pieces of the per-name patterns, compiled once (see lexicon.literal_spans).
-_NAME_CHAR_OR_HYPHEN = re.compile(rf"[{C}\-]")
-_NAME_GOES_ON = re.compile(rf"[{C}]|-[{C}]")
+_NAME_CHAR_OR_HYPHEN = re.compile(rf"[{NAME_CHARS}\-]")
+_NAME_GOES_ON = re.compile(rf"[{NAME_CHARS}]|-[{NAME_CHARS}]")
 _PAREN_SUFFIX = re.compile(r"(?:\s*\([^()]{0,80}\))?")
 
 
@@ -289,7 +289,7 @@ def _sentence_at(sentences: Sequence[tuple[int, str]], pos: int) -> str:
 
 
 # Earlier items of a list the name ends: "compared with GraphGPS and | Exphormer".
-_LIST_BEFORE = re.compile(rf"(?:(?<![{C}\-])[A-Z0-9\u0370-\u03ff][{C}\-+.]*(?:\s*\([^()]{{0,40}}\))?(?:\s*,)?\s+(?:(?:and|or)\s+)?)+$")
+_LIST_BEFORE = re.compile(rf"(?:(?<![{NAME_CHARS}\-])[A-Z0-9\u0370-\u03ff][{NAME_CHARS}\-+.]*(?:\s*\([^()]{{0,40}}\))?(?:\s*,)?\s+(?:(?:and|or)\s+)?)+$")
 
 
 # The last characters of every _PRIOR_BEFORE cue (any case, as its IGNORECASE matches them: "ſ"
@@ -359,7 +359,7 @@ def _subject_after_cue(plain, sentences, cue_sentences, defined_in_background):
 
 def detect_name(raw: str, plain: str) -> str | None:
     """The name of the method, benchmark or data set the abstract introduces, or None: the
-    learned choice among candidates (:mod:`readinglist.name_model`), which reads the cue rules
+    learned choice among candidates (:mod:`readinglist.convert.name_model`), which reads the cue rules
     below as one of its features."""
     from .name_model import choose, load_model
 

@@ -1,13 +1,14 @@
-"""The pipeline's machinery (:class:`Converter` and the generation stages it runs); the
-entry point is :func:`readinglist.convert.convert`."""
+"""The pipeline's machinery: :class:`Converter` and the generation stages it runs over many
+abstracts (in forked workers when asked; one abstract's fields: :mod:`.generation`); the entry
+point is :func:`readinglist.convert.convert`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterator
 
 from ..config import Config, default_config
+from .generation import Fields, generate_fields
 from .generators import BUILTIN
 from ..record import Duplicate, ImportResult, Record, Skipped, Source
 
@@ -25,86 +26,11 @@ class ConvertResult:
         return ImportResult(records=self.records, skipped=self.skipped, duplicates=self.duplicates, warnings=self.warnings)
 
 
-#: The generated fields of one abstract: (name, title, tags, error, the title generator's provenance).
-Fields = tuple[str | None, str, tuple[str, ...], str | None, str]
-
 #: ``progress(done, total)``: how many of a batch's items (abstracts) are done.
 ItemProgress = Callable[[int, int], None]
 
 #: Below this many new abstracts in one list, generating in one process is quicker than forking.
 PARALLEL_MIN = 1000
-
-
-# An author's own macro for the system name, "\CFE{}" or "\MethodName": LaTeX would print the
-# name, and to_plain (not knowing the macro) would drop it; its own name is the best guess.
-_MACRO_NAME = re.compile(r"\\([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*)(?:\{\}|(?![A-Za-z{]))")
-_KNOWN_MACROS = frozenset("LaTeX TeX BibTeX LaTeXe XeTeX LuaTeX ConTeXt AmS AMS".split())
-
-
-def _macro_name(m: re.Match) -> str:
-    return m.group(0) if m.group(1) in _KNOWN_MACROS else m.group(1)
-
-
-# Names set in math: "$\texttt{TACO}$", "D$^2$HScore" (to_plain would drop or split them).
-_MATH_TEXT = re.compile(r"\$\\(?:texttt|textsc|textbf|textrm|textit|textsf|text|mathtt|mathrm|mathsf|mathbf|mathit)\{([^{}$\\]{1,40})\}\$")
-_MATH_SUP = re.compile(r"\$\^\{?([0-9])\}?\$")
-_SUPERSCRIPT = dict(zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
-
-
-def prepare(abstract: str) -> str:
-    """The abstract with the author's name macros and names set in math made plain text, for
-    generation only (the record keeps the abstract as written)."""
-    if "\\" not in abstract and "$" not in abstract:
-        return abstract
-    abstract = _MATH_TEXT.sub(lambda m: m.group(1), abstract)
-    abstract = _MATH_SUP.sub(lambda m: _SUPERSCRIPT[m.group(1)], abstract)
-    return _MACRO_NAME.sub(_macro_name, abstract)
-
-
-def generation_text(abstract: str) -> str:
-    """The text names, titles and tags are generated from (and the training scripts learn from):
-    :func:`prepare`'s abstract as plain Unicode, sub- and superscripts as the characters a reader
-    sees ("$\\mu^2$Tokenizer" is the name "μ²Tokenizer", "Adam$^+$" is "Adam⁺")."""
-    from ..text import to_plain
-
-    return to_plain(prepare(abstract), scripts=True)
-
-
-def generate(abstract: str, tagger, max_tags: int, generator=None) -> tuple[str | None, str, tuple[str, ...], str | None]:
-    """The generated fields of one abstract: (system name or None, title, topic tags, error).
-
-    Generation never stops an import: if naming or titling fails on an abstract (a bug, or a
-    title generator plugin that raises or returns no usable title), the record gets a plain
-    title from the abstract's first words, no name, and ``error`` says what went wrong so the
-    import summary can report it (file:line). ``generator``: a title generator (see
-    :mod:`readinglist.convert.generators`), the built-in one when None."""
-    name, title, tags, error, _provenance = _generate(abstract, tagger, max_tags, generator)
-    return name, title, tags, error
-
-
-def _generate(abstract: str, tagger, max_tags: int, generator=None) -> Fields:
-    """:func:`generate`'s fields and the generator's provenance."""
-    from .generators import builtin, checked
-    from .titles import plain_title
-
-    error = None
-    try:
-        plain = generation_text(abstract)
-    except Exception as exc:  # noqa: BLE001 - reported, never fatal
-        plain, error = " ".join(abstract.split()), f"{type(exc).__name__}: {exc}"
-    provenance = ""
-    try:
-        made = checked(generator.generate(abstract, plain)) if generator is not None else builtin.generate(abstract, plain)
-        name, title, provenance = made.short_title, made.title, made.provenance
-        tag_title = made.for_tags or title
-    except Exception as exc:  # noqa: BLE001 - reported, never fatal
-        name, title, error = None, plain_title(plain), error or f"{type(exc).__name__}: {exc}"
-        tag_title = title
-    try:
-        tags = tuple(tagger.tags(plain, name=name, title=tag_title, max_tags=max_tags))
-    except Exception as exc:  # noqa: BLE001 - reported, never fatal
-        tags, error = (), error or f"{type(exc).__name__}: {exc}"
-    return name, title, tags, error, provenance
 
 
 def title_generator(config: Config):
@@ -137,18 +63,18 @@ def _ready_to_fork(tagger, max_tags: int, generator=None) -> None:
 
     _WORKER.update(tagger=tagger, max_tags=max_tags, generator=generator)
     load_all()  # the learned models read once here, not once in every worker
-    _generate(_WARM_UP, tagger, max_tags, generator)
+    generate_fields(_WARM_UP, tagger, max_tags, generator)
 
 
 def _generate_chunk(abstracts: list[str]) -> list[Fields]:
     tagger, max_tags, generator = _WORKER["tagger"], _WORKER["max_tags"], _WORKER.get("generator")
-    return [_generate(a, tagger, max_tags, generator) for a in abstracts]
+    return [generate_fields(a, tagger, max_tags, generator) for a in abstracts]
 
 
 def generate_all(
     abstracts: list[str], tagger, max_tags: int, *, processes: int = 1, progress: ItemProgress | None = None, generator=None
 ) -> list[Fields]:
-    """:func:`generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
+    """:func:`~.generation.generate` for many abstracts, in order. Pure functions, so with ``processes`` > 1
     a large batch is shared among forked workers (which inherit the compiled tagger); the result
     is the same as in one process. The library default is one process: forking from a threaded
     host is unsafe, so only a caller that owns its process (the CLI) asks for more.
@@ -184,7 +110,7 @@ class Workers:
 
 
 #: Abstracts per task handed to a worker: small enough that at the end of an import the last
-#: tasks leave no worker idle for long (a task of 250 took a second), large enough that the
+#: tasks leave no worker idle for long, large enough that the
 #: hand-over costs nothing next to the generation.
 CHUNK = 100
 
@@ -228,7 +154,7 @@ def _generate_here(
     total = len(abstracts)
     if total < PARALLEL_MIN or usable_workers(processes) < 2:
         for n, a in enumerate(abstracts, 1):
-            fields = _generate(a, tagger, max_tags, generator)
+            fields = generate_fields(a, tagger, max_tags, generator)
             if progress and (n % 25 == 0 or n == total):
                 progress(n, total)
             yield fields

@@ -42,8 +42,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
 
-from ..record import Skipped, Source
+from ..record import Skipped
 from ..text import normalize_space
+from .skiplog import MAX_LISTED, SkipLog
 from .textfile import LongLine, iter_lines, read_text
 
 __all__ = ["Paragraph", "AbstractList", "ListReader", "read_text", "read_list", "parse_list", "is_prose", "MAX_ABSTRACT", "MAX_LISTED"]
@@ -192,59 +193,9 @@ def _join(lines: list[str]) -> str:
     return out
 
 
-def _excerpt(s: str, limit: int = 60) -> str:
-    s = normalize_space(s)
-    return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
-
-
-
-# ---------------------------------------------------------------------------------------------
-# limits, and the report of what was skipped
-
 #: The longest block taken as one abstract, in characters (a real abstract has under 10,000):
 #: a longer one is skipped, and is never held in memory whole.
 MAX_ABSTRACT = 1 << 20
-#: Skipped blocks listed one by one per file; past them, they are counted by reason.
-MAX_LISTED = 100
-
-_COUNTS = re.compile(r" \([\d,]+ (?:words?|characters?)[^)]*\)| in [\d,]+ words")
-
-
-@lru_cache(maxsize=1024)
-def reason_class(reason: str) -> str:
-    """``reason`` without its figures: "too short for an abstract (2 words)" -> "too short for
-    an abstract" (what a summary of many skips counts by)."""
-    return _COUNTS.sub("", reason)
-
-
-class SkipLog:
-    """The blocks of one list that were not taken: the first ``limit`` listed, the rest counted
-    by :func:`reason_class` (so a file of a million stray lines costs no memory)."""
-
-    def __init__(self, source: str, limit: int = MAX_LISTED) -> None:
-        self.source = source
-        self.limit = limit
-        self.listed: list[Skipped] = []
-        self.more: dict[str, list[int]] = {}  # reason class -> [count, first line]
-        self.total = 0
-
-    def add(self, number: int | None, line: int, reason: str, text: str) -> None:
-        self.total += 1
-        if len(self.listed) < self.limit:
-            self.listed.append(Skipped(Source(self.source, number, line), reason, _excerpt(text)))
-            return
-        kind = reason_class(reason)
-        counted = self.more.get(kind)
-        if counted is None:
-            self.more[kind] = [1, line]
-        else:
-            counted[0] += 1
-
-    def entries(self) -> tuple[Skipped, ...]:
-        """The listed skips, then one summary :class:`Skipped` per reason (``count`` > 0)."""
-        return tuple(self.listed) + tuple(
-            Skipped(Source(self.source, None, first), reason, "", count=count) for reason, (count, first) in self.more.items()
-        )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ JSON object a line: ``title``, ``abstract``), and learns from them
   established term, a new method's spelled-out name is rare) and which lowercase words are common;
 - the *ranking* weights: a conditional logit (a logistic regression whose softmax runs over one
   paper's candidates, so it learns which candidate beats the others in the same abstract) over
-  the named features of :func:`readinglist.name_model.candidates`, labelled by the real titles:
+  the named features of :func:`readinglist.convert.name_candidates.candidates`, labelled by the real titles:
   in a title "Name: subtitle" the candidate equal to Name is the one to pick; a paper whose title
   has no "Name:" adds (with weight ``--other-weight``) a coined or spelled-out candidate its
   title uses as the one to pick among the candidates it does not use;
@@ -128,7 +128,7 @@ def _cap_phrases(text: str) -> set[str]:
 
 def paper_candidates(rows: list[dict]):
     """(paper index, its candidates) for every paper, as the converter sees it."""
-    from .pipeline import generation_text
+    from .generation import generation_text
     from .name_model import candidates
 
     for g, r in enumerate(rows):

@@ -7,7 +7,7 @@ Needs ``pip install -e '.[train]'`` (scikit-learn). From real papers it learns
 - which -s words are verbs ("faces", "favors": their stem follows "to"/"we" far more often than
   an article), so a phrase stops there, and
 - the weights of a ridge regression that predicts, from the named features of
-  :func:`readinglist.phrases.phrase_features`, how well a candidate phrase matches the real
+  :func:`readinglist.convert.phrases.phrase_features`, how well a candidate phrase matches the real
   title (ROUGE-1 F1 over content words).
 
 Writes ``readinglist/data/phrase_model.json`` with the corpus sha256 and this command.
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=12000)
     a = ap.parse_args(argv)
     from . import phrases
-    from .pipeline import generation_text
+    from .generation import generation_text
 
     path = Path(a.corpus)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     from . import title_words
     from .naming import detect_name
-    from .pipeline import generation_text
+    from .generation import generation_text
     from .titles import rule_made_title
     from .titles.text import clean
 

@@ -1,6 +1,6 @@
 """What the generated fields depend on, as one fingerprint: the generator's version.
 
-:func:`generator_version` hashes everything :func:`readinglist.convert.pipeline.generate` reads
+:func:`generator_version` hashes everything :func:`readinglist.convert.generation.generate` reads
 besides the abstract: the generation code (this package's modules but the training scripts, and
 :mod:`readinglist.text`), its learned models (``convert/data/*``), the Unicode database and the
 LaTeX reader it converts with, and the settings of the tagger (taxonomy, minimum score, number

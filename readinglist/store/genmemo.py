@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .cache import remove_database
 
-Fields = tuple  # (name or None, title, tags, error or None, provenance), as pipeline._generate gives them
+Fields = tuple  # (name or None, title, tags, error or None, provenance), as generation.generate_fields gives them
 
 NAME = "generated-v1.sqlite"
 #: Fields kept in memory before they are written (one transaction each time).

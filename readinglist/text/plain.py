@@ -23,7 +23,7 @@ def _latex2text():
 @lru_cache(maxsize=1)
 def _latex_context():
     """pylatexenc's default parsing context (its known macros), built once: a LatexWalker given
-    none builds it anew for every span (13% of a BibTeX export of real abstracts)."""
+    none builds it anew for every span."""
     from pylatexenc.latexwalker import get_default_latex_context_db
 
     return get_default_latex_context_db()

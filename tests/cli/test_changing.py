@@ -192,3 +192,35 @@ def test_next_with_a_limit_is_the_head_of_the_whole_order(store):
         assert head == whole[:k]
         as_json = [json.loads(line)["key"] for line in run(store, "next", "--limit", str(k), "--json").output.splitlines()]
         assert as_json == whole[:k]
+
+
+def test_next_prints_what_list_prints_of_the_same_papers(store):
+    """next is list --status reading --status unread --sort next: its JSON lines and its piped
+    lines are list's, field for field."""
+    for i, key in enumerate(sorted(papers(store))[:9]):
+        run(store, "priority", key, str(1 + i % 3))
+        if i % 3 == 0:
+            run(store, "mark", "reading", key)
+    run(store, "mark", "read", sorted(papers(store))[10])
+    as_list = ["list", "--status", "reading", "--status", "unread", "--sort", "next"]
+    waiting = len(papers(store, "--status", "reading", "--status", "unread"))
+    for k in ("0", "4", "1000"):
+        for extra in ((), ("--json",)):
+            shown = run(store, "next", "--limit", k, *extra).output.splitlines()
+            listed = run(store, *as_list, "--limit", k, *extra).output.splitlines()
+            assert shown == listed and len(shown) == min(int(k), waiting)
+
+
+@pytest.mark.parametrize("command, unchanged", [(("note", "canvit2026"), "notes unchanged"), (("edit", "canvit2026"), "nothing written")])
+def test_an_editor_that_cannot_start_or_fails_is_one_line_for_note_and_edit(store, tmp_path, monkeypatch, command, unchanged):
+    """note and edit run the editor the same way: one line naming it, each with its own ending."""
+    before = files(store)
+    monkeypatch.setenv("VISUAL", str(tmp_path / "no-such-editor"))
+    missing = run(store, *command, ok=False).output.strip()
+    assert missing.startswith("readinglist: error: cannot start the editor") and "no-such-editor" in missing
+    assert missing.endswith("; use -m TEXT") == (command[0] == "note") and len(missing.splitlines()) == 1
+    monkeypatch.setenv("VISUAL", "false")
+    again = (*command, "--discard") if command[0] == "edit" else command  # (edit kept its copy for --resume)
+    failed = run(store, *again, ok=False).output.strip()
+    assert failed == f"readinglist: error: the editor 'false' exited with status 1; {unchanged}"
+    assert files(store) == before

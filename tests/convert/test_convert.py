@@ -149,7 +149,7 @@ _FRAGMENTS = [
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=12)), max_size=60))
 def test_generators_never_raise_on_any_text(pieces):
-    from readinglist.convert.pipeline import generate
+    from readinglist.convert.generation import generate
     from readinglist.convert.tagging import compile_taxonomy
 
     raw = " ".join(pieces)
@@ -197,7 +197,7 @@ def test_the_library_never_forks_unless_asked(seed_texts, monkeypatch):
 def test_a_name_set_with_math_scripts_keeps_them(written, name):
     """Generation reads sub- and superscripts as the characters a reader sees ("$\\mu^2$Tokenizer"
     is "μ²Tokenizer", not "2Tokenizer"), so a name written with them is found whole."""
-    from readinglist.convert.pipeline import generate
+    from readinglist.convert.generation import generate
     from readinglist.convert.tagging import compile_taxonomy
 
     raw = f"Existing optimizers stall. We introduce {written}, a fast optimizer for sparse models. {written} converges."

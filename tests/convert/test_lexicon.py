@@ -7,15 +7,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.convert.lexicon import NAME_CHARS as C
+from readinglist.convert.lexicon import NAME_CHARS
 from readinglist.convert.lexicon import literal_spans
 
 # Few characters, so that literals recur, touch each other and sit next to word characters.
 _TEXT = st.text(alphabet="aAB2²-+_ (),.xé", max_size=60)
 _LITERAL = st.text(alphabet="aAB2²-+(x", min_size=1, max_size=4)
 
-_BEFORE = re.compile(rf"[{C}\-]")
-_AFTER = re.compile(rf"[{C}]|-[{C}]")
+_BEFORE = re.compile(rf"[{NAME_CHARS}\-]")
+_AFTER = re.compile(rf"[{NAME_CHARS}]|-[{NAME_CHARS}]")
 _SUFFIX = re.compile(r"(?:\s*\([^()]{0,80}\))?")
 
 
@@ -28,9 +28,9 @@ def _spans(pattern: str, text: str) -> list[tuple[int, int]]:
 def test_literal_spans_matches_finditer(text: str, literal: str) -> None:
     esc = re.escape(literal)
     assert literal_spans(text, literal, _BEFORE, suffix=_SUFFIX) == _spans(
-        rf"(?<![{C}\-]){esc}(?:\s*\([^()]{{0,80}}\))?", text
+        rf"(?<![{NAME_CHARS}\-]){esc}(?:\s*\([^()]{{0,80}}\))?", text
     )
-    assert literal_spans(text, literal, _BEFORE, _AFTER) == _spans(rf"(?<![{C}\-]){esc}(?![{C}]|-[{C}])", text)
+    assert literal_spans(text, literal, _BEFORE, _AFTER) == _spans(rf"(?<![{NAME_CHARS}\-]){esc}(?![{NAME_CHARS}]|-[{NAME_CHARS}])", text)
     assert literal_spans(text, literal, re.compile(r"[\w\-]"), re.compile(r"\w")) == _spans(rf"(?<![\w\-]){esc}(?![\w])", text)
 
 

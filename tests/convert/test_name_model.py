@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.convert import name_candidates, name_context, name_model, name_shape, phrases
-from readinglist.convert.pipeline import generation_text
+from readinglist.convert import lexicon, name_candidates, name_context, name_model, name_shape, phrases
+from readinglist.convert.generation import generation_text
 from readinglist.convert.naming import detect_name
 
 
@@ -251,7 +251,7 @@ def test_a_distant_cue_is_found_as_the_pattern_finds_it(text, cut):
 
 
 def test_every_capital_of_a_name_is_one_the_token_scan_looks_for():
-    capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{name_shape.C}]", chr(i)) and chr(i).isupper()]
+    capitals = [chr(i) for i in range(0x3000) if re.fullmatch(f"[{lexicon.NAME_CHARS}]", chr(i)) and chr(i).isupper()]
     assert capitals and all(re.fullmatch(f"[{name_shape._CAPITALS}]", c) for c in capitals)
     assert {"A", "Z", "Ü", "É", "Ł", "Σ"} <= set(capitals)
 
@@ -273,7 +273,7 @@ def test_best_phrase_prefers_the_abstracts_recurring_words():
 @pytest.mark.parametrize("text", ["We propose **0AA&**, a method for graphs.", "We propose \\textbf{GraphX-}, a method for graphs."])
 def test_an_emphasised_name_is_trimmed_as_its_title_would_be(text):
     from readinglist.config import default_config
-    from readinglist.convert.pipeline import generate
+    from readinglist.convert.generation import generate
     from readinglist.convert.tagging import compile_taxonomy
 
     config = default_config()
@@ -321,7 +321,7 @@ def test_every_feature_the_generator_computes_has_a_weight_in_the_package_models
     """Feature drift: a feature renamed or added in the code but not in a retrained model would
     silently weigh 0. On the seeds' abstracts, each model's features are all named in its file."""
     from readinglist.convert import name_model, phrases, title_words
-    from readinglist.convert.pipeline import generation_text
+    from readinglist.convert.generation import generation_text
 
     from helpers import seed_abstracts
 

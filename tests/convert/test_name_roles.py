@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from readinglist.convert.name_model import candidates
 from readinglist.convert.name_roles import OWN_ROLES, USE_ROLES, mention_roles
 from readinglist.convert.naming import detect_name
-from readinglist.convert.pipeline import generation_text
+from readinglist.convert.generation import generation_text
 
 
 def name_of(text: str) -> str | None:

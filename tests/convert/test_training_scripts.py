@@ -77,7 +77,7 @@ def test_train_names_writes_a_model_that_finds_a_proposed_name(tmp_path, restore
     abstract = ("Existing methods for image segmentation remain slow. We propose Vexilor, a sparse "
                 "approach to image segmentation built on learned priors. Experiments show gains.")
     from readinglist.convert.naming import detect_name
-    from readinglist.convert.pipeline import generation_text
+    from readinglist.convert.generation import generation_text
 
     assert name_model._MODEL_PATH == out  # the name found below comes from the model just trained
     assert detect_name(abstract, generation_text(abstract)) == "Vexilor"
@@ -94,7 +94,7 @@ def test_train_phrases_learns_weights_for_the_features_the_generator_scores(tmp_
     weights = model["weights"]
     # every feature the generator computes for a phrase of an abstract like the corpus's has a weight
     phrases.load_model.cache_clear()
-    from readinglist.convert.pipeline import generation_text
+    from readinglist.convert.generation import generation_text
 
     text = generation_text("Existing methods for graph matching remain slow and brittle on large inputs. We "
                            "present a robust method for graph matching that uses learned priors. "
@@ -116,7 +116,7 @@ def test_train_title_words_writes_a_model_the_word_scorer_reads(tmp_path, restor
     abstract = ("Existing methods for protein folding remain slow and brittle on large inputs. We present "
                 "an adaptive method for protein folding that uses learned priors. Experiments on "
                 "benchmark number 5 show gains over RivalNet5.")
-    from readinglist.convert.pipeline import generation_text
+    from readinglist.convert.generation import generation_text
 
     probs = title_words.word_probabilities(generation_text(abstract), None)
     # in this corpus the task words are always in the title and the boilerplate never is

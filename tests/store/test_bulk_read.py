@@ -522,6 +522,8 @@ def test_json_text_is_json_dumps_with_hidden_characters_escaped(value):
 
     assert cache.json_text(value) == json_safe(json.dumps(value, ensure_ascii=False))
     assert cache.json_text(value, ascii_only=True) == json_safe(json.dumps(value, ensure_ascii=True))
+    assert cache.json_text(value, indent=2) == json_safe(json.dumps(value, ensure_ascii=False, indent=2))
+    assert cache.json_text(value, ascii_only=True, indent=2) == json_safe(json.dumps(value, ensure_ascii=True, indent=2))
 
 
 @pytest.mark.parametrize("text", ["plain", "caf\u00e9", "tab\there", "del\x7f", "c1\x85", "rtl\u202e", "\\u00e9 typed", "astral \U0001f600", "lone \udc80"])
@@ -531,3 +533,4 @@ def test_json_text_on_the_texts_either_encoder_escapes(text):
     from readinglist.text.controls import json_safe
 
     assert cache.json_text({"t": text}) == json_safe(json.dumps({"t": text}, ensure_ascii=False))
+    assert cache.json_text({"t": text}, indent=2) == json_safe(json.dumps({"t": text}, ensure_ascii=False, indent=2))

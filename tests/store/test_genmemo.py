@@ -29,10 +29,10 @@ def _files(root) -> dict[str, bytes]:
 
 @pytest.fixture
 def generated(monkeypatch) -> list[str]:
-    """The abstracts pipeline._generate is called on (in this process: one process imports)."""
+    """The abstracts pipeline.generate_fields is called on (in this process: one process imports)."""
     calls: list[str] = []
-    real = pipeline._generate
-    monkeypatch.setattr(pipeline, "_generate", lambda abstract, *a, **k: calls.append(abstract) or real(abstract, *a, **k))
+    real = pipeline.generate_fields
+    monkeypatch.setattr(pipeline, "generate_fields", lambda abstract, *a, **k: calls.append(abstract) or real(abstract, *a, **k))
     return calls
 
 
@@ -69,9 +69,9 @@ def test_a_changed_generator_regenerates_generated_fields_and_keeps_edited_ones(
     edited_key = papers[0].key
     store.replace_record(edited_key, papers[0].record.evolve(title="My Own Title", generated=papers[0].record.generated - {"title"}))
     # a better generator: its version changes (a model file or its code did), and so do its titles
-    real = pipeline._generate  # (the fixture's: it counts the calls)
+    real = pipeline.generate_fields  # (the fixture's: it counts the calls)
     monkeypatch.setattr(version, "code_version", lambda: b"a newer generator")
-    monkeypatch.setattr(pipeline, "_generate", lambda a, *rest, **k: (lambda f: (f[0], "Improved: " + f[1], *f[2:]))(real(a, *rest, **k)))
+    monkeypatch.setattr(pipeline, "generate_fields", lambda a, *rest, **k: (lambda f: (f[0], "Improved: " + f[1], *f[2:]))(real(a, *rest, **k)))
     generated.clear()
     report = import_files(Store.open(tmp_path / "s", clock=CLOCK), [listing], config=CONFIG)
     assert len(generated) == 4 and len(report.updated) == 3

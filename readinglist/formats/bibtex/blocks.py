@@ -1,7 +1,7 @@
 """A BibTeX file split into blocks: a fast splitter for well-formed files, bibtexparser for the rest.
 
 bibtexparser v2's splitter walks the file mark by mark in Python (``{``, ``}``, ``"``, ``,``,
-``=``, newlines): 5,000 entries take about a second. :func:`split` reads the common well-formed
+``=``, newlines): slow on a large file. :func:`split` reads the common well-formed
 blocks with a few compiled regular expressions instead, and hands the file from the first
 block it is not sure of to bibtexparser, so what comes out is what bibtexparser would have
 made of the whole file (the property tests in ``tests/formats/bibtex/test_bibtex_blocks.py``

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 
 def _pieces(raw: str) -> list[str]:
-    """A raw BibTeX value split at its top-level ``#`` (outside braces and quotes)."""
-    if "#" not in raw:  # nearly every value: no need to walk it character by character
-        return [raw.strip()]
-    return _walk_pieces(raw)
-
-
-def _walk_pieces(raw: str) -> list[str]:
-    """:func:`_pieces` the long way: the value walked character by character."""
+    """A raw BibTeX value split at its top-level ``#`` (outside braces and quotes), walked
+    character by character (:func:`resolve` takes a value without ``#`` as one piece)."""
     pieces, depth, quoted, start = [], 0, False, 0
     for i, ch in enumerate(raw):
         if ch == "{":

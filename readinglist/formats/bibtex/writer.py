@@ -119,7 +119,7 @@ def _short(s: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _text(s: str, unicode: bool = False) -> str:
-    """:func:`readinglist.text.bibtex_text` (plain text, read back as written), cached."""
+    """:func:`readinglist.text.bibtex.bibtex_text` (plain text, read back as written), cached."""
     return bibtex_text(s, unicode=unicode)
 
 

@@ -107,8 +107,8 @@ def dumps(items: list[dict]) -> str:
 
 def indented(value, indent: str = "") -> str:
     """``json.dumps(value, indent=2, ensure_ascii=False)`` nested at ``indent``, the same text
-    written faster: with an indent the standard library's encoder runs in Python, which was two
-    thirds of a large export; this writes the shapes an item has (dicts with string keys, lists,
+    written faster: with an indent the standard library's encoder runs in Python, most of a
+    large export's time; this writes the shapes an item has (dicts with string keys, lists,
     strings, ints) directly, with the library's own C string escaping, and leaves anything else
     to ``json.dumps``."""
     kind = type(value)

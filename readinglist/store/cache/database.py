@@ -43,8 +43,8 @@ SCHEMA = (
 # --------------------------------------------------------------------------- the SQLite file
 
 #: Bump when the tables change (the schema of the rows is part of the file's identity too).
-DB_VERSION = 9  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7: piped lines escaped by escape_controls;
-# 8: papers.finished (stats reads no history); 9: jsonl (list --json)
+DB_VERSION = 10  # 6: the tags index holds tagform.tag_key (NFC, case-folded); 7: piped lines escaped by escape_controls;
+# 8: papers.finished (stats reads no history); 9: jsonl (list --json); 10: its lines hold every field
 #: ``papers`` holds what filters, sorts and the ``list`` table need (narrow rows: listing
 #: every paper reads little); ``texts`` the lowercased title, notes and abstract (search);
 #: ``rows`` each whole paper (:func:`paper_to_row`, marshalled); ``jsonl`` the line ``list --json``

@@ -39,15 +39,16 @@ def plain_line_of(p: Paper | Listed) -> str:
 
 def paper_json(paper: Paper) -> dict:
     """A paper as the JSON object ``list --json``, ``next --json``, ``search --json`` (with a
-    score) and ``show --json`` print, in this order. (Not in it: the record's entry type, pages
-    and the other fields an import brought along, which the exports carry.)"""
+    score) and ``show --json`` print: every field of the paper, in this order (the README's)."""
     rec = paper.record
     return {
         "key": rec.key,
+        "entry_type": rec.entry_type,
         "title": rec.title,
         "shorttitle": rec.shorttitle,
         "venue": rec.venue,
         "year": rec.year,
+        "pages": rec.pages,
         "status": paper.status,
         "priority": paper.priority,
         "rating": paper.rating,
@@ -58,40 +59,42 @@ def paper_json(paper: Paper) -> dict:
         "authors": [str(a) for a in rec.authors],
         "doi": rec.doi,
         "url": rec.url,
+        "fields": dict(rec.fields),
         "abstract": rec.abstract,
         "sources": [str(s) for s in rec.sources],
         "history": [{"event": e.event, "date": e.date} for e in paper.history],
     }
 
 
-_ENCODERS: dict[bool, object] = {}
+_ENCODERS: dict[tuple[bool, int | None], object] = {}
 
 
-def _encoder(ascii_only: bool):
-    encode = _ENCODERS.get(ascii_only)
+def _encoder(ascii_only: bool, indent: int | None):
+    encode = _ENCODERS.get((ascii_only, indent))
     if encode is None:
         import json
 
-        encode = _ENCODERS[ascii_only] = json.JSONEncoder(ensure_ascii=ascii_only).encode  # (what json.dumps makes)
+        encode = _ENCODERS[ascii_only, indent] = json.JSONEncoder(ensure_ascii=ascii_only, indent=indent).encode  # (what json.dumps makes)
     return encode
 
 
-def json_text(value, *, ascii_only: bool = False) -> str:
-    """``value`` as one line of JSON (``json.dumps(value, ensure_ascii=ascii_only)``) with every
-    hidden character JSON leaves raw written as a ``\\uXXXX`` escape
-    (:func:`~readinglist.text.controls.json_safe`): the same value, safe on a terminal.
+def json_text(value, *, ascii_only: bool = False, indent: int | None = None) -> str:
+    """``value`` as JSON (``json.dumps(value, ensure_ascii=ascii_only, indent=indent)``: one
+    line unless ``indent``) with every hidden character JSON leaves raw written as a
+    ``\\uXXXX`` escape (:func:`~readinglist.text.controls.json_safe`): the same value, safe on a
+    terminal. What every command prints as JSON (all of it ASCII when stdout is not UTF-8).
 
-    Written with the ASCII encoder first (CPython's is about three times as fast on text): when
+    Written with the ASCII encoder first (CPython's is the faster on text): when
     that writes no ``\\u`` escape, the value holds no character outside printable ASCII but those
     both encoders escape alike (``\\n``, ``\\"``...), so its text is the answer; else the
-    value is encoded again as asked (tests/store/test_json_lines.py checks them against each
+    value is encoded again as asked (tests/store/test_bulk_read.py checks them against each
     other)."""
     from ...text.controls import json_safe
 
-    text = _encoder(True)(value)
+    text = _encoder(True, indent)(value)
     if ascii_only or "\\u" not in text:
         return text
-    return json_safe(_encoder(False)(value))
+    return json_safe(_encoder(False, indent)(value))
 
 
 def json_line(paper: Paper) -> str:

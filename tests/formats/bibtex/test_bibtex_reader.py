@@ -306,7 +306,11 @@ def test_strings_and_concatenation_read_as_pybtex_reads_them():
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from('ab #{}"\\ \n'), max_size=40))
-def test_pieces_fast_path_splits_as_walking_does(raw):
-    from readinglist.formats.bibtex.values import _pieces, _walk_pieces
+def test_resolve_one_piece_shortcut_is_the_pieces_joined(raw):
+    """resolve takes a value without '#' as one piece, stripped: what splitting it gives."""
+    from readinglist.formats.bibtex.values import _piece_text, _pieces, resolve
 
-    assert _pieces(raw) == _walk_pieces(raw)
+    strings = {"a": "Alpha", "b": "Beta"}
+    assert resolve(raw, strings) == "".join(_piece_text(p, strings) for p in _pieces(raw))
+    if "#" not in raw:
+        assert _pieces(raw) == [raw.strip()]
