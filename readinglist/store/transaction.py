@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import TypeGuard
 
-    from .atomic import Staged
+    from .tempfiles import Staged
     from .cache import Synced
     from .lock import StoreLock
 
@@ -175,7 +175,7 @@ class Transactions:
 
     def _stage_pending(self) -> None:
         """Write the pending texts to temporary files now (see SPILL_AFTER)."""
-        from .atomic import stage_files
+        from .tempfiles import stage_files
 
         texts = {name: text for name, text in self._pending.items() if isinstance(text, str)}
         try:
