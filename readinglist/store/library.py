@@ -9,10 +9,10 @@ Layout of a store folder::
 
 Reading one paper (``get``) and changing one (``set_status``, ``set_note``, ...) go straight to
 ``papers/<key>.toml``; only when a person renamed the key inside a file does the store consult
-the index. A file that does not parse is never overwritten. :class:`Store` is made of:
+the cache. A file that does not parse is never overwritten. :class:`Store` is made of:
 
 * :mod:`.transaction` -- the lock, pending texts, staging, the writing at the end, hooks;
-* :mod:`.query` -- the index (the cache brought up to date) and the queries (find, search);
+* :mod:`.query` -- the one query engine, in SQL on the cache (find, search, look-ups);
 * :mod:`.wholepapers` -- imports, official metadata, re-keying, removal, whole-file edits;
 * this module -- opening, reading one paper and changing it by the rules of :mod:`.rules`
   (pure ``Paper -> Paper`` functions).

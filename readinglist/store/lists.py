@@ -93,7 +93,7 @@ def resolve(store: Store, lst: ReadingList) -> Resolved:
                 return "paper", paper
         try:
             if bulk is not None and not store._broken:
-                raise UnknownKeyError(key)  # (not in the index: no file to read; suggestions below)
+                raise UnknownKeyError(key)  # (not in the cache: no file to read; suggestions below)
             return "paper", store.get(key)
         except UnknownKeyError as exc:
             if by_file is None:

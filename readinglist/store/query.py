@@ -89,7 +89,7 @@ Loaded = namedtuple("Loaded", "papers sigs")
 
 
 class Queries(Transactions):
-    """The index and the queries of a store (see :meth:`find`)."""
+    """The queries of a store (see :meth:`find`)."""
 
     cache_dir: Path
     processes: int
@@ -237,8 +237,20 @@ class Queries(Transactions):
         return self._query(lambda db: [k for (k,) in db.execute("SELECT key FROM papers ORDER BY key")])
 
     def _names_and_keys(self) -> list[tuple[str, str]]:
-        """(file name, key) of every paper, by file name."""
-        return self._query(lambda db: db.execute("SELECT name, key FROM papers ORDER BY name").fetchall())
+        """(file name, key) of every paper, in the order the cache wrote their rows (the
+        transaction's changed papers last, as it changed them): the order did-you-mean
+        suggestions that score the same come in."""
+
+        def query(db: sqlite3.Connection) -> list[tuple[str, str]]:
+            if self._view is None:
+                return db.execute("SELECT p.name, p.key FROM rows r JOIN papers p ON p.name = r.name ORDER BY r.rowid").fetchall()
+            return db.execute(
+                "SELECT name, key FROM (SELECT 0 AS s, r.rowid AS o, p.name, p.key FROM main.rows r JOIN main.papers p ON p.name = r.name"
+                " WHERE r.name NOT IN temp.staged UNION ALL SELECT 1, r.rowid, p.name, p.key FROM temp.staged_rows r"
+                " JOIN temp.staged_papers p ON p.name = r.name) ORDER BY s, o"
+            ).fetchall()
+
+        return self._query(query)
 
     def _name_of(self, key: str) -> str | None:
         """The file that holds the paper ``key`` (as the cache has it), or None."""

@@ -166,3 +166,15 @@ def test_a_transaction_sees_what_it_will_write(store, tmp_path_factory, changes,
     assert [(p, round(s, 6)) for p, s in inside_search] == [(p, round(s, 6)) for p, s in outside_search]
     assert inside_keys == after.keys() and inside_len == len(after)
     shutil.rmtree(root)
+
+
+@pytest.mark.parametrize("typo", ["p00", "p1000", "q001", "P0O7"])
+def test_a_typo_gets_the_same_suggestions_in_a_transaction(store, typo):
+    """The did-you-mean keys come from the same look-up in a transaction (its view) and out."""
+    from readinglist.errors import UnknownKeyError
+
+    with pytest.raises(UnknownKeyError) as outside:
+        store.get(typo)
+    with store.transaction(), pytest.raises(UnknownKeyError) as inside:
+        store.get(typo)
+    assert inside.value.suggestions == outside.value.suggestions and outside.value.suggestions
