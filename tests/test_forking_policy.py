@@ -118,7 +118,7 @@ def test_a_store_read_from_nothing_is_the_same_with_workers(tmp_path, eager, for
     for processes in (1, 2):
         forks.clear()
         shutil.rmtree(store.cache_dir, ignore_errors=True)
-        with Store.open(store.root, processes=processes).transaction() as inside:  # load_and_stat, scan
+        with Store.open(store.root, processes=processes).transaction() as inside:  # the view: cache.sync
             results.append(inside.find())
         assert bool(forks) == (processes > 1)
     (store.papers_dir / "bad.toml").write_text('key = "x"\ntitle = \n', encoding="utf-8")

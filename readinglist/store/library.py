@@ -9,10 +9,10 @@ Layout of a store folder::
 
 Reading one paper (``get``) and changing one (``set_status``, ``set_note``, ...) go straight to
 ``papers/<key>.toml``; only when a person renamed the key inside a file does the store consult
-the index. A file that does not parse is never overwritten. :class:`Store` is made of:
+the cache. A file that does not parse is never overwritten. :class:`Store` is made of:
 
 * :mod:`.transaction` -- the lock, pending texts, staging, the writing at the end, hooks;
-* :mod:`.query` -- the index (the cache brought up to date) and the queries (find, search);
+* :mod:`.query` -- the one query engine, in SQL on the cache (find, search, look-ups);
 * :mod:`.wholepapers` -- imports, official metadata, re-keying, removal, whole-file edits;
 * this module -- opening, reading one paper and changing it by the rules of :mod:`.rules`
   (pure ``Paper -> Paper`` functions).
@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 
     from ..record import Paper
     from .importer import ImportSummary as ImportSummary
-
-    from .cache import Index
 
 GITIGNORE = "# derived by readinglist; safe to delete\n.cache/\n.lock\npapers/.*.tmp\n"
 
@@ -101,8 +99,6 @@ class Store(WholePapers):
         self.clock: Clock = clock or utc_now
         self.lock_timeout = lock_timeout
         self._init_transactions()
-        self._index: Index | None = None  # loaded on demand
-        self._index_locked = False  # the index was scanned while this transaction held the lock
         self._broken: dict[str, str] = {}  # files that did not parse when last read
         #: ``building(count)``: a context manager around the making of a cache from nothing
         #: (the first read of a fresh clone: seconds on a large store), given the number of paper
@@ -190,16 +186,9 @@ class Store(WholePapers):
 
     # ------------------------------------------------------------------ reading one paper
 
-    def _paper_of(self, name: str, text: str) -> Paper:
-        """The paper in papers/<name>, whose text is ``text`` (a file as readinglist wrote it is
-        read without a TOML parser: :func:`.paperrow.read_rendered`)."""
-        from .paperfile import parse
-
-        return parse(text, self.papers_dir / name)
-
     def _locate(self, key: str) -> tuple[str, str, Paper]:
         """(file name, text, paper) of the paper with ``key``: first ``papers/<key>.toml``,
-        then the index (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
+        then the cache (for keys renamed by hand). UnknownKeyError with suggestions on a miss."""
         if not isinstance(key, str) or not key:
             raise UnknownKeyError(str(key))
         from ..keyform import is_valid_key
@@ -211,17 +200,16 @@ class Store(WholePapers):
                 paper = self._paper_of(name, text)
                 if paper.record.key == key:
                     return name, text, paper
-        index = self._load_index()
-        name = index.by_key.get(key)
-        if name is not None:
-            text = self._read(name)
+        held = self._name_of(key)
+        if held is not None:
+            text = self._read(held)
             if text is not None:
-                paper = self._paper_of(name, text)
+                paper = self._paper_of(held, text)
                 if paper.record.key == key:
-                    return name, text, paper
-        if index.broken:  # the key may be in a file that does not parse: say so
-            raise StoreError(f"no paper with key {key!r}, and a paper file does not parse: " + "; ".join(index.broken.values()))
-        raise UnknownKeyError(key, suggestions=self._suggest(key, index.by_key))
+                    return held, text, paper
+        if self._broken:  # the key may be in a file that does not parse: say so
+            raise StoreError(f"no paper with key {key!r}, and a paper file does not parse: " + "; ".join(self._broken.values()))
+        raise UnknownKeyError(key, suggestions=self._suggest(key, [k for _, k in self._names_and_keys()]))
 
     @staticmethod
     def _suggest(key: str, keys) -> tuple[str, ...]:
@@ -273,8 +261,7 @@ class Store(WholePapers):
             new_text = edit(text, old, new, self.papers_dir / name)
         if new_text != text:
             self._stage(name, new_text)
-            if self._index is not None:
-                self._index.put(name, new)
+            self._staged_paper(name, new)
         return new
 
     def _modify(self, key: str, change: Callable[[Paper], Paper]) -> Paper:

@@ -191,7 +191,8 @@ def _pending(store: Store) -> dict[str, ReadingList]:
 
 
 def _write(store: Store, lst: ReadingList) -> Path:
-    from .atomic import remove_leftovers, write_atomic
+    from .atomic import write_atomic
+    from .tempfiles import remove_leftovers
 
     path = path_of(store, lst.name)
     remove_leftovers(path.parent)  # (the temporary files of a list write that was killed)

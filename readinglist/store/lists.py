@@ -60,19 +60,8 @@ __all__ = [
 # --------------------------------------------------------------------------- resolving keys
 
 
-def _renamed_by_file(store: Store) -> dict[str, Paper]:
-    """Papers whose file name is no longer their key (renamed by hand): old stem -> paper."""
-    index = store._load_index()
-    out = {}
-    for file_name, paper in index.papers.items():
-        stem = file_name[: -len(".toml")] if file_name.endswith(".toml") else file_name
-        if stem != paper.key:
-            out[stem] = paper
-    return out
-
-
-#: A list with more entries than this is resolved from the store's index (every paper, read
-#: once from the cache) rather than paper file by paper file.
+#: A list with more entries than this is resolved in one query on the store's cache rather than
+#: paper file by paper file.
 BULK_FROM = 64
 #: Keys of a list that match no paper given did-you-mean suggestions (each one compares the
 #: key with every key of the store); the others are named without.
@@ -90,29 +79,33 @@ def resolve(store: Store, lst: ReadingList) -> Resolved:
     missing: list[tuple[str, tuple[str, ...]]] = []
     renamed: list[tuple[str, str]] = []
     by_file: dict[str, Paper] | None = None
-    index = store._load_index() if sum(len(s.entries) for s in lst.sections) > BULK_FROM else None
+    bulk: dict[str, Paper] | None = None  # key -> paper, of the list's keys, as the cache has them
+    if sum(len(s.entries) for s in lst.sections) > BULK_FROM:
+        bulk = store._papers_with_keys(e.key for s in lst.sections for e in s.entries)
+    all_keys: list[str] | None = None
     found: dict[str, tuple[str, object]] = {}  # key -> ("paper" | "renamed" | "missing" | "unreadable", what)
 
     def look_up(key: str) -> tuple[str, object]:
-        nonlocal by_file
-        if index is not None:
-            name = index.by_key.get(key)
-            paper = index.papers.get(name) if name is not None else None
-            if paper is not None and paper.key == key:
+        nonlocal by_file, all_keys
+        if bulk is not None:
+            paper = bulk.get(key)
+            if paper is not None:
                 return "paper", paper
         try:
-            if index is not None and not index.broken:
-                raise UnknownKeyError(key)  # (not in the index: no file to read; suggestions below)
+            if bulk is not None and not store._broken:
+                raise UnknownKeyError(key)  # (not in the cache: no file to read; suggestions below)
             return "paper", store.get(key)
         except UnknownKeyError as exc:
             if by_file is None:
-                by_file = _renamed_by_file(store)
+                by_file = store._renamed_files()
             paper = by_file.get(file_stem(key))
             if paper is not None:
                 return "renamed", paper
             suggestions = exc.suggestions
-            if index is not None and len(missing) < SUGGESTED:
-                suggestions = store._suggest(key, index.by_key)
+            if bulk is not None and len(missing) < SUGGESTED:
+                if all_keys is None:
+                    all_keys = [k for _, k in store._names_and_keys()]
+                suggestions = store._suggest(key, all_keys)
             return "missing", suggestions if len(missing) < SUGGESTED else ()
         except StoreError as exc:  # its file does not parse (a git conflict): the rest is shown
             return "unreadable", str(exc)

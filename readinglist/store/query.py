@@ -1,10 +1,12 @@
-"""A store's reading side: the index of every paper (:mod:`.cache`, brought up to date with
-the files), and the one query engine over it: :meth:`Queries.find` and :meth:`Queries.search`
-with their filters, sorts and scores, ``len``, iteration and ``keys``.
+"""A store's reading side: the one query engine, in SQL on the cache (:mod:`.cache`, brought
+up to date with the files by :func:`~.cache.sync`): :meth:`Queries.find` and
+:meth:`Queries.search` with their filters, sorts and scores, ``len``, iteration, ``keys``, and
+the look-ups of the write paths (which file holds a key, every key). A query loads only the
+papers it returns.
 
-Outside a transaction a query runs in SQL on the cache and loads only the papers it returns;
-inside one, on the transaction's index (its own changes included), by the same filters
-(tests/store/test_query_engines.py compares the two).
+Inside a transaction the same SQL runs on the transaction's view of the cache
+(:mod:`.cache.overlay`): the cache synced once under the lock, with the papers the transaction
+changed (not written yet) put over it, so the transaction sees its own changes.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 import os
 import re
 import contextlib
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator
 
-from ..constants import SORTS, STATUSES
+from ..constants import SORTS
 from ..errors import ReadinglistError, StoreError, ValidationError
 from ..tagform import tag_key
 from . import rules
@@ -29,9 +32,6 @@ if TYPE_CHECKING:
 
     from ..record import Paper
     from ..selection import Filter
-
-#: The index is written back to the cache after this many files were parsed again.
-CACHE_SAVE_AFTER = 64
 
 _WORDS = re.compile(r"\w+")
 
@@ -53,9 +53,6 @@ class _Matcher:
         self.phrase = phrase = " ".join(text.lower().split())
         self.phrase_re = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)").search if phrase else None
         self.best = 3 * len(words) + 3
-
-    def __call__(self, paper: Paper) -> float:
-        return self.lowered(paper.record.title.lower(), paper.notes.lower(), paper.record.abstract.lower())
 
     def lowered(self, title: str, notes: str, abstract: str) -> float:
         """The score of a paper with these (lowercased) texts."""
@@ -87,72 +84,79 @@ def _check_limit(limit) -> None:
         raise ValidationError(f"limit must be 0 or more, not {limit!r}")
 
 
-def _sort_key(name: str):
-    def none_last(v):
-        return (v is None, v if v is not None else 0)
-
-    def event_date(paper: Paper, first: bool) -> str:
-        if not paper.history:
-            return ""
-        return paper.history[0].date if first else paper.history[-1].date
-
-    keys = {
-        "key": lambda p: p.key,
-        "title": lambda p: (p.record.title.casefold(), p.key),
-        "year": lambda p: (none_last(p.record.year), p.key),
-        "venue": lambda p: ((p.record.venue or "\uffff").casefold(), p.key),
-        "status": lambda p: (STATUSES.index(p.status), p.key),
-        "priority": lambda p: (none_last(p.priority), p.key),
-        "rating": lambda p: (p.rating is None, -(p.rating or 0), p.key),  # best first
-        "added": lambda p: (event_date(p, True), p.key),
-        "changed": lambda p: (event_date(p, False), p.key),
-        # what to read next: priority 1 first (none last), then the longest waiting
-        "next": lambda p: (none_last(p.priority), event_date(p, True), p.key),
-    }
-    return keys[name]
+#: What :meth:`Queries._load_index` returns: papers by file name, and their files' signatures.
+Loaded = namedtuple("Loaded", "papers sigs")
 
 
 class Queries(Transactions):
-    """The index and the queries of a store (see :meth:`find`)."""
+    """The queries of a store (see :meth:`find`)."""
 
     cache_dir: Path
     processes: int
     _broken: dict[str, str]
     building: Callable[[int], contextlib.AbstractContextManager] | None
 
-    def _load_index(self, *, save: bool = True):
-        """The index of every paper file: scanned afresh, except once a transaction has
-        scanned it under the lock (then nobody else can have changed it). ``save=False``: the
-        caller saves the cache itself later (an import, after writing), so a changed index is
-        not written twice."""
+    def _open_view(self):
+        """The transaction's view of the cache (:mod:`.cache.overlay`), made on its first query:
+        the cache synced with the files once under the lock (nobody else can change them then),
+        with the transaction's changes so far put over it. StoreError when a paper file does not
+        parse (a write that needs the whole store refuses)."""
         from . import cache
 
-        if self._index is not None and self._depth > 0 and self._index_locked:
-            return self._index
-        if self._index is not None:
-            index, scan_ns = cache.scan(self.papers_dir, self._index, processes=self.processes)
-        else:
-            previous, stats = cache.load_and_stat(self.cache_dir, self.papers_dir, processes=self.processes)
-            index, scan_ns = cache.scan(self.papers_dir, previous, stats, processes=self.processes)
-        self._broken = index.broken
-        if index.broken and self._depth > 0:  # a write that needs every paper refuses
-            raise StoreError(next(iter(index.broken.values())) + "; fix or remove this file first")
-        self._index = index
-        self._index_locked = self._depth > 0
-        for name, text in self._pending.items():  # a transaction's own changes
+        if self._view is not None:
+            return self._view
+        with self._building_cache():
+            synced = cache.sync(self.cache_dir, self.papers_dir, processes=self.processes)
+        try:
+            self._broken = synced.broken
+            if synced.broken:
+                raise StoreError(next(iter(synced.broken.values())) + "; fix or remove this file first")
+            if synced.temp_files:
+                self._remove_temp_files(synced.temp_files)
+            cache.overlay.install(synced.db)
+        except BaseException:
+            synced.close()
+            raise
+        self._view = synced
+        for name, text in self._pending.items():  # the transaction's changes so far
             if text is not None and not isinstance(text, str):  # staged in a temporary file
                 text = text.text()
-            if text is None:
-                index.put(name, None)
-            else:
-                from .paperfile import parse
+            self._staged_paper(name, None if text is None else self._paper_of(name, text))
+        return synced
 
-                index.put(name, parse(text, self.papers_dir / name))
-        if index.temp_files and self._depth > 0:
-            self._remove_temp_files(index.temp_files)
-        if save and index.changes >= CACHE_SAVE_AFTER and not self._pending:
-            cache.save_cache(self.cache_dir, index, scan_ns)
-        return index
+    def _staged_paper(self, name: str, paper: Paper | None) -> None:
+        """File ``name`` will hold ``paper`` (None: be removed) once the transaction is written:
+        its queries see it so from now on."""
+        if self._view is not None:
+            from . import cache
+
+            cache.overlay.put(self._view.db, name, None if paper is None else cache.bundle(name, paper))
+
+    def _paper_of(self, name: str, text: str) -> Paper:
+        """The paper in papers/<name>, whose text is ``text`` (a file as readinglist wrote it is
+        read without a TOML parser: :func:`.paperrow.read_rendered`)."""
+        from .paperfile import parse
+
+        return parse(text, self.papers_dir / name)
+
+    def _load_index(self, *, save: bool = True) -> Loaded:
+        """Every paper of the transaction (its changes included) in memory, by file name, with
+        the signatures the cache holds for their files (None for those the transaction changed):
+        what an import started after the transaction changed files begins from. (``save``: kept
+        for the importer's call; nothing is saved.)"""
+        from . import cache
+
+        def load(db: sqlite3.Connection) -> Loaded:
+            rows = db.execute("SELECT p.name, r.row FROM papers p JOIN rows r ON r.name = p.name ORDER BY p.name")
+            names, papers = [], []
+            for name, row in rows:
+                names.append(name)
+                papers.append(row)
+            changed = cache.overlay.staged(db) if self._depth > 0 else set()
+            stored = cache.stored_sigs(db)
+            return Loaded(dict(zip(names, cache.papers_of((r,) for r in papers))), {n: None if n in changed else stored.get(n) for n in names})
+
+        return self._query(load)
 
     def _remove_temp_files(self, names: list[str]) -> None:
         """Temporary files of writers that were killed (only called with the lock held)."""
@@ -177,18 +181,22 @@ class Queries(Transactions):
         return list(self._broken.values())
 
     def _query(self, run: Callable[[sqlite3.Connection], Any]) -> Any:
-        """``run(db)`` on the cache database, brought up to date with the paper files (the read
-        path outside transactions: queries run in SQL and load only the papers they return).
-        The cache is derived data: one that fails a query (damaged pages) is removed and the
-        query runs again on a new one (or, where none can be made, on rows in memory)."""
+        """``run(db)`` on the cache database brought up to date with the paper files (queries run
+        in SQL and load only the papers they return); inside a transaction, on its view
+        (:meth:`_open_view`). The cache is derived data: one that fails a query (damaged pages)
+        is removed and the query runs again on a new one (or, where none can be made, on rows
+        in memory)."""
         import sqlite3
 
         from . import cache
 
         for attempt in (1, 2):
-            with self._building_cache():
-                synced = cache.sync(self.cache_dir, self.papers_dir, processes=self.processes)
-            self._broken = synced.broken
+            if self._depth > 0:
+                synced = self._open_view()
+            else:
+                with self._building_cache():
+                    synced = cache.sync(self.cache_dir, self.papers_dir, processes=self.processes)
+                self._broken = synced.broken
             try:
                 return run(synced.db)
             except ReadinglistError:
@@ -196,9 +204,11 @@ class Queries(Transactions):
             except (sqlite3.DatabaseError, *cache.DAMAGED):
                 if attempt == 2:  # a new cache fails too: not the cache's doing
                     raise
+                self._close_view()
                 cache.remove(self.cache_dir)
             finally:
-                synced.close()
+                if self._depth == 0:
+                    synced.close()
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _building_cache(self):
@@ -215,25 +225,64 @@ class Queries(Transactions):
             return contextlib.nullcontext()
         return self.building(count)
 
-    def _papers(self) -> list[Paper]:
-        return list(self._load_index().papers.values())
-
     def __len__(self) -> int:
-        if self._depth > 0:
-            return len(self._load_index().papers)
         return self._query(lambda db: db.execute("SELECT count(*) FROM papers").fetchone()[0])
 
     def __iter__(self) -> Iterator[Paper]:
         """Every paper, sorted by key."""
-        if self._depth > 0:
-            return iter(sorted(self._papers(), key=_sort_key("key")))
         return iter(self.find())
 
     def keys(self) -> list[str]:
         """Every key, sorted."""
-        if self._depth > 0:
-            return sorted(self._load_index().by_key)
         return self._query(lambda db: [k for (k,) in db.execute("SELECT key FROM papers ORDER BY key")])
+
+    def _names_and_keys(self) -> list[tuple[str, str]]:
+        """(file name, key) of every paper, in the order the cache wrote their rows (the
+        transaction's changed papers last, as it changed them): the order did-you-mean
+        suggestions that score the same come in."""
+
+        def query(db: sqlite3.Connection) -> list[tuple[str, str]]:
+            if self._view is None:
+                return db.execute("SELECT p.name, p.key FROM rows r JOIN papers p ON p.name = r.name ORDER BY r.rowid").fetchall()
+            return db.execute(
+                "SELECT name, key FROM (SELECT 0 AS s, r.rowid AS o, p.name, p.key FROM main.rows r JOIN main.papers p ON p.name = r.name"
+                " WHERE r.name NOT IN temp.staged UNION ALL SELECT 1, r.rowid, p.name, p.key FROM temp.staged_rows r"
+                " JOIN temp.staged_papers p ON p.name = r.name) ORDER BY s, o"
+            ).fetchall()
+
+        return self._query(query)
+
+    def _name_of(self, key: str) -> str | None:
+        """The file that holds the paper ``key`` (as the cache has it), or None."""
+        found = self._query(lambda db: db.execute("SELECT name FROM papers WHERE key = ? ORDER BY name LIMIT 1", (key,)).fetchone())
+        return None if found is None else found[0]
+
+    def _papers_with_keys(self, keys: Iterable[str]) -> dict[str, Paper]:
+        """key -> the paper, of those of ``keys`` some file holds."""
+        from . import cache
+
+        keys = list(dict.fromkeys(keys))
+
+        def query(db: sqlite3.Connection) -> dict[str, Paper]:
+            rows = []
+            for i in range(0, len(keys), 500):
+                part = keys[i : i + 500]
+                sql = f"SELECT r.row FROM papers p JOIN rows r ON r.name = p.name WHERE p.key IN ({','.join('?' * len(part))}) ORDER BY p.name"
+                rows += db.execute(sql, part).fetchall()
+            return {p.key: p for p in cache.papers_of(rows)}
+
+        return self._query(query)
+
+    def _renamed_files(self) -> dict[str, Paper]:
+        """Papers whose file name is no longer their key (renamed by hand): the file's stem -> paper."""
+        from . import cache
+
+        def query(db: sqlite3.Connection) -> dict[str, Paper]:
+            sql = "SELECT r.row, p.name FROM papers p JOIN rows r ON r.name = p.name WHERE p.name != p.key || '.toml' ORDER BY p.name"
+            rows = db.execute(sql).fetchall()
+            return {name.removesuffix(".toml"): paper for paper, (_, name) in zip(cache.papers_of(rows), rows)}
+
+        return self._query(query)
 
     def find(
         self,
@@ -282,22 +331,6 @@ class Queries(Transactions):
                 rules.check_status(s)
         wanted = {tag_key(t) for t in rules.clean_tags(tags)} if tags else set()
         venue_cf = venue.casefold() if venue else None
-        if self._depth > 0:  # inside a transaction: its own changes are not written yet
-            out = self._find_in_memory(statuses, wanted, venue_cf, year, priority, rating, search, order, reverse)
-            out = out[:limit] if limit is not None else out
-            if lines:
-                from .cache import plain_line_of
-
-                return [plain_line_of(p) for p in out]
-            if json:
-                from .cache import json_line
-
-                return [json_line(p).encode() for p in out]
-            if brief:
-                from .cache import Listed
-
-                return [Listed.of(p) for p in out]
-            return out
         score = None
         if search:
             score = _matcher(search)
@@ -328,58 +361,12 @@ class Queries(Transactions):
 
         return self._query(query)
 
-    def _find_in_memory(self, statuses, wanted, venue_cf, year, priority, rating, search, order, reverse) -> list[Paper]:
-        folds: dict[tuple[str, ...], frozenset[str]] = {}
-
-        def folded(tags: tuple[str, ...]) -> frozenset[str]:
-            f = folds.get(tags)
-            if f is None:
-                f = folds[tags] = frozenset(tag_key(t) for t in tags)
-            return f
-
-        papers = self._papers()
-        out = []
-        for p in papers:
-            if statuses is not None and p.status not in statuses:
-                continue
-            if year is not None and p.record.year != year:
-                continue
-            if priority is not None and p.priority != priority:
-                continue
-            if rating is not None and p.rating != rating:
-                continue
-            if venue_cf is not None and (p.record.venue or "").casefold() != venue_cf:
-                continue
-            if wanted and not (wanted <= folded(p.record.tags) | folded(p.user_tags)):
-                continue
-            out.append(p)
-        if search:
-            score = _matcher(search)
-            scored = [(p, score(p)) for p in out]
-            scored = [(p, s) for p, s in scored if s > 0]
-            if order == "relevance":
-                scored.sort(key=lambda ps: (-ps[1], ps[0].key))
-                out = [p for p, _ in scored]
-                return out[::-1] if reverse else out
-            out = [p for p, _ in scored]
-        out.sort(key=_sort_key(order), reverse=reverse)
-        return out
-
     def search(self, text: str, limit: int | None = None, *, brief: bool = False) -> list[tuple]:
         """Papers whose title, abstract or notes contain every word of ``text``, best first,
         with a score 0-100 (words in the title count most, then notes, then the abstract).
         ``brief``: :class:`~readinglist.store.cache.Listed` rows instead of whole papers."""
         _check_limit(limit)
         score = _matcher(text)
-        if self._depth > 0:
-            hits = [(p, s) for p in self._papers() if (s := score(p)) > 0]
-            hits.sort(key=lambda ps: (-ps[1], ps[0].key))
-            hits = hits[:limit] if limit is not None else hits
-            if brief:
-                from .cache import Listed
-
-                return [(Listed.of(p), s) for p, s in hits]
-            return hits
         words = score.words
         if not words:
             return []

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import TypeGuard
 
-    from .atomic import Staged
-    from .cache import Index
+    from .tempfiles import Staged
+    from .cache import Synced
     from .lock import StoreLock
 
 
@@ -46,9 +46,6 @@ class Transactions:
     papers_dir: Path
     lock_path: Path
     lock_timeout: float
-    _index: Index | None  # the index of every paper, loaded on demand (see .query)
-    _index_locked: bool
-
     def _init_transactions(self) -> None:
         self._lock: StoreLock | None = None
         self._depth = 0
@@ -58,6 +55,7 @@ class Transactions:
         self._at_end: list[Callable[[], None]] = []  # run when the transaction ends, written or not
         self._on_commit: list[Callable[[], None]] = []  # run after each transaction that succeeded, unlocked
         self._committed = False  # the on_commit callbacks are running
+        self._view: Synced | None = None  # the transaction's view of the cache, made by its first query (see .query)
 
     @contextmanager
     def transaction(self):
@@ -68,7 +66,6 @@ class Transactions:
         """
         if self._depth == 0:
             self._acquire()
-            self._index_locked = False
         self._depth += 1
         try:
             yield self
@@ -79,8 +76,8 @@ class Transactions:
                 self._pending.clear()
                 self._unstaged = 0
                 self._after_flush = []
-                self._index = None  # it may hold papers that were never written
                 try:
+                    self._close_view()
                     self._run_at_end()
                 finally:
                     self._release()
@@ -98,6 +95,7 @@ class Transactions:
             finally:
                 self._after_flush = []
                 try:
+                    self._close_view()
                     self._run_at_end()
                 finally:
                     self._release()
@@ -113,6 +111,12 @@ class Transactions:
         """Call ``callback()`` after each outermost transaction that succeeded, once the store's
         lock is released (the CLI refreshes the auto-exports so)."""
         self._on_commit.append(callback)
+
+    def _close_view(self) -> None:
+        """Drop the transaction's view of the cache (its changes are in the files now, or nowhere)."""
+        view, self._view = self._view, None
+        if view is not None:
+            view.close()
 
     def _run_at_end(self) -> None:
         hooks, self._at_end = self._at_end, []
@@ -154,15 +158,8 @@ class Transactions:
             replace_files(papers, pending, inside=self.root)
         except OSError as exc:
             self._discard_staged(pending)  # (those replace_files started on are gone already)
-            self._index = None
             where = exc.filename or papers
             raise StoreError(f"{where}: cannot write the store: {exc.strerror or exc}") from None
-        if self._index is not None:
-            from .cache import signature
-
-            for name, text in pending.items():
-                if text is not None and name in self._index.papers:
-                    self._index.sigs[name] = signature(os.stat(papers / name))
 
     def _stage(self, name: str, text: str | None) -> None:
         if self._depth == 0:
@@ -178,7 +175,7 @@ class Transactions:
 
     def _stage_pending(self) -> None:
         """Write the pending texts to temporary files now (see SPILL_AFTER)."""
-        from .atomic import stage_files
+        from .tempfiles import stage_files
 
         texts = {name: text for name, text in self._pending.items() if isinstance(text, str)}
         try:

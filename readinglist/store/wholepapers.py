@@ -86,8 +86,6 @@ class WholePapers(Queries):
         except OSError:
             names = set()
         names.update(n.casefold() for n in self._pending)
-        if self._index is not None:
-            names.update(n.casefold() for n in self._index.papers)
         return names
 
     def replace_record(self, key: str, record: Record, *, rekey: bool = False) -> Paper:
@@ -123,8 +121,8 @@ class WholePapers(Queries):
         problem = key_problem(new_key)
         if problem:
             raise StoreError(f"cannot give {old.key} the key {new_key!r}: {problem}")
-        index = self._load_index()
-        for other_key, other in index.by_key.items():
+        names_and_keys = self._names_and_keys()
+        for other, other_key in names_and_keys:
             if fold_key(other_key) == fold_key(new_key) and other != name:
                 raise StoreError(f"cannot give {old.key} the key {new_key!r}: {self.papers_dir / other} has it" + (f" (as {other_key!r}: keys differ in case only)" if other_key != new_key else ""))
         new = old.evolve(record=record.evolve(key=new_key, generated=record.generated - {"key"}))
@@ -132,9 +130,9 @@ class WholePapers(Queries):
         if new_name.casefold() == name.casefold():
             new_name = name  # a change of case only: the file keeps its name (case-insensitive file systems)
         if new_name != name:
-            new_name = self._new_file_name(new_key, {n.casefold() for n in index.papers})
+            new_name = self._new_file_name(new_key, {n.casefold() for n, _ in names_and_keys})
             self._stage(name, None)
-            index.put(name, None)
+            self._staged_paper(name, None)
         saved = self._save(new_name, text if new_name == name else None, old, new)
         from . import lists
 
@@ -180,11 +178,9 @@ class WholePapers(Queries):
                     unknown.append(exc)
             if unknown:
                 self.check_keys(e.key for e in unknown)  # raises, naming them all
-            index = self._index
             for name, _, _ in located:
                 self._stage(name, None)
-                if index is not None:
-                    index.put(name, None)
+                self._staged_paper(name, None)
             from . import lists
 
             lists.forget(self, [paper.key for _, _, paper in located])  # type: ignore[arg-type]  # (always a Store)
@@ -209,12 +205,10 @@ class WholePapers(Queries):
 
             new = parse(new_text, self.papers_dir / name)
             if new.key != old.key:
-                index = self._load_index()
-                other = index.by_key.get(new.key)
+                other = self._name_of(new.key)
                 if other is not None and other != name:
                     raise StoreError(f"key {new.key!r} is taken by {self.papers_dir / other}; nothing written")
             if new_text != text:
                 self._stage(name, new_text)
-                if self._index is not None:
-                    self._index.put(name, new)
+                self._staged_paper(name, new)
             return new

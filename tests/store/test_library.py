@@ -634,46 +634,42 @@ def test_a_blank_key_is_refused_before_anything_is_written(store):
     assert len(store) == 0 and not list(store.papers_dir.glob("*.toml"))
 
 
-def test_the_forked_stat_pass_sees_what_a_plain_one_sees(filled, monkeypatch):
-    """Large stores stat their files in a forked child while the cache loads; the result (and
-    so every hand edit it notices) must be the plain pass's."""
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_transaction_sees_a_hand_edit_made_after_the_cache_was_written(filled, monkeypatch, processes):
+    """A transaction's view is the cache synced with the files (with processes=2, a forked
+    child stats half of them): a hand edit made after the cache was written is what it reads."""
     list(filled)  # write the cache
     path = path_of(filled, "paper1")
     path.write_text(path.read_text().replace('status = "unread"', 'status = "read"'))
-    plain_cache, plain_stats = cache.load_cache(filled.cache_dir), cache.stat_files(filled.papers_dir)
     monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
-    forked_cache, forked_stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir, processes=2)
-    assert forked_stats[:2] == plain_stats[:2] and forked_cache.sigs == plain_cache.sigs
-    assert len(plain_cache.papers) == len(filled) > 0  # the cache really held the papers
+    with Store.open(filled.root, processes=processes).transaction() as inside:
+        assert [p.key for p in inside.find(status="read")] == ["paper1"]
+        assert inside._load_index().papers["paper1.toml"].status == "read"
     assert Store.open(filled.root).get("paper1").status == "read"
 
 
 def test_the_cache_holds_every_paper_as_its_file_says(filled, monkeypatch):
-    """What the write paths load from the cache is what parsing every file gives; after a
-    read nothing is parsed again."""
+    """What the write paths read from the cache is what parsing every file gives; after a
+    read nothing is parsed again, in a transaction or out of one."""
     import time
+
+    from readinglist.store.paperfile import parse
 
     time.sleep(cache.RACY_NS / 1e9 + 0.05)  # files changed just before a scan are read again
     expected = {p.key: p for p in filled}
-    index = cache.load_cache(filled.cache_dir)
-    assert {p.key: p for p in index.papers.values()} == expected and set(index.by_key) == set(expected)
+    parsed = {p.key: p for p in (parse(f.read_text(), f) for f in filled.papers_dir.glob("*.toml"))}
+    assert parsed == expected
 
     def no_parsing(*args, **kwargs):
         raise AssertionError("a file was parsed again")
 
     monkeypatch.setattr(cache.bulk, "parse_files", no_parsing)
-    filled._index = None
+    monkeypatch.setattr(cache.bulk, "parsed_parts", no_parsing)
     assert {p.key for p in Store.open(filled.root).find()} == set(expected)
-
-
-def test_a_failing_stat_child_falls_back_to_a_plain_pass(filled, monkeypatch):
-    list(filled)
-    monkeypatch.setattr(cache.files, "FORK_MIN_FILES", 0)
-    real = cache.stat_files
-    parent = os.getpid()
-    monkeypatch.setattr(cache.files, "stat_files", lambda d: (_ for _ in ()).throw(OSError("boom")) if os.getpid() != parent else real(d))
-    _, stats = cache.load_and_stat(filled.cache_dir, filled.papers_dir, processes=2)
-    assert stats[0] == real(filled.papers_dir)[0]
+    with Store.open(filled.root).transaction() as inside:
+        loaded = inside._load_index()
+        assert {p.key: p for p in loaded.papers.values()} == expected and set(loaded.sigs) == set(loaded.papers)
+        assert sorted(inside._names_and_keys()) == sorted((f"{k}.toml", k) for k in expected)
 
 
 @given(st.dictionaries(st.text(max_size=5), st.tuples(*[st.integers(-(2**70), 2**70)] * 4), max_size=30), st.integers(0, 30))

@@ -19,10 +19,11 @@ TOML reader, straight to rows (:func:`~readinglist.store.paperfile.parse_row`), 
 workers when there are many (:func:`_parsed_parts`).
 
 The package: :mod:`.files` (the stat pass), :mod:`.database` (the SQLite file and the rows
-written for each paper), :mod:`.bulk` (the bulk read of paper files), :mod:`.index` (the index
-in memory that transactions read), :mod:`.update` (:func:`sync`: the cache brought up to date),
-:mod:`.query` (the queries), :mod:`.lines` (what the reading commands print of each paper, kept
-with its row). Its names are this package's too.
+written for each paper), :mod:`.bulk` (the bulk read of paper files), :mod:`.update`
+(:func:`sync`: the cache brought up to date, the one way there is), :mod:`.query` (the queries),
+:mod:`.overlay` (a transaction's view: its changes put over the cache, for the same queries),
+:mod:`.lines` (what the reading commands print of each paper, kept with its row). Its names are
+this package's too.
 """
 
 from __future__ import annotations
@@ -107,16 +108,6 @@ from .bulk import (  # noqa: F401
     received as received,
     bundles as bundles,
 )
-from .index import (  # noqa: F401
-    Index as Index,
-    load_cache as load_cache,
-    save_cache as save_cache,
-    scan as scan,
-    load_and_stat as load_and_stat,
-    file_count_hint as file_count_hint,
-    index_from_stats as index_from_stats,
-    fill_by_key as fill_by_key,
-)
 from .update import (  # noqa: F401
     Synced as Synced,
     sync as sync,
@@ -138,3 +129,4 @@ from .query import (  # noqa: F401
     json_rows as json_rows,
     make_json as make_json,
 )
+from . import overlay as overlay  # noqa: E402,F401

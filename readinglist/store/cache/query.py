@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 # --------------------------------------------------------------------------- queries
 
-#: Each sort order over the ``papers`` columns, as :func:`readinglist.store.library._sort_key`
-#: sorts papers (every order ends with the key, so reversing it reverses the list).
+#: Each sort order over the ``papers`` columns (every order ends with the key, so reversing it
+#: reverses the list): "priority" puts 1 first, "rating" the best first, unset values last.
 SQL_ORDER = {
     "key": ("p.key",),
     "title": ("p.title_cf", "p.key"),
