@@ -7,7 +7,8 @@
    first task- and policy-agnostic AVFM", a "which ..." clause turned into a gerund, or the
    spelled-out name); without one a noun phrase for the paper's main contribution
    (:mod:`.contribution`: the object of "we propose/introduce/present ..." (tier 0), else "we
-   study/formalize/derive ..." (tier 1), else "we extend/evaluate/collect ..." as a gerund or an
+   study/formalize/derive ..." (tier 1, or a verb learned to say what a paper does: "we define
+   ..."), else "we extend/evaluate/collect ..." as a gerund or an
    artefact), a pointer back to earlier text resolved, a short one joined to the paper's topic
    (:mod:`.topic`) unless the abstract states the reverse relation (:mod:`.relations`); with no
    contribution phrase, the first finding or the first sentence. That title is weighed against
