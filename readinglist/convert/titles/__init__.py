@@ -23,7 +23,9 @@
    verb, no This/We/Our start, not the opening words, more than three words, the name neither
    repeated nor called a kind it is not, no verb where a noun belongs).
 4. **Choice** (:mod:`.choice`): the passing candidate with the highest probability of not doing
-   worse than the opening plus ``CHOICE_WEIGHT`` times its expected ROUGE-1.
+   worse than the opening plus ``CHOICE_WEIGHT`` times its expected ROUGE-1; when the abstract
+   says what kind of thing the name is, a pair only when headed by that kind or what it is for
+   (:func:`.described.fits_family`).
 5. **Post-edits** (:mod:`.postedits`): a leading verb as -ing, an acronym said once, a relative
    clause as "for" + gerund, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>"
    when the abstract defends against them.
