@@ -28,9 +28,11 @@ def read_model(path: Path) -> dict:
 def load_all() -> None:
     """Read every learned model into its module's cache (before forking workers)."""
     from . import name_model, phrases, title_words, titles
+    from .titles.contribution import learned_cue
 
     name_model.load_model()
     titles.not_final()
     titles.gerund_starts()
     phrases.load_model()
     title_words.load_model()
+    learned_cue()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from readinglist.convert.kinds import FAMILIES, described_kind
 from readinglist.convert.titles import make_title
-from readinglist.convert.titles.described import described_subtitle, fits_described
+from readinglist.convert.titles.described import described_family, described_subtitle, fits_described, fits_family
 from readinglist.convert.titles.text import head_noun
 from readinglist.text import to_plain
 
@@ -94,3 +94,65 @@ def test_only_an_acronym_is_spelled_out():
     assert _spells("multi-modal queried object detection".split(), "MQ-Det")
     assert not _spells("brainteaser questions spanning for standard benchmarks".split(), "BrainBench")
     assert not _spells("algorithms for federated prompt learning".split(), "FPLA")
+
+
+INPUTS = st.sampled_from(["ground pressure sequences", "sparse sensor readings", "noisy radar returns", "handwritten notes"])
+OUTPUTS = st.sampled_from(["full-body motion", "dense depth maps", "structured tables", "clean transcripts"])
+METHOD_KINDS = st.sampled_from(["algorithm", "framework", "model", "network", "method"])
+
+
+def test_the_described_family_gives_the_kind_and_what_it_is_for():
+    plain = "Roofs vary. We present RoofNet, an edge-aware network for roof plane segmentation. It is fast."
+    assert described_family(plain, "RoofNet") == (
+        "model", ["roof", "plane", "segmentation"], "we present roofnet, an edge-aware network for roof plane segmentation.")
+    plain = "We present TabSearch, an approach to handle resource constraints in tabular search."
+    assert described_family(plain, "TabSearch")[:2] == ("method", ["handling", "resource", "constraints", "in", "tabular", "search"])
+    assert described_family("We use RoofNet to count roofs. RoofNet works.", "RoofNet") is None
+
+
+@given(NAME, METHOD_KINDS, INPUTS, OUTPUTS, TASKS)
+def test_a_subtitle_part_fits_the_family_only_as_its_kind_its_purpose_or_its_spelling(name, kind, source, output, task):
+    """"Pressure2Motion: ground pressure sequences for ..." calls the algorithm its input."""
+    plain = (f"Progress in {task} depends on {source}. We present {name}, a novel {kind} for {task} "
+             f"that synthesizes {output} from {source}.")
+    described = described_family(plain, name)
+    assert described is not None
+    assert fits_family(["novel", kind], described, name)
+    assert fits_family(task.split(), described, name)  # what it is for, as the abstract says it
+    assert not fits_family(source.split(), described, name)  # its input
+    assert not fits_family(output.split(), described, name)  # what it makes is not what it is
+
+
+@given(NAME, METHOD_KINDS, INPUTS, TASKS, st.sampled_from(["enhanced by", "based on", "that uses", "which integrates"]))
+def test_a_subtitle_part_may_be_the_means_the_description_names(name, kind, means, task, cue):
+    """"PowerCLIP, a pre-training framework enhanced by powerset alignment": "powerset alignment
+    for ..." says how it works; what it works "from" or "against" is no such means."""
+    plain = f"We study {task}. We present {name}, a {kind} for {task} {cue} {means}."
+    assert fits_family(means.split(), described_family(plain, name), name)
+    against = f"We study {task}. We present {name}, a {kind} for {task} that protects images against {means}."
+    assert not fits_family(means.split(), described_family(against, name), name)
+
+
+def test_the_choice_drops_a_pair_headed_by_the_named_things_input(monkeypatch):
+    """Of two composed pairs, the one scoring higher says "<the algorithm's input> for <task>":
+    the choice takes the one headed by the kind the abstract gives the name."""
+    import importlib
+
+    choice = importlib.import_module("readinglist.convert.titles.choice")
+    raw = ("Accurate motion capture is essential for sports science. Cameras are costly. We present PressoNet, "
+           "a novel algorithm that synthesizes full-body motion from ground pressure sequences. Experiments on "
+           "two datasets show that PressoNet outperforms strong baselines.")
+    task = ["motion", "capture"]
+
+    def candidates(plain, budget, scorer, kind=None, name=None):
+        out = []
+        for score, head in ((10.0, ["ground", "pressure", "sequences"]), (5.0, ["pose", "synthesis", "algorithm"])):
+            _e, new, n = scorer.pair(*scorer.info(head)[1:], *scorer.info(task)[1:])
+            out.append((score, new, n, head, task))
+        return out
+
+    monkeypatch.setattr(choice, "candidates", candidates)
+    title = make_title(raw, to_plain(raw), "PressoNet")
+    assert title == "PressoNet: pose synthesis algorithm for motion capture", title
+    monkeypatch.setattr(choice, "fits_family", lambda *_a: True)  # without the check, the input wins
+    assert make_title(raw, to_plain(raw), "PressoNet") == "PressoNet: ground pressure sequences for motion capture"

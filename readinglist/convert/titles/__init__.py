@@ -7,7 +7,8 @@
    first task- and policy-agnostic AVFM", a "which ..." clause turned into a gerund, or the
    spelled-out name); without one a noun phrase for the paper's main contribution
    (:mod:`.contribution`: the object of "we propose/introduce/present ..." (tier 0), else "we
-   study/formalize/derive ..." (tier 1), else "we extend/evaluate/collect ..." as a gerund or an
+   study/formalize/derive ..." (tier 1, or a verb learned to say what a paper does: "we define
+   ..."), else "we extend/evaluate/collect ..." as a gerund or an
    artefact), a pointer back to earlier text resolved, a short one joined to the paper's topic
    (:mod:`.topic`) unless the abstract states the reverse relation (:mod:`.relations`); with no
    contribution phrase, the first finding or the first sentence. That title is weighed against
@@ -22,7 +23,9 @@
    verb, no This/We/Our start, not the opening words, more than three words, the name neither
    repeated nor called a kind it is not, no verb where a noun belongs).
 4. **Choice** (:mod:`.choice`): the passing candidate with the highest probability of not doing
-   worse than the opening plus ``CHOICE_WEIGHT`` times its expected ROUGE-1.
+   worse than the opening plus ``CHOICE_WEIGHT`` times its expected ROUGE-1; when the abstract
+   says what kind of thing the name is, a pair only when headed by that kind or what it is for
+   (:func:`.described.fits_family`).
 5. **Post-edits** (:mod:`.postedits`): a leading verb as -ing, an acronym said once, a relative
    clause as "for" + gerund, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>"
    when the abstract defends against them.

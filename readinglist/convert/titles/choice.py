@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .checks import ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, subject_and_verb
 from .candidates import option_words, candidates
-from .described import described_lead
+from .described import described_family, described_lead, fits_family
 from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .text import ALNUM, first_tokens, word_list
@@ -25,7 +25,9 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     (what was made, for the task or domain the abstract opens with: real titles name it far
     more often than the contribution sentence does). A candidate must pass the form checks: no
     finite verb, no This/We/Our start, not the opening words, more than three words (three
-    after the name), the name not repeated, not ending on a participle."""
+    after the name), the name not repeated, not ending on a participle; when the abstract says
+    what kind of thing the name is, headed by that kind or saying what it is for
+    (:func:`.described.fits_family`)."""
     from ..title_words import load_model, tokens, word_probabilities
 
     probs = word_probabilities(plain, name, title)
@@ -50,6 +52,9 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             current += STATED_MARGIN  # honest before clever: what the abstract says of the name
     options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None,
                          name if named else None)
+    described = described_family(plain, name) if named and name else None
+    if described and name:  # "Name, a <kind> ...": no input, part or background phrase in its place
+        options = [o for o in options if o[4] is None or fits_family(o[3], described, name)]
     opening = opening_words(plain)
     if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
         for score, made in passing(((o[0], option_words(o[3], o[4])) for o in options), plain, name, named):

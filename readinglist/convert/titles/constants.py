@@ -24,6 +24,10 @@ GERUNDS = {
 }
 # Every match of a _VERB_CUE tier starts with one of these (lowercased; see lexicon.finditer_at).
 CUE_STARTS = {0: ("we ", "this ", "our ", "by "), 1: ("we ", "this "), 2: ("we ",)}
+# Adverbs allowed between "we" and a learned contribution verb ("we thus define ..."), as
+# convert/train_contribution_cues.py counted them.
+CUE_ADVERBS = ("first", "further", "also", "then", "here", "now", "thus", "therefore", "additionally", "systematically",
+               "formally", "carefully", "empirically", "theoretically", "instead")
 KINDS = (
     r"benchmark|dataset|data set|corpus|framework|model|method|algorithm|suite|library|toolkit|system"
     r"|architecture|approach|optimi[sz]er|agent|platform|environment|pipeline|family"
@@ -33,9 +37,10 @@ KEEP_ACRONYMS = frozenset(
     "AI ML NLP RL LLM LM VLM MLLM CNN GNN RNN GPU QA VQA RAG ICL MoE KL SGD MLP API".split()
 )
 NOT_GERUND = frozenset("is was has does its this thus plus us".split())
+NAMING_VERBS = frozenset("call term name dub".split())  # "we call it X": what follows is a name
 STOP_BEFORE_NAME = frozenset(
-    "we propose introduce present develop call term name dub with called termed named dubbed namely this our a an the".split()
-)
+    "we propose introduce present develop with called termed named dubbed namely this our a an the".split()
+) | NAMING_VERBS
 RELATIVE = frozenset("that which where whose who whereby".split())
 PRONOUNS = frozenset("it its they them their this these those he she we our".split())
 CAUSE_HEADS = frozenset("cause causes mechanism mechanisms source sources origin origins driver drivers".split())

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lexicon import OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, split_sentences
-from .constants import ANALYTIC_HEADS, ANAPHORA, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
+from .constants import ANALYTIC_HEADS, ANAPHORA, CUE_ADVERBS, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
 from .relations import says_the_reverse
 from .text import article, before_finite_verb, BY_MEANS, clause, describe, fit, gerund_of, head_noun, LEADING, PAREN, strip_dangling, word_list
 from .topic import open_question, topic_phrase
@@ -64,9 +64,27 @@ def find_contribution(plain: str, budget: int, max_tier: int = 2) -> Found | Non
     if len(plain) != len(low or "") or _OTHER_SPACE.search(plain):
         low = None
     found = _best_object(plain, low, budget, [c for c in _VERB_CUE if c[0] <= min(max_tier, 1)])
+    if found is None and max_tier >= 1 and (learned := learned_cue()) is not None:
+        # "we define X", "this paper describes X", "we focus on X": learned verbs, read as "we study X"
+        found = _best_object(plain, low, budget, [(1, learned)])
     if found is None and max_tier >= 2:  # evaluation verbs only when nothing is proposed or studied
         found = _best_object(plain, low, budget, [c for c in _VERB_CUE if c[0] == 2])
     return found
+
+
+@lru_cache(maxsize=1)
+def learned_cue() -> re.Pattern | None:
+    """"we <verb>" or "this paper <verb>" for the verb forms learned to say what a paper does
+    (``data/contribution_cues.json``, :mod:`readinglist.convert.train_contribution_cues`), "on"
+    after the verb left out ("we focus on X"); None without the data."""
+    from ..models import DATA, read_model
+
+    verbs = read_model(DATA / "contribution_cues.json").get("verbs", ())
+    if not verbs:
+        return None
+    return re.compile(
+        r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:(?:" + "|".join(CUE_ADVERBS) + r")\s+)?"
+        r"(?:" + "|".join(sorted(map(re.escape, verbs), key=len, reverse=True)) + r")\b(?:\s+on\b)?")
 
 
 def _best_object(plain: str, low: str | None, budget: int, cues) -> Found | None:

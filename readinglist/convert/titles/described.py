@@ -5,7 +5,9 @@ a benchmark featuring 150 tasks ..." gives "GovBench: a benchmark for data gover
 noun and what it is for, else the paper's topic). Once the abstract says what the name is, a
 subtitle that says something else ("FLIP: federated prompt learning algorithms", "GovBench:
 automating data governance") calls it a side detail or the wrong kind of thing, so the learned
-choice may only pick a subtitle headed by a kind noun of its family (:func:`fits_described`).
+choice may only pick a subtitle headed by a kind noun of its family (:func:`fits_described`, for
+benchmarks, datasets and metrics, which the rule-made title also keeps to; :func:`fits_family`,
+for any kind, what the learned choice may put in its place).
 """
 
 from __future__ import annotations
@@ -123,3 +125,42 @@ def _spells(words: list[str], name: str) -> bool:
         return False
     rest = iter(initials)
     return all(c in rest for c in caps)
+
+
+def described_family(plain: str, name: str) -> tuple[str, list[str], str] | None:
+    """When the abstract introduces ``name`` as a kind of thing ("Pressure2Motion, a novel motion
+    capture algorithm that synthesizes ...", "a benchmark, VESPER"): the family of its kind noun
+    (:data:`readinglist.convert.kinds.FAMILIES`), what it is for, as lowercase words ("for
+    roof plane segmentation" -> ["roof", "plane", "segmentation"], "to handle X" -> ["handling",
+    "x"]), and that sentence in lowercase; None when it does not."""
+    found = described_kind(plain, name)
+    if found is None or not _informative(found[1], found[2]):
+        return None
+    sentence = next((s for o, s in split_sentences(plain) if o <= found[3] <= o + len(s)), "")
+    return (KIND_OF[found[0]], [w.strip(",;:.()") for w in _for_purpose(found[2]).lower().split()[1:]],
+            " ".join(sentence.lower().split()))
+
+
+
+def fits_family(words: list[str], described: tuple[str, list[str], str], name: str) -> bool:
+    """May a candidate subtitle whose head part (the phrase, or what comes before its "for") is
+    ``words`` follow "Name: " when the abstract says what kind of thing the name is
+    (``described``: :func:`described_family`)? When that part is headed by a noun of the kind's
+    family ("a generative model", "framework"), spells the name out, is what the thing is for
+    as the abstract says it ("roof plane segmentation" of "a network for roof plane
+    segmentation") or the means that sentence says it works by ("a framework enhanced by
+    powerset alignment"); not when it names something else of the abstract, an input, a part or
+    the background ("Pressure2Motion: pressure data for ..." of "a motion capture algorithm that
+    synthesizes human motion from a ground pressure sequence")."""
+    if KIND_OF.get(head_noun(words)) == described[0] or _spells(words, name):
+        return True
+    low = [w.lower() for w in words]
+    if len(low) >= 2 and described[1][: len(low)] == low:
+        return True
+    return bool(re.search(_MEANS_BEFORE + re.escape(" ".join(low)) + r"\b", described[2]))
+
+
+# how the sentence that says what the name is names its means ("a framework that uses powerset
+# alignment", "a model based on sparse attention"), not its input ("from single-view images")
+_MEANS_BEFORE = (r"\b(?:with|using|uses|via|through|by|based on|built on|leverag\w*|integrat\w*|combin\w*|employ\w*"
+                 r"|incorporat\w*|introduc\w*)\s+(?:(?:a|an|the|our|its|novel|new)\s+)*")
