@@ -15,6 +15,7 @@ from ..lexicon import DANGLING
 from .casing import sentence_case
 from .described import fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_STARTS, FINITE, QUESTION_WORDS
+from .postedits import acronym_said_once, acronym_twice
 from .forms import common_words, not_final, not_phrase_final, TITLE_WORD
 from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PAREN, PARTICIPLE_END
 
@@ -229,6 +230,8 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
         return ""
     if named and (name or "").lower() in body.lower():
         return ""
+    if " for " in body and acronym_twice(body) and acronym_said_once(made, name) == made:
+        return ""  # "NN architectures for overparameterized neural networks": a tautology
     if named and name and contradicts(head_noun(words), name_kind(plain, name)):
         return ""  # "VESPER: ... models for ...": VESPER is a benchmark
     if named and not fits_described(words, plain, name):

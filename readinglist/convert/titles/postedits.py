@@ -100,6 +100,18 @@ def acronym_said_once(title: str, name: str | None) -> str:
     return title
 
 
+def acronym_twice(body: str) -> bool:
+    """Does "<a> for <b>" say one thing twice, an acronym on one side that the other spells out
+    ("NN architectures for overparameterized neural networks", "robust MAS for LLM-based
+    multi-agent systems"), where :func:`acronym_said_once` leaves it (too little would be left)?"""
+    left, sep, right = body.partition(" for ")
+    if not sep:
+        return False
+    left_words, right_words = left.split(), right.split()
+    return any(_ACRONYM.fullmatch(w) and _spelled_out_span(w, other)
+               for words, other in ((left_words, right_words), (right_words, left_words)) for w in words)
+
+
 _RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:(?:can|could|may|will)\s+)?(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
 
 
