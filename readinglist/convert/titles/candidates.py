@@ -7,7 +7,9 @@ the phrase before "for" from a sentence where the authors speak of their own wor
 "this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
 commonest false title readers flagged. Such a composed pair gives up ``CROSS_PENALTY`` of its
 expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
-(:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"). Besides them, "<a> for
+(:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"); one whose first head
+real titles seldom put before "for" (:func:`.relations.means_for`, learned: "labels for <task>")
+gives up ``NOT_MEANS_PENALTY`` more. Besides them, "<a> for
 <b>" where a sentence of the abstract itself says "<a> (designed) for <b>" (:func:`_said_pairs`).
 """
 

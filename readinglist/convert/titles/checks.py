@@ -1,7 +1,8 @@
 """The form and honesty checks every candidate title must pass: a noun phrase (no finite verb,
 no This/We/Our start, not the abstract's opening words, not too short), the name not repeated
-nor called a kind it is not, no verb where a noun belongs, not ending on a word real titles never
-end on.
+nor called a kind it is not, no verb where a noun belongs (nor one the abstract follows with its
+object, anywhere in the title), not ending on a word real titles never end on, not starting where
+a clause was cut ("generated from ..."), no acronym said on both sides of "for".
 """
 
 from __future__ import annotations
