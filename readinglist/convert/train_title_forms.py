@@ -27,11 +27,22 @@ are kept for setting and checking other numbers):
   ``USE_MAX_FINAL`` of those uses (smoothed as above) always leads on to more words: a modifier
   ("magnetic", "auto-regressive"), a verb waiting for its object ("consists", "motivates",
   "plays", "capable" of ...) or a preposition; too rare in titles for the first list, it ends
-  no title either.
+  no title either;
+- **words a title seldom puts before "for"**: a word found in at least ``FOR_MIN_TITLES`` titles
+  that comes right before "for" in fewer than ``SUBJECT_MAX_RATE`` of them (smoothed as above;
+  about the rate of all title words) is seldom a means, a method or an artefact ("data",
+  "effects", "behavior", "problems"; "framework" and "filter" often are): "<data> for <task>"
+  joined by us is likely a glued pair;
+- **words a title starts with only after an article**: a word that starts a title or a subtitle
+  after "a", "an" or "the" at least ``ARTICLE_RATIO`` times as often as bare (plus
+  ``ARTICLE_MIN``), with the article it takes most ("framework": "a", "role": "the"):
+  "Framework for X" is a headless opener, "A framework for X" a noun phrase.
 
 :mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind, turns a
 title starting with the second kind into its gerund, lowercases no word of the third kind and
-never joins a phrase after "for" whose head is of the fourth kind. Pure Python (no training extra needed);
+never joins a phrase after "for" whose head is of the fourth kind, weighs a composed "<a> for <b>"
+whose a is headed by a word of the sixth kind lower, and gives a title starting with a word of the seventh kind
+its article. Pure Python (no training extra needed);
 writes ``convert/data/title_forms.json``."""
 
 from __future__ import annotations
@@ -58,6 +69,9 @@ FOR_MAX_RATE = 0.01
 FOR_PRIOR = 5.0
 USE_MIN = 50
 USE_MAX_FINAL = 0.01
+SUBJECT_MAX_RATE = 0.05
+ARTICLE_RATIO = 2
+ARTICLE_MIN = 3
 # where a "for" phrase of a title stops: its head is the word before
 _FOR_STOP = frozenset("with via using in on from by through under and or of to across at without for as into over beyond towards toward against is are when where how that which vs versus".split())
 _FOR_PHRASE = re.compile(r"\bfor\s+([^:;,()?]+)")
@@ -90,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     for_heads: Counter = Counter()
     uses: Counter = Counter()
     final_uses: Counter = Counter()
+    before_for: Counter = Counter()
+    bare_starts: Counter = Counter()
+    article_starts: dict[str, Counter] = {}
     papers = 0
     for row in read_rows(path, a.limit):
         for m in _USE.finditer((row.get("abstract") or "").lower()):
@@ -114,6 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         after = words_of_title(subtitle) if colon else []
         if after:
             starts[after[0]] += 1
+        before_for.update({w for w, nxt in zip(words, words[1:]) if nxt == "for"})
+        for part in (words, after):
+            if len(part) > 1 and part[0] in _ARTICLES:
+                article_starts.setdefault(part[1], Counter())["the" if part[0] == "the" else "a"] += 1
+            elif part:
+                bare_starts[part[0]] += 1
     never = sorted(w for w, n in titles.items() if n >= MIN_TITLES and (ends[w] + 0.5) / (n + 2) < MAX_RATE)
     gerunds = {}
     for verb in sorted(learned_verbs()):
@@ -125,8 +148,15 @@ def main(argv: list[str] | None = None) -> int:
     prior = sum(for_heads.values()) / max(1, sum(titles.values()))
     not_for = sorted(w for w, n in titles.items() if n >= FOR_MIN_TITLES
                      and (for_heads[w] + FOR_PRIOR * prior) / (n + FOR_PRIOR) < FOR_MAX_RATE)
+    subject_prior = sum(before_for.values()) / max(1, sum(titles.values()))
+    not_subject = sorted(w for w, n in titles.items() if n >= FOR_MIN_TITLES
+                         and (before_for[w] + FOR_PRIOR * subject_prior) / (n + FOR_PRIOR) < SUBJECT_MAX_RATE)
+    article = {w: c.most_common(1)[0][0] for w, c in sorted(article_starts.items())
+               if c.total() >= ARTICLE_RATIO * bare_starts[w] + ARTICLE_MIN}
     lead_on = sorted(w for w, n in uses.items() if n >= USE_MIN and (final_uses[w] + 0.5) / (n + 2) < USE_MAX_FINAL)
     print(f"{papers} titles; {len(not_for)} words seldom head a 'for' phrase; {len(lead_on)} words seldom end an abstract's phrase",
+          file=sys.stderr)
+    print(f"{papers} titles; {len(not_subject)} words seldom come before 'for'; {len(article)} words start titles after an article",
           file=sys.stderr)
     print(f"{papers} titles; {len(never)} words end fewer than {MAX_RATE:.1%} of the titles they are in; "
           f"{len(gerunds)} verbs start titles as gerunds; "
@@ -138,7 +168,10 @@ def main(argv: list[str] | None = None) -> int:
         f"the abstracts write inside a sentence >= {PROPER_MIN} times, capitalised >= {PROPER_SHARE} of them; "
         f"not_for_object: words in >= {FOR_MIN_TITLES} titles heading a 'for' phrase in < {FOR_MAX_RATE} of them "
         f"(smoothed to the rate of all title words with {FOR_PRIOR} pseudo-titles); not_phrase_final: words used >= "
-        f"{USE_MIN} times in the abstracts, followed by punctuation in < {USE_MAX_FINAL} of those uses (smoothed)",
+        f"{USE_MIN} times in the abstracts, followed by punctuation in < {USE_MAX_FINAL} of those uses (smoothed); "
+        f"not_for_subject: words in >= {FOR_MIN_TITLES} titles right before 'for' in < {SUBJECT_MAX_RATE} of them "
+        f"(smoothed as not_for_object); article_start: word -> the article ('a' or 'the') it starts a title or "
+        f"subtitle after >= {ARTICLE_RATIO}x as often as bare + {ARTICLE_MIN}",
         "command": "python -m readinglist.convert.train_title_forms" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
         "corpus": path.name,
         "corpus_sha256": sha,
@@ -148,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
         "proper": proper,
         "not_for_object": not_for,
         "not_phrase_final": lead_on,
+        "not_for_subject": not_subject,
+        "article_start": article,
     }
     Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     return 0

@@ -112,3 +112,16 @@ def test_no_title_ends_on_a_word_abstracts_always_lead_on_from():
     for word in lead_on[:: max(1, len(lead_on) // 200)]:
         assert ends_badly(f"Spectral framework for rotation kernels based on a {word}"), word
     assert not ends_badly("Spectral framework for rotation kernels")
+
+
+def test_words_seldom_before_for_and_the_article_a_title_starts_with_are_learned(tmp_path):
+    # written for this test: "planner" comes before "for" in each of the 10 titles it is in,
+    # "traces" in none of its 10 (a smoothed rate far under SUBJECT_MAX_RATE); "role" starts 5 titles after "The" and none bare (5 >=
+    # ARTICLE_RATIO x 0 + ARTICLE_MIN), "survey" 4 after "A" and 1 bare (4 < 2 x 1 + 3)
+    titles = [f"Planner for toy task {i}" for i in range(10)]
+    titles += [f"Noisy traces of toy task {i}" for i in range(10)]
+    titles += [f"A survey of toy topic {i}" for i in range(4)] + ["Survey of one more toy topic"]
+    titles += [f"The role of toy factor {i}" for i in range(5)]
+    model = _train(tmp_path, titles)
+    assert "traces" in model["not_for_subject"] and "planner" not in model["not_for_subject"]
+    assert model["article_start"] == {"role": "the"}

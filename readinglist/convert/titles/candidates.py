@@ -7,7 +7,9 @@ the phrase before "for" from a sentence where the authors speak of their own wor
 "this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
 commonest false title readers flagged. Such a composed pair gives up ``CROSS_PENALTY`` of its
 expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
-(:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"). Besides them, "<a> for
+(:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"); one whose first head
+real titles seldom put before "for" (:func:`.relations.means_for`, learned: "labels for <task>")
+gives up ``NOT_MEANS_PENALTY`` more. Besides them, "<a> for
 <b>" where a sentence of the abstract itself says "<a> (designed) for <b>" (:func:`_said_pairs`).
 """
 
@@ -18,10 +20,10 @@ import re
 from ..lexicon import DANGLING
 from .contribution import own_sentences
 from ..kinds import KIND_OF
-from .constants import COMPONENT_HEADS, CROSS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .constants import COMPONENT_HEADS, CROSS_PENALTY, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
-from .relations import befores_of, precedes_a_for
+from .relations import befores_of, means_for, precedes_a_for
 from .text import head_noun, PARTICIPLE_END, strip_dangling
 from .topic import phrase_with_topic
 
@@ -91,6 +93,8 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
         spelled = spells_out(a, name)  # what the name stands for is the paper's own: no composed guess
+        # "higher-quality labels for <task>": real titles seldom put such a head before "for"
+        penalty = 0.0 if spelled else CROSS_PENALTY + (0.0 if means_for(a) else NOT_MEANS_PENALTY)
         a_befores = befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
         for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
             # what was made (said later) comes first, what the abstract opens with after "for";
@@ -100,7 +104,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
                     or precedes_a_for(b, a_befores)):
                 continue
             e_ab, new_ab, n_ab = scorer.pair(toks_a, n_a, toks_b, n_b)  # composed: it must do clearly better
-            options.append((e_ab - (0.0 if spelled else CROSS_PENALTY), new_ab, n_ab, a, b))
+            options.append((e_ab - penalty, new_ab, n_ab, a, b))
     options += _said_pairs(plain, every, scorer, pair_max + 1, not_for, own)
     options.sort(key=lambda option: -option[0])
     return options

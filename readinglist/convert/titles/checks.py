@@ -1,20 +1,24 @@
 """The form and honesty checks every candidate title must pass: a noun phrase (no finite verb,
 no This/We/Our start, not the abstract's opening words, not too short), the name not repeated
-nor called a kind it is not, no verb where a noun belongs, not ending on a word real titles never
-end on.
+nor called a kind it is not, no verb where a noun belongs (nor one the abstract follows with its
+object, anywhere in the title), not ending on a word real titles never end on, not starting where
+a clause was cut ("generated from ..."), no acronym said on both sides of "for".
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from ..kinds import contradicts, name_kind
+from ..lexicon import DANGLING
 from .casing import sentence_case
 from .described import fits_described
-from .constants import CLAUSE_VERBS, COMMON_DF, FINITE, QUESTION_WORDS
+from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_STARTS, FINITE, QUESTION_WORDS
+from .postedits import acronym_said_once, acronym_twice
 from .forms import common_words, not_final, not_phrase_final, TITLE_WORD
-from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PARTICIPLE_END
+from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PAREN, PARTICIPLE_END
 
 
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
@@ -126,6 +130,32 @@ def subject_and_verb(low: list[str], plain: str) -> bool:
             text = text or f" {' '.join(ALNUM.findall(plain.lower()))} "  # the abstract's words, when needed
             if f" {low[i]} {low[i + 1]} " in text:
                 return True
+    return _verb_with_object(low, plain)
+
+
+def _verb_with_object(low: list[str], plain: str) -> bool:
+    """Does a word inside the title (not its last: :func:`ends_on_a_verb`) follow the word before
+    it, in the abstract, only ever before an article or a possessive ("our framework decreases
+    the labelling burden" -> "framework decreases for ..."; "networks provide a probabilistic
+    ...")? A noun phrase is followed by punctuation, a preposition or a verb, not by "the": that
+    word is a verb with its object, and the title a clause cut from the abstract."""
+    text = ""
+    for x, y in zip(low, low[1:-1]):
+        if len(y) < 3 or not y.isalpha() or y.endswith("ing") or y in DANGLING or x in DANGLING:
+            continue
+        text = text or _unbracketed(plain)
+        pair = f"{x} {y}"
+        at = text.find(pair)
+        seen = determined = 0
+        while at >= 0:
+            end = at + len(pair)
+            if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+                seen += 1
+                nxt = text[end + 1 :].split(" ", 1)[0] if text[end : end + 1] == " " else ""
+                determined += nxt in _DETERMINER_AFTER_VERB
+            at = text.find(pair, at + 1)
+        if seen and determined == seen:
+            return True
     return False
 
 
@@ -146,6 +176,36 @@ def _participial_start(words: list[str], plain: str) -> bool:
     return any(f", {first} " in sent.lower() for i, (_o, sent) in enumerate(split_sentences(plain)) if i not in own)
 
 
+@lru_cache(maxsize=4)
+def _unbracketed(plain: str) -> str:
+    """The abstract in lowercase without its parentheses ("Networks (BNNs) provide a ...")."""
+    return PAREN.sub("", plain.lower())
+
+
+_ARTICLES = frozenset("a an the".split())
+
+
+def cut_start(words: list[str]) -> bool:
+    """Does the phrase, or its part after a "for", start where a clause was cut: on a participle
+    before its preposition or article ("generated from natural images", "for trained on ...")?
+    What it said of was left behind."""
+    low = [w.lower() for w in words]
+    for i, w in enumerate(low[:-1]):
+        if (not i or low[i - 1] == "for") and PARTICIPLE_END.search(w) and (low[i + 1] in CUT_ANY or low[i + 1] in _ARTICLES):
+            return True
+    return False
+
+
+def without_cut_words(words: list[str]) -> list[str]:
+    """The phrase without a word of :data:`.constants.CUT_STARTS` at its start or right after its
+    "for", where a clause was cut before it ("given incomplete point clouds" -> "incomplete point
+    clouds", "for dubbed contrastive learning" -> "for contrastive learning")."""
+    if CUT_STARTS.isdisjoint(w.lower() for w in words):
+        return words  # the quick answer for nearly every phrase
+    return [w for i, w in enumerate(words)
+            if not (w.lower() in CUT_STARTS and i + 1 < len(words) and (not i or words[i - 1].lower() == "for"))]
+
+
 def passing(options: Iterable[tuple[float, list[str]]], plain: str, name: str | None, named: bool) -> Iterator[tuple[float, str]]:
     """(score, the finished title) of each option, in the order given, that passes the form checks."""
     head = first_tokens(plain)
@@ -161,7 +221,8 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
     after the name), the name not repeated, not ending on a participle, and not the abstract's
     opening words (``head``: its first lowercase tokens), neither its first five nor, without a
     name, all of the title."""
-    if PARTICIPLE_END.search(words[-1]) or _participial_start(words, plain):
+    words = without_cut_words(words)
+    if PARTICIPLE_END.search(words[-1]) or _participial_start(words, plain) or cut_start(words):
         return ""
     text = sentence_case(" ".join(words), plain)
     made = finish(f"{name}: {text}" if named else capitalise(text))
@@ -170,6 +231,8 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
         return ""
     if named and (name or "").lower() in body.lower():
         return ""
+    if " for " in body and acronym_twice(body) and acronym_said_once(made, name) == made:
+        return ""  # "NN architectures for overparameterized neural networks": a tautology
     if named and name and contradicts(head_noun(words), name_kind(plain, name)):
         return ""  # "VESPER: ... models for ...": VESPER is a benchmark
     if named and not fits_described(words, plain, name):

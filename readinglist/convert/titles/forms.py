@@ -1,6 +1,7 @@
 """How real titles read, as learned from the training titles (``data/title_forms.json``): the
 words they never end on, the words written with a capital, the verbs they start with as -ing,
-the words they seldom put after "for";
+the words they seldom put after "for", the words they seldom put before "for", the words they start with
+only after an article;
 and the word counts of the training abstracts (``data/title_word_model.json``).
 """
 
@@ -60,6 +61,20 @@ def not_for_objects() -> frozenset[str]:
     """Words real titles seldom put at the head of a "for" phrase: a method, a part or a setting
     ("approach", "layers", "priors"), not a task (learned: ``data/title_forms.json``)."""
     return frozenset(_forms().get("not_for_object", ()))
+
+
+@lru_cache(maxsize=1)
+def not_for_subjects() -> frozenset[str]:
+    """Words real titles seldom put right before "for" ("data", "effects", "problems"; seldom a
+    means, a method or an artefact as "framework" or "filter" are; learned:
+    ``data/title_forms.json``)."""
+    return frozenset(_forms().get("not_for_subject", ()))
+
+
+def article_starts() -> dict[str, str]:
+    """Words real titles start with only after an article, with that article ("framework" ->
+    "a", "role" -> "the"; learned: ``data/title_forms.json``)."""
+    return _forms().get("article_start", {})
 
 
 def gerund_starts() -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The post-edits applied to the chosen title, in order: a leading verb as its -ing form, an
 acronym said twice ("SSL methods for semi-supervised learning") said once, a relative clause as
 "for" + gerund, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>" when the
-abstract defends against them.
+abstract defends against them, a headless opener given its article.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
-from .constants import ATTACK_CUE, COMMON_DF, DEFENCE_CUE, THREAT_HEADS
-from .forms import common_words, gerund_starts, proper_words
-from .text import gerund_of, head_noun, name_lead, word_list
+from .constants import ATTACK_CUE, COMMON_DF, CUT_PREP, DEFENCE_CUE, MAX_WORDS, THREAT_HEADS
+from .forms import article_starts, common_words, gerund_starts, proper_words
+from .text import article, gerund_of, head_noun, name_lead, word_list
 
 
 # A run of two or more Capitalised words (minor words between them): "Large Language Models",
@@ -100,6 +100,18 @@ def acronym_said_once(title: str, name: str | None) -> str:
     return title
 
 
+def acronym_twice(body: str) -> bool:
+    """Does "<a> for <b>" say one thing twice, an acronym on one side that the other spells out
+    ("NN architectures for overparameterized neural networks", "robust MAS for LLM-based
+    multi-agent systems"), where :func:`acronym_said_once` leaves it (too little would be left)?"""
+    left, sep, right = body.partition(" for ")
+    if not sep:
+        return False
+    left_words, right_words = left.split(), right.split()
+    return any(_ACRONYM.fullmatch(w) and _spelled_out_span(w, other)
+               for words, other in ((left_words, right_words), (right_words, left_words)) for w in words)
+
+
 _RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:(?:can|could|may|will)\s+)?(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
 
 
@@ -166,3 +178,21 @@ def defends(plain: str) -> bool:
     sentences = split_sentences(plain)
     own = [sentences[i][1] for i in sorted(own_sentences(plain))]
     return any(_DEFENCE.search(s) for s in own) and not any(_ATTACK.search(s) for s in own)
+
+
+def headless_opener(title: str, name: str | None) -> str:
+    """"Framework for imitation learning ..." -> "A framework for imitation learning ...", "Role
+    of priors in ..." -> "The role of priors in ...": a title (or its part after "Name: ") that
+    starts with a noun real titles start with only after an article (learned:
+    :func:`.forms.article_starts`) and goes on with a preposition gets that article."""
+    lead = name_lead(title, name)
+    words = title[len(lead) :].split()
+    if len(words) < 3 or words[1].lower() not in CUT_PREP or len(title.split()) >= MAX_WORDS:
+        return title
+    first = words[0].lower()
+    the = article_starts().get(first)
+    if not the or not words[0].isalpha() or (words[0] != first and words[0] != first.capitalize()):
+        return title  # an acronym or a name keeps its form
+    made = article(["a" if the == "a" else "the", first, *words[1:]])
+    text = " ".join(made)
+    return lead + (text if lead else text[:1].upper() + text[1:])

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from ..lexicon import split_sentences
 from .constants import REVERSE_MAX_DF
-from .forms import common_words
+from .forms import common_words, not_for_subjects
 from .text import head_noun
 
 
@@ -71,3 +71,15 @@ def says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
     effective strategy for low-communication distributed training"), so that "<made> for
     <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
     return precedes_a_for(purpose, befores_of(made, plain))
+
+
+def means_for(made: list[str]) -> bool:
+    """Can ``made`` come before a "for" we compose: is its head noun (in either number) not a
+    word real titles seldom put before "for" (:func:`.forms.not_for_subjects`, learned: "data",
+    "effects", "behavior"; "framework", "filter" and "priors" often come there)? "Expert
+    reviewer behavior for novelty assessment" joins two phrases the abstract never relates."""
+    head = head_noun(made)
+    if not head:
+        return False
+    seldom = not_for_subjects()
+    return head not in seldom and (head[:-1] if head.endswith("s") else head + "s") not in seldom
