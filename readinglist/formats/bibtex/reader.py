@@ -162,21 +162,26 @@ def _one_group(name: str) -> bool:
 
 
 
-def _markers(comments) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
-    """readinglist's "generated" comment lines, by the key they name."""
-    out = {}
-    for block in comments:
-        for line in block.text.splitlines():
-            marker = parse_generated_note(line)
-            if marker is None:
-                continue
-            key, listed, where = marker
-            names = generated_names(listed)
-            if "author" in listed:  # the export's placeholder author: not a real one
-                names |= {"author"}
-            sources = tuple(importing.parse_source(s) for s in where)
-            out[key] = (names, sources)
-    return out
+def _note_markers(comment, lines: dict[str, str]) -> None:
+    """readinglist's "generated" comment lines of ``comment`` into ``lines``, by the key they name
+    (a later line for a key wins), kept as written: :func:`_marker` reads the one of an entry
+    when it is made (a line is a few times smaller than what it says)."""
+    for line in comment.text.splitlines():
+        marker = parse_generated_note(line)
+        if marker is not None:
+            lines[marker[0]] = line
+
+
+def _marker(line: str | None) -> tuple[frozenset[str], tuple[Source, ...]]:
+    """The generated fields and the sources a "generated" comment line lists (none: no line)."""
+    marker = parse_generated_note(line) if line is not None else None
+    if marker is None:
+        return frozenset(), ()
+    _, listed, where = marker
+    names = generated_names(listed)
+    if "author" in listed:  # the export's placeholder author: not a real one
+        names |= {"author"}
+    return names, tuple(importing.parse_source(s) for s in where)
 
 
 
@@ -214,7 +219,7 @@ def _records(entries, source: str, options: ImportOptions, strings: dict[str, st
                 how = " through @string macros" if exc.macros else ""
                 raise InputError(f"{where}: the {name.lower()} of {entry.key} {exc}{how}") from None
 
-        generated, sources = markers.get(entry.key, (frozenset(), ()))
+        generated, sources = _marker(markers.get(entry.key))
         if "author" in generated:  # readinglist's placeholder (e.g. {CanViT}): no authors
             generated -= {"author"}
             drop_placeholder(values, entry.key, config)  # else a person put the real authors there: keep them
@@ -368,7 +373,7 @@ def _checked_parts(read: Callable[[], Iterable[str]], source: str, options: Impo
 
     entries: list[Entry] | None = []
     strings: list[String] = []
-    comments: list[Comment] = []
+    markers: dict[str, str] = {}  # key -> its "generated" comment line
     warnings: list[str] = []
     count = 0
     blank = True  # nothing but white space read
@@ -389,7 +394,7 @@ def _checked_parts(read: Callable[[], Iterable[str]], source: str, options: Impo
         elif isinstance(block, String):
             strings.append(block)
         elif isinstance(block, Comment):
-            comments.append(block)
+            _note_markers(block, markers)
         else:
             line = block.line + 1
             if block.key is not None:
@@ -403,8 +408,6 @@ def _checked_parts(read: Callable[[], Iterable[str]], source: str, options: Impo
         # itself warns "I found no database entries"); refused, so a mistaken path is noticed
         what = "empty" if blank else "no entries (@article{...}, @inproceedings{...}, ...)"
         raise InputError(f"{source}: {what}: nothing to import")
-    markers = _markers(comments)
-    del comments
     resolved: dict[str, str] = {}
     for block in strings:
         try:
