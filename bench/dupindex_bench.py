@@ -3,16 +3,20 @@
 Fills a :class:`~readinglist.store.dupindex.StoredNearIndex` (kept in a scratch cache folder) the
 way an import does (``best`` then ``add`` for each abstract, a ``fold`` every importer.BATCH) and
 times the look-ups of each slice of abstracts, so the table shows ms per look-up at 5k, 20k, 50k
-papers in the index; with the number of postings a look-up counted and the texts it verified.
+papers in the index: of new abstracts, and of near duplicates (two words of an indexed abstract
+replaced: every query counts its phrases and verifies); with the duplicates found (the same in
+every variant, or the variant changed what is found).
 
 Two sources: ``synthetic`` (bench/convert_bench.py's lists: seed sentences recombined, so they
 share openings and common phrases) and ``real`` (the abstracts of /work/shared/corpus: read
 here, never copied into the project). Usage::
 
     python bench/dupindex_bench.py [--sizes 5000,20000,50000] [--source synthetic,real] [--probe 1000]
-                                   [--src DIR (a readinglist package to measure instead)]
+                                   [--variant NAME=DIR ...] [--rounds 1]
 
-Times are CPU seconds of this process (time.process_time: what a loaded machine disturbs least).
+``--variant before=DIR`` also measures the readinglist package in DIR, each variant in its own
+process, interleaved (``--rounds`` times; the medians shown). Times are CPU seconds of each
+process (time.process_time: what a loaded machine disturbs least).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import argparse
 import gzip
 import json
 import random
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-if "--src" in sys.argv:  # another checkout's package (before/after): python bench/dupindex_bench.py --src /tmp/old
+if "--src" in sys.argv:  # a variant's package, measured in a child process
     sys.path.insert(0, sys.argv[sys.argv.index("--src") + 1])
 
 from readinglist.config import default_config  # noqa: E402
@@ -64,9 +70,19 @@ def real(n: int) -> list[str]:
     return [a for a in out if a and not (a in seen or seen.add(a))][:n]  # type: ignore[func-returns-value]
 
 
-def measure(abstracts: list[str], sizes: list[int], probe: int) -> list[tuple[int, float, int, float]]:
+def near_copy(text: str, seed: int) -> str:
+    """``text`` with two words replaced (an author's late edits)."""
+    rng = random.Random(seed)
+    words = text.split(" ")
+    for i in rng.sample(range(len(words)), min(2, len(words))):
+        words[i] = rng.choice(["novel", "robust", "several", "improved", "simple"])
+    return " ".join(words)
+
+
+def measure(abstracts: list[str], sizes: list[int], probe: int) -> list[tuple[int, float, int, float, float, int]]:
     """(size, ms per look-up of the ``probe`` abstracts added after ``size``, duplicates found,
-    ms per paper of filling the index up to ``size`` (look-up, add, folds: an import's share))."""
+    ms per paper of filling the index up to ``size`` (look-up, add, folds: an import's share),
+    ms per look-up of ``probe`` near copies of indexed abstracts, duplicates found among them)."""
     threshold = default_config().duplicate_threshold
     with tempfile.TemporaryDirectory() as cache:
         near = StoredNearIndex.open_lazy(Path(cache), {}, lambda name: texts[name])
@@ -88,7 +104,13 @@ def measure(abstracts: list[str], sizes: list[int], probe: int) -> list[tuple[in
             t = time.process_time()
             for i in range(size, size + probe):
                 found += near.best(abstracts[i], threshold) is not None
-            rows.append((size, (time.process_time() - t) / probe * 1000, found, fill))
+            ms = (time.process_time() - t) / probe * 1000
+            copies = [near_copy(abstracts[i * size // probe], i) for i in range(probe)]
+            near_found = 0
+            t = time.process_time()
+            for text in copies:
+                near_found += near.best(text, threshold) is not None
+            rows.append((size, ms, found, fill, (time.process_time() - t) / probe * 1000, near_found))
             done = size
     return rows
 
@@ -98,19 +120,29 @@ def main() -> int:
     ap.add_argument("--sizes", default="5000,20000,50000")
     ap.add_argument("--source", default="synthetic,real")
     ap.add_argument("--probe", type=int, default=1000)
-    ap.add_argument("--src", help="measure the readinglist package in this folder")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--src", help=argparse.SUPPRESS)  # (a child's package: the rows as JSON)
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.src is not None:
+        abstracts = {"synthetic": synthetic, "real": real}[args.source](max(sizes) + args.probe)
+        print(json.dumps(measure(abstracts, sizes, args.probe)))
+        return 0
+    variants = {"this": str(ROOT)} | dict(spec.partition("=")[::2] for spec in args.variant)
     for source in args.source.split(","):
-        abstracts = {"synthetic": synthetic, "real": real}[source](max(sizes) + args.probe)
-        rows = measure(abstracts, sizes, args.probe)
-        first, first_fill = rows[0][1], rows[0][3]
-        import readinglist
-
-        print(f"{source} ({Path(readinglist.__file__).parent.parent}):")
-        for n, ms, found, fill in rows:
-            print(f"  {n:>6,} papers: look-up {ms:.3f} ms (x{ms / first:.2f}), {found} duplicates of {args.probe}; "
-                  f"filling up to here {fill:.3f} ms/paper (x{fill / first_fill:.2f})")
+        runs: dict[str, list] = {name: [] for name in variants}
+        for _ in range(args.rounds):
+            for name, src in variants.items():
+                argv = [sys.executable, __file__, "--src", src, "--source", source, "--sizes", args.sizes, "--probe", str(args.probe)]
+                runs[name].append(json.loads(subprocess.run(argv, check=True, capture_output=True, text=True).stdout))
+        print(f"{source} abstracts, ms per look-up (CPU; medians of {args.rounds}); x: to the same variant at {sizes[0]:,}")
+        print(f"{'variant':>10} {'papers':>7} {'new':>7} {'x':>5} {'near copy':>9} {'x':>5} {'found':>6} {'fill/paper':>10} {'x':>5}")
+        for name, rounds in runs.items():
+            rows = [[statistics.median(r[k][col] for r in rounds) if col in (1, 3, 4) else rounds[0][k][col] for col in range(6)] for k in range(len(sizes))]
+            first = rows[0]
+            for n, ms, _found, fill, near_ms, near_found in rows:
+                print(f"{name:>10} {n:7,} {ms:7.3f} {ms / first[1]:5.2f} {near_ms:9.3f} {near_ms / first[4]:5.2f} {near_found:6} {fill:10.3f} {fill / first[3]:5.2f}")
     return 0
 
 

@@ -6,7 +6,7 @@ lists of 1,000 imported into an empty store (once: they are generated, which tak
 is its own ``readinglist`` process; the figure is its peak RSS with the workers it waited for
 (wait4's ru_maxrss), and MB per 1,000 papers. Usage::
 
-    python bench/memory_bench.py [--sizes 5000,20000] [--lists 5] [--no-bib-import] [--workdir DIR] [--variant NAME=SRC ...]
+    python bench/memory_bench.py [--sizes 5000,20000] [--lists 5] [--no-bib-import] [--no-export] [--workdir DIR] [--variant NAME=SRC ...]
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def main() -> int:
     ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "readinglist-cli-bench")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=SRC")
     ap.add_argument("--no-bib-import", action="store_true", help="exports only (a 50k .bib import takes minutes)")
+    ap.add_argument("--no-export", action="store_true", help="imports only")
     args = ap.parse_args()
     variants: dict[str, dict] = {"": dict(os.environ)}
     for spec in args.variant:
@@ -53,7 +54,7 @@ def main() -> int:
             if not bib.exists():
                 run([*rl, "--store", str(source), "export", "-o", str(bib)])
             for v, env in variants.items():
-                for suffix in ("bib", "json", "md"):
+                for suffix in ("bib", "json", "md") if not args.no_export else ():
                     seconds, mb, _, _ = run([*rl, "--store", str(source), "export", "-o", str(run_dir / f"out.{suffix}")], env=env)
                     rows.append((f"export {suffix}{v}", n, mb, seconds))
                 if args.no_bib_import:

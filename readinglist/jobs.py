@@ -67,8 +67,8 @@ def import_files(
     """Read every file with its importer (by ``format`` name, else by suffix) into ``store``.
 
     Every file is read and checked first (an abstract list's header; any other format is read
-    whole; a ``.bib``'s records are then made part by part as they are stored, see
-    ``BibtexImporter.parse_parts``), then abstract lists are converted and stored batch by batch as their abstracts are
+    whole; a ``.bib`` is read as it is split, its records then made part by part as they are
+    stored, see ``BibtexImporter.parse_path_parts``), then abstract lists are converted and stored batch by batch as their abstracts are
     generated (:meth:`Store.importing`), so memory does not grow with the import; the store is
     written when the last file is done, and a bad file leaves it as it was. ``store`` may be a
     function returning the store: it is called once every file was checked (so a file refused
@@ -124,12 +124,13 @@ def import_files(
             _check_venue_year(path, listing, file_options.venue, file_options.year, bool(hashes))
             abstracts.append(hashes)
             sizes.append(os.path.getsize(path))
+        elif hasattr(importer, "parse_path_parts"):  # checked now as it is read, its records made part by part as they are stored
+            whole = importer.parse_path_parts(path, source=display_path(path, config), options=file_options)
+            abstracts.append(None)
+            sizes.append(os.path.getsize(path))
         else:
             text = read_text(path)
-            if hasattr(importer, "parse_parts"):  # checked now, its records made part by part as they are stored
-                whole = importer.parse_parts(text, source=display_path(path, config), options=file_options)
-                abstracts.append(None)
-            elif not hasattr(importer, "iter_parse"):
+            if not hasattr(importer, "iter_parse"):
                 whole = importer.parse(text, source=display_path(path, config), options=file_options)
                 abstracts.append(None)
             else:

@@ -235,7 +235,6 @@ class NearIndex:
             need = share * len(sketch)
             if buckets and len(buckets) >= need:
                 buckets.sort(key=len)
-                pool: list[str] = []
                 used = 0
                 for bucket in buckets:
                     # common phrases carry little evidence and cost a pass over their postings:
@@ -243,11 +242,20 @@ class NearIndex:
                     # a phrase held by hundreds of texts is never worth counting
                     if len(bucket) > self.MAX_POSTING and (used >= self.MIN_KEYS or (used and len(bucket) > self.MAX_COMMON)):
                         break
-                    pool += bucket
                     used += 1
                 # a candidate may share every phrase left uncounted, and must reach ``need``
                 least = max(1, int(need - (len(buckets) - used)))
-                self._verify(norm, Counter(pool), least, threshold, found)
+                # ...so it holds one of the rarest ``used - least + 1`` counted phrases: those name
+                # the candidates (in the order a count of every counted phrase would meet them);
+                # the commoner ones are only asked which of those they hold
+                rare = used - least + 1
+                hits: Counter[str] = Counter()
+                for bucket in buckets[:rare]:
+                    hits.update(bucket)
+                for bucket in buckets[rare:used]:
+                    among = getattr(bucket, "among", None)  # (a StoredNearIndex's lazy bucket answers without naming its texts)
+                    hits.update(among(hits) if among is not None else hits.keys() & bucket)
+                self._verify(norm, hits, least, threshold, found)
         order = self._order
         ranked = sorted(found.items(), key=lambda item: (-item[1], order[item[0]]))
         return ranked[:limit]

@@ -1,8 +1,9 @@
 """Text files as readinglist reads its inputs: bytes -> text, whole or streamed line by line.
 
-:func:`read_text` gives a file's whole text (a .bib, a CSL-JSON file: their parsers want it);
+:func:`read_text` gives a file's whole text (a CSL-JSON file: its parser wants it);
+:func:`iter_text` gives it in pieces as the file is read (a .bib, split as it comes);
 :func:`iter_lines` gives an abstract list's lines as the file is read, 1 MB at a time, so that
-memory does not grow with the file. Both accept UTF-8 (a BOM is stripped) and UTF-16/UTF-32
+memory does not grow with the file. All accept UTF-8 (a BOM is stripped) and UTF-16/UTF-32
 with a BOM, and raise :class:`~readinglist.errors.InputError` with one line naming the file when
 it is missing, unreadable, binary (``x.txt: not a text file (binary data near byte 12)``) or not
 decodable (``x.txt: not UTF-8 text (invalid byte 0xe9 on line 3)``).
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 
 from ..errors import InputError
 
-__all__ = ["read_text", "iter_lines", "LongLine", "CHUNK"]
+__all__ = ["read_text", "iter_text", "iter_lines", "LongLine", "CHUNK"]
 
 #: Bytes read at a time by :func:`iter_lines`.
 CHUNK = 1 << 20
@@ -92,11 +93,18 @@ def read_text(path: str | os.PathLike) -> str:
     return text
 
 
-def iter_lines(path: str | os.PathLike, *, max_line: int = 1 << 20) -> Iterator[str]:
-    """The lines of the text file at ``path`` (without their line ends), read a chunk at a time;
-    a line longer than ``max_line`` characters comes as a :class:`LongLine`. InputError as the
-    module says (raised when the bad part is reached: a caller that must not act on half a file
-    reads it all first). The file may be of any size."""
+def iter_text(path: str | os.PathLike) -> Iterator[str]:
+    """The text of the file at ``path`` in pieces as it is read (about :data:`CHUNK` bytes each,
+    never empty): joined, they are :func:`read_text`'s text. InputError as the module says
+    (raised when the bad part is reached). The file may be of any size."""
+    for text, _ in _decoded(path):
+        if text:
+            yield text
+
+
+def _decoded(path: str | os.PathLike) -> Iterator[tuple[str, bool]]:
+    """(text, final) for each chunk of the file read and decoded, the last one final (its text
+    maybe empty): the one reading behind :func:`iter_text` and :func:`iter_lines`."""
     from ..store.atomic import open_regular
 
     name = _name(path)
@@ -121,10 +129,6 @@ def iter_lines(path: str | os.PathLike, *, max_line: int = 1 << 20) -> Iterator[
         offset = skip  # of ``data`` in the file
         lines_before = 0  # line ends in the bytes before ``data`` (UTF-8: for the error's line)
         first = True
-        carry = ""  # the last line read, maybe unfinished (at most max_line + 2 characters)
-        long_head: str | None = None  # the unfinished line is a LongLine: its first characters
-        long_len = 0  # and its length so far
-        skip_lf = False  # a LongLine ended in CR at a chunk's end: a LF starting the next is its end
         while True:
             final = not data
             if utf8 and not final:
@@ -146,49 +150,61 @@ def iter_lines(path: str | os.PathLike, *, max_line: int = 1 << 20) -> Iterator[
             if utf8:
                 lines_before += data.count(b"\n")
             offset += len(data)
-            if skip_lf and text:
-                text = text[1:] if text[0] == "\n" else text
-                skip_lf = False
-            if long_head is not None:  # the end of a line too long to keep
-                m = _END.search(text)
-                if len(long_head) < 200:  # (the head a report shows)
-                    long_head += text[: min(200 - len(long_head), m.start() if m else len(text))]
-                if m is None:
-                    long_len += len(text)
-                    if final:
-                        yield LongLine(long_head, long_len)
-                        return
-                    data = read()
-                    continue
-                yield LongLine(long_head, long_len + m.start())
-                long_head = None
-                if text.startswith("\r\n", m.start()):
-                    text = text[m.start() + 2 :]
-                else:
-                    skip_lf = m.group() == "\r" and m.end() == len(text)
-                    text = text[m.end() :]
-            text = carry + text if carry else text
-            carry = ""
-            lines = text.splitlines(keepends=True)
-            if not final and lines:
-                carry = lines.pop()  # (it may go on in the next chunk, or be a CR before its LF)
-            for line in lines:
-                end = 2 if line.endswith("\r\n") else 1 if line[-1:] in _LINE_ENDS else 0
-                if len(line) - end > max_line:
-                    yield LongLine(line[:200], len(line) - end)
-                else:
-                    yield line[: len(line) - end] if end else line
-            if len(carry) > max_line + 2:
-                if carry[-1] in _LINE_ENDS:  # a whole line (a CR, perhaps before the next chunk's LF)
-                    end = 2 if carry.endswith("\r\n") else 1
-                    yield LongLine(carry[:200], len(carry) - end)
-                    skip_lf = carry[-1] == "\r"
-                else:
-                    long_head, long_len = carry[:200], len(carry)
-                carry = ""
+            yield text, final
             if final:
                 return
             data = read()
+
+
+def iter_lines(path: str | os.PathLike, *, max_line: int = 1 << 20) -> Iterator[str]:
+    """The lines of the text file at ``path`` (without their line ends), read a chunk at a time;
+    a line longer than ``max_line`` characters comes as a :class:`LongLine`. InputError as the
+    module says (raised when the bad part is reached: a caller that must not act on half a file
+    reads it all first). The file may be of any size."""
+    carry = ""  # the last line read, maybe unfinished (at most max_line + 2 characters)
+    long_head: str | None = None  # the unfinished line is a LongLine: its first characters
+    long_len = 0  # and its length so far
+    skip_lf = False  # a LongLine ended in CR at a chunk's end: a LF starting the next is its end
+    for text, final in _decoded(path):
+        if skip_lf and text:
+            text = text[1:] if text[0] == "\n" else text
+            skip_lf = False
+        if long_head is not None:  # the end of a line too long to keep
+            m = _END.search(text)
+            if len(long_head) < 200:  # (the head a report shows)
+                long_head += text[: min(200 - len(long_head), m.start() if m else len(text))]
+            if m is None:
+                long_len += len(text)
+                if final:
+                    yield LongLine(long_head, long_len)
+                    return
+                continue
+            yield LongLine(long_head, long_len + m.start())
+            long_head = None
+            if text.startswith("\r\n", m.start()):
+                text = text[m.start() + 2 :]
+            else:
+                skip_lf = m.group() == "\r" and m.end() == len(text)
+                text = text[m.end() :]
+        text = carry + text if carry else text
+        carry = ""
+        lines = text.splitlines(keepends=True)
+        if not final and lines:
+            carry = lines.pop()  # (it may go on in the next chunk, or be a CR before its LF)
+        for line in lines:
+            end = 2 if line.endswith("\r\n") else 1 if line[-1:] in _LINE_ENDS else 0
+            if len(line) - end > max_line:
+                yield LongLine(line[:200], len(line) - end)
+            else:
+                yield line[: len(line) - end] if end else line
+        if len(carry) > max_line + 2:
+            if carry[-1] in _LINE_ENDS:  # a whole line (a CR, perhaps before the next chunk's LF)
+                end = 2 if carry.endswith("\r\n") else 1
+                yield LongLine(carry[:200], len(carry) - end)
+                skip_lf = carry[-1] == "\r"
+            else:
+                long_head, long_len = carry[:200], len(carry)
+            carry = ""
 
 
 def _name(path: str | os.PathLike) -> str:

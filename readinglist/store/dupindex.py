@@ -57,9 +57,15 @@ MAX_SEGMENTS = 6
 #: of the phrases a look-up asks for are in it by chance).
 SEEN_BITS = 24
 SEEN_MASK = (1 << SEEN_BITS) - 1
-#: A phrase with more postings than this (the most a query always counts) is looked up as a
-#: :class:`Bucket`: its size from two binary searches, its papers named only when used.
-LAZY_MIN = NearIndex.MAX_POSTING
+#: Every FENCE-th posting of a segment is kept in a small array (its fence) that a look-up
+#: searches first, so that the search of a large segment ends within FENCE postings (a few
+#: cache lines) instead of jumping across megabytes: a look-up costs about the same at 5,000
+#: and 50,000 papers.
+FENCE = 128
+#: A phrase with more postings than this is looked up as a :class:`Bucket`: its size from the
+#: postings' bounds, its papers named only when a query counts it among its rarest phrases (the
+#: commoner ones are only asked, by a binary search each, whether they hold the candidates).
+LAZY_MIN = 2
 
 _EXACT = "\x00"  # prefix of a whole normalised text, indexed beside its phrases
 
@@ -82,6 +88,7 @@ class StoredNearIndex(NearIndex):
         self._sigs: dict = {}  # file name -> its signature at the last save (every paper file)
         self._ahashes: list[int] = []  # row -> hash of the abstract indexed
         self._segments: list[array] = []  # sorted postings
+        self._fences: list[array] = []  # each segment's fence (see FENCE)
         self._saved_segments = 0  # how many of them the file holds (the others: this import's)
         # a bit per value of the low SEEN_BITS bits of a phrase's (per-process) hash, set for the
         # phrases this import folded: most phrases of a new abstract are in none of them, and
@@ -172,6 +179,7 @@ class StoredNearIndex(NearIndex):
         except (OSError, ValueError, EOFError, TypeError):
             return
         self._names, self._sigs, self._ahashes, self._segments = list(names), sigs, list(ahashes), arrays
+        self._fences = [seg[::FENCE] for seg in arrays]
         self._dropped = [row for row, name in enumerate(self._names) if name is None]
         self._saved_segments = len(arrays)
         self._saved_names = tuple(names)  # (a save that would write the same tables writes nothing)
@@ -180,23 +188,31 @@ class StoredNearIndex(NearIndex):
 
     def _lookup(self, key: str) -> str | list[str] | None:
         segments = self._segments
+        searched = len(segments)
         seen = self._seen
         if seen is not None:
             i = hash(key) & SEEN_MASK  # (the string's own hash: kept on it, no work)
             if not (seen[i >> 3] >> (i & 7)) & 1:  # no posting of this import has the phrase
-                segments = segments[: self._saved_segments]
-        if not segments:
+                searched = self._saved_segments
+        if not searched:
             return None
         h = phrase_hash(key) << ROW_BITS
         end = h + ROW_MASK + 1
         ranges = []
         raw = 0
-        for seg in segments:
-            i = bisect_left(seg, h)
-            j = bisect_left(seg, end, i)
-            if i < j:
-                ranges.append((seg, i, j))
-                raw += j - i
+        fences = self._fences
+        for k in range(searched):
+            seg, fence = segments[k], fences[k]
+            # the fence first (small: it stays in the processor's cache), then FENCE postings
+            f = bisect_left(fence, h)
+            size = len(seg)
+            i = bisect_left(seg, h, (f - 1) * FENCE if f else 0, min(f * FENCE, size))
+            if i == size or seg[i] >= end:  # (most phrases of a new abstract: no posting)
+                continue
+            g = bisect_left(fence, end, f)
+            j = bisect_left(seg, end, max(i, (g - 1) * FENCE), min(g * FENCE, size))
+            ranges.append((seg, i, j))
+            raw += j - i
         if not raw:
             return None
         if raw > LAZY_MIN:
@@ -223,6 +239,18 @@ class StoredNearIndex(NearIndex):
         # name, then this import's as they came
         names.sort(key=self._order.ranks().__getitem__)  # type: ignore[attr-defined]
         return names
+
+    def _holds(self, ranges, name: str) -> bool:
+        """True when the postings ``ranges`` (of one phrase) hold the paper in file ``name``."""
+        row = self._rows.get(name)
+        if row is None:
+            return False
+        for seg, i, j in ranges:
+            value = (seg[i] & ~ROW_MASK) | row
+            k = bisect_left(seg, value, i, j)
+            if k < j and seg[k] == value:
+                return True
+        return False
 
     def _dropped_in(self, h: int, ranges) -> int:
         """How many of the postings ``ranges`` of phrase hash ``h`` are of dropped rows: a pass
@@ -299,6 +327,9 @@ class StoredNearIndex(NearIndex):
         while len(segments) - self._saved_segments >= 2 and len(segments[-2]) <= 2 * len(segments[-1]):
             last = segments.pop()
             segments[-1] = merged(segments[-1], last)
+        fences = self._fences
+        del fences[self._saved_segments :]
+        fences += (seg[::FENCE] for seg in segments[self._saved_segments :])
 
     def save(self, sigs: Mapping[str, object] | None = None) -> None:
         """Write this import's changes to the file (rows of papers gone or changed dropped,

@@ -194,6 +194,16 @@ class Bucket(list):
         self._load()
         return super().__repr__()
 
+    def among(self, ids) -> list[str]:
+        """Those of ``ids`` the list holds: without naming its papers (a binary search in the
+        postings per paper asked about) unless it was read already or they are many."""
+        if self._loaded or len(ids) > self._count:
+            mine = set(self)
+            return [id for id in ids if id in mine]
+        held = self._index._holds
+        extra = self._extra
+        return [id for id in ids if id in extra or held(self._ranges, id)]
+
     def append(self, item: str) -> None:
         if self._loaded:
             super().append(item)

@@ -223,12 +223,14 @@ def test_stored_index_finds_what_the_definition_finds(tmp_path_factory, data):
     """Texts sharing common phrases, added in imports (folds, saves, reopenings; papers removed
     between them): every query's candidates are the definition's, computed by brute force, while
     common phrases are counted lazily (LAZY_MIN and the posting limits made small, so a few
-    dozen texts reach them)."""
+    dozen texts reach them; the commoner phrases a query counts asked only about the candidates
+    the rarer ones named) and the postings are searched through fences of any stride."""
     cache = tmp_path_factory.mktemp("cache")
     rng = random.Random(data.draw(st.integers(0, 10**6)))
     limits = {name: getattr(NearIndex, name) for name in ("MAX_POSTING", "MIN_KEYS", "MAX_COMMON")}
-    lazy_min = dupindex.LAZY_MIN
+    lazy_min, fence = dupindex.LAZY_MIN, dupindex.FENCE
     dupindex.LAZY_MIN = data.draw(st.sampled_from([0, 2, 5]))
+    dupindex.FENCE = data.draw(st.sampled_from([1, 3, fence]))  # (searches that end in a fence's last stretch)
     NearIndex.MAX_POSTING = data.draw(st.sampled_from([3, 6, limits["MAX_POSTING"]]))
     NearIndex.MIN_KEYS = data.draw(st.sampled_from([1, 3, limits["MIN_KEYS"]]))
     NearIndex.MAX_COMMON = data.draw(st.sampled_from([8, 20, limits["MAX_COMMON"]]))
@@ -260,6 +262,6 @@ def test_stored_index_finds_what_the_definition_finds(tmp_path_factory, data):
             for name in rng.sample(sorted(texts), min(len(texts), data.draw(st.integers(0, 5)))):
                 del texts[name]  # removed between imports: a dropped row in the file
     finally:
-        dupindex.LAZY_MIN = lazy_min
+        dupindex.LAZY_MIN, dupindex.FENCE = lazy_min, fence
         for name, value in limits.items():
             setattr(NearIndex, name, value)

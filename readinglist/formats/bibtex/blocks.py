@@ -101,10 +101,10 @@ class _Lines:
     """0-based line numbers as bibtexparser counts them (a newline right after a backslash is
     not counted), for positions asked in increasing order."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, line: int = 0) -> None:
         self.text = text
         self.pos = 0
-        self.line = 0
+        self.line = line  # of the text's start
 
     def at(self, pos: int) -> int:
         text, start = self.text, self.pos
@@ -113,21 +113,10 @@ class _Lines:
         return self.line
 
 
-def _fast(text: str) -> tuple[list, int | None]:
-    """(blocks, position of the first block the fast splitter is not sure of, or None)."""
-    out: list = []
-    found = _fast_blocks(text)
-    while True:
-        try:
-            out.append(next(found))
-        except StopIteration as stop:
-            return out, stop.value
-
-
-def _fast_blocks(text: str) -> Generator[Entry | String | Comment, None, int | None]:
-    """The blocks :func:`_fast` finds, as it finds them; it returns the position of the first
-    block it is not sure of, or None."""
-    lines = _Lines(text)
+def _fast_blocks(lines: _Lines) -> Generator[Entry | String | Comment, None, int | None]:
+    """The blocks the fast splitter finds in ``lines.text``, as it finds them; it returns the
+    position of the first block it is not sure of, or None."""
+    text = lines.text
     pos = 0
     search = _BLOCK_START.search
     while True:
@@ -221,13 +210,16 @@ def _slow(text: str, line: int) -> list:
     return out
 
 
-def iter_blocks(text: str, *, slowly: bool = False) -> Iterator:
+def iter_blocks(text: str | Iterable[str], *, slowly: bool = False) -> Iterator:
     """The blocks of a BibTeX file in file order, as they are found (a large file's blocks are
     never all held): an entry or ``@string`` whose key came before becomes a :class:`Failed`
-    naming the key (the first one is kept). ``slowly``: by bibtexparser alone (what the fast
+    naming the key (the first one is kept). ``text``: the file's text, or its pieces as they are
+    read (:func:`readinglist.convert.textfile.iter_text`: the text is then never held whole, unless
+    bibtexparser must read the rest of it). ``slowly``: by bibtexparser alone (what the fast
     splitter must agree with). Exceptions bibtexparser raises on hopeless input pass through."""
     seen: tuple[set[str], set[str]] = (set(), set())
-    for b in _slow(text, 0) if slowly else _blocks(text):
+    pieces = (text,) if isinstance(text, str) else text
+    for b in _slow("".join(pieces), 0) if slowly else _blocks(pieces):
         if isinstance(b, (Entry, String)):
             keys = seen[isinstance(b, String)]
             if b.key in keys:
@@ -237,11 +229,49 @@ def iter_blocks(text: str, *, slowly: bool = False) -> Iterator:
         yield b
 
 
-def _blocks(text: str) -> Iterator:
-    """The fast splitter's blocks, then bibtexparser's from the first block it is not sure of."""
-    rest = yield from _fast_blocks(text)
+#: A line that starts with a block (``\n`` before its ``@``): where the text read so far is cut,
+#: the rest kept for the next piece.
+_CUT = re.compile(r"\n(?=@\w*[ \t]*[{(])")
+
+
+def _blocks(pieces: Iterable[str]) -> Iterator:
+    """The fast splitter's blocks, then bibtexparser's from the first block it is not sure of.
+
+    The text is split as it is read, up to the last line that starts with a block (where the
+    fast splitter reading the whole text also starts a block, or is not sure of the block that
+    runs past it: an ``@`` first on a line inside a block; its regular expressions cannot match
+    past the end of what they see, so they are sure of no block the cut would change)."""
+    read = iter(pieces)
+    line = 0  # of ``held``'s start
+    held = next(read, "")  # read, not split yet
+    while (piece := next(read, None)) is not None:  # (the last piece is split whole, uncut)
+        cut = _last_cut(held)
+        if cut is None:
+            held += piece
+            continue
+        lines = _Lines(held[:cut], line)
+        rest = yield from _fast_blocks(lines)
+        if rest is not None:
+            yield from _slow(lines.text[rest:] + held[cut:] + piece + "".join(read), lines.at(rest))
+            return
+        line = lines.at(cut)
+        held = held[cut:] + piece
+    lines = _Lines(held, line)
+    rest = yield from _fast_blocks(lines)
     if rest is not None:
-        yield from _slow(text[rest:], _Lines(text).at(rest))
+        yield from _slow(held[rest:], lines.at(rest))
+
+
+def _last_cut(text: str) -> int | None:
+    """The start of the last line of ``text`` that starts with a block (not the first line)."""
+    end = len(text)
+    while True:
+        i = text.rfind("\n@", 0, end)
+        if i < 0:
+            return None
+        if _CUT.match(text, i):
+            return i + 1
+        end = i
 
 
 def _collect(blocks: Iterable) -> Blocks:

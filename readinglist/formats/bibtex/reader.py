@@ -32,7 +32,8 @@ entry and warns.
 from __future__ import annotations
 
 
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ...errors import InputError
@@ -161,31 +162,38 @@ def _one_group(name: str) -> bool:
 
 
 
-def _markers(comments) -> dict[str, tuple[frozenset[str], tuple[Source, ...]]]:
-    """readinglist's "generated" comment lines, by the key they name."""
-    out = {}
-    for block in comments:
-        for line in block.text.splitlines():
-            marker = parse_generated_note(line)
-            if marker is None:
-                continue
-            key, listed, where = marker
-            names = generated_names(listed)
-            if "author" in listed:  # the export's placeholder author: not a real one
-                names |= {"author"}
-            sources = tuple(importing.parse_source(s) for s in where)
-            out[key] = (names, sources)
-    return out
+def _note_markers(comment, lines: dict[str, str]) -> None:
+    """readinglist's "generated" comment lines of ``comment`` into ``lines``, by the key they name
+    (a later line for a key wins), kept as written: :func:`_marker` reads the one of an entry
+    when it is made (a line is a few times smaller than what it says)."""
+    for line in comment.text.splitlines():
+        marker = parse_generated_note(line)
+        if marker is not None:
+            lines[marker[0]] = line
+
+
+def _marker(line: str | None) -> tuple[frozenset[str], tuple[Source, ...]]:
+    """The generated fields and the sources a "generated" comment line lists (none: no line)."""
+    marker = parse_generated_note(line) if line is not None else None
+    if marker is None:
+        return frozenset(), ()
+    _, listed, where = marker
+    names = generated_names(listed)
+    if "author" in listed:  # the export's placeholder author: not a real one
+        names |= {"author"}
+    return names, tuple(importing.parse_source(s) for s in where)
 
 
 
-def _blocks(text: str, source: str) -> Iterator:
+def _blocks(text: Iterable[str], source: str) -> Iterator:
     """The file's blocks as they are found (:func:`~.blocks.iter_blocks`); InputError when
     bibtexparser gives up on the file."""
     from . import blocks
 
     try:
         yield from blocks.iter_blocks(text)  # what the consumer raises never comes back in here
+    except InputError:  # the file cannot be read (or changed between two readings)
+        raise
     except Exception as exc:  # bibtexparser raises on a few hopeless inputs
         raise InputError(f"{source}: not a BibTeX file: {' '.join(str(exc).split())}") from None
 
@@ -211,7 +219,7 @@ def _records(entries, source: str, options: ImportOptions, strings: dict[str, st
                 how = " through @string macros" if exc.macros else ""
                 raise InputError(f"{where}: the {name.lower()} of {entry.key} {exc}{how}") from None
 
-        generated, sources = markers.get(entry.key, (frozenset(), ()))
+        generated, sources = _marker(markers.get(entry.key))
         if "author" in generated:  # readinglist's placeholder (e.g. {CanViT}): no authors
             generated -= {"author"}
             drop_placeholder(values, entry.key, config)  # else a person put the real authors there: keep them
@@ -310,13 +318,16 @@ class BibtexImporter:
     description = "BibTeX/biblatex (Zotero, JabRef, Better BibTeX); JabRef reading fields become reader state"
 
     def parse(self, text: str, *, source: str, options: ImportOptions) -> ImportResult:
-        parts = list(self.parse_parts(text, source=source, options=options))
-        return ImportResult(
-            records=tuple(r for part in parts for r in part.records),
-            skipped=tuple(s for part in parts for s in part.skipped),
-            states={key: state for part in parts for key, state in part.states.items()},
-            warnings=tuple(w for part in parts for w in part.warnings),
-        )
+        records: list[Record] = []
+        skipped: list[Skipped] = []
+        states: dict[str, dict] = {}
+        warnings: list[str] = []
+        for part in self.parse_parts(text, source=source, options=options):  # (each part dropped once taken)
+            records += part.records
+            skipped += part.skipped
+            states.update(part.states)
+            warnings += part.warnings
+        return ImportResult(records=tuple(records), skipped=tuple(skipped), states=states, warnings=tuple(warnings))
 
     def parse_parts(self, text: str, *, source: str, options: ImportOptions) -> Iterator[ImportResult]:
         """:meth:`parse` in parts of up to :data:`PART` entries. The whole file is split and
@@ -324,52 +335,92 @@ class BibtexImporter:
         InputError before any record is made); each part's records are made when it is asked
         for (an entry whose values cannot be read raises then: the import removes a store it made). A file of more than ``KEPT``
         entries is split again for them, so its blocks are never all held."""
-        from .blocks import Comment, Entry, String
+        return _checked_parts(lambda: (text,), source, options)
 
-        entries: list[Entry] | None = []
-        strings: list[String] = []
-        comments: list[Comment] = []
-        warnings: list[str] = []
-        count = 0
-        for block in _blocks(text, source):
-            if isinstance(block, Entry):
-                count += 1
-                if entries is not None:
-                    entries.append(block)
-                    if len(entries) > KEPT:
-                        entries = None  # (found again part by part)
-            elif isinstance(block, String):
-                strings.append(block)
-            elif isinstance(block, Comment):
-                comments.append(block)
-            else:
-                line = block.line + 1
-                if block.key is not None:
-                    warnings.append(f"{source}:{line}: key {block.key!r} used again; kept the first entry with it")
-                    continue
-                head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
-                raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
+    def parse_path_parts(self, path: str | os.PathLike, *, source: str, options: ImportOptions) -> Iterator[ImportResult]:
+        """:meth:`parse_parts` of the file at ``path``, read as it is split (its text is never
+        held whole); a file of more than ``KEPT`` entries is read again for its parts, and
+        InputError comes then if its text is not what it was."""
+        return _checked_parts(_file_text(path, source), source, options)
 
-        if not count and not warnings:
-            # an empty file, or only @string/@comment/@preamble: surely not the file meant (BibTeX
-            # itself warns "I found no database entries"); refused, so a mistaken path is noticed
-            what = "empty" if not text.strip() else "no entries (@article{...}, @inproceedings{...}, ...)"
-            raise InputError(f"{source}: {what}: nothing to import")
-        markers = _markers(comments)
-        del comments
-        resolved: dict[str, str] = {}
-        for block in strings:
-            try:
-                resolved[block.key.lower()] = resolve(block.value, resolved)
-            except MacroTooLarge as exc:
-                line = block.line + 1
-                why = " (macros doubling each other?)" if exc.macros else ""
-                raise InputError(f"{source}:{line}: @string {block.key} {exc}{why}") from None
-        if entries is None:
-            found: Iterable[Entry] = (b for b in _blocks(text, source) if isinstance(b, Entry))
+
+def _file_text(path: str | os.PathLike, source: str) -> Callable[[], Iterator[str]]:
+    """A function that reads the file's text piece by piece (:func:`~readinglist.convert.textfile.iter_text`),
+    each time; a reading that ends with another text than the first raises InputError."""
+    from hashlib import blake2b
+
+    from ...convert.textfile import iter_text
+
+    first: list[bytes] = []
+
+    def read() -> Iterator[str]:
+        digest = blake2b(digest_size=16)
+        for piece in iter_text(path):
+            digest.update(piece.encode("utf-8", "surrogatepass"))
+            yield piece
+        if not first:
+            first.append(digest.digest())
+        elif digest.digest() != first[0]:
+            raise InputError(f"{source}: the file changed while it was imported; nothing was imported, import it again")
+
+    return read
+
+
+def _checked_parts(read: Callable[[], Iterable[str]], source: str, options: ImportOptions) -> Iterator[ImportResult]:
+    """:meth:`BibtexImporter.parse_parts` of the text ``read()`` gives (piece by piece; asked
+    again for a file of more than ``KEPT`` entries)."""
+    from .blocks import Comment, Entry, String
+
+    entries: list[Entry] | None = []
+    strings: list[String] = []
+    markers: dict[str, str] = {}  # key -> its "generated" comment line
+    warnings: list[str] = []
+    count = 0
+    blank = True  # nothing but white space read
+
+    def pieces() -> Iterator[str]:
+        nonlocal blank
+        for piece in read():
+            blank = blank and not piece.strip()
+            yield piece
+
+    for block in _blocks(pieces(), source):
+        if isinstance(block, Entry):
+            count += 1
+            if entries is not None:
+                entries.append(block)
+                if len(entries) > KEPT:
+                    entries = None  # (found again part by part)
+        elif isinstance(block, String):
+            strings.append(block)
+        elif isinstance(block, Comment):
+            _note_markers(block, markers)
         else:
-            found = entries
-        return _parts(found, source, options, resolved, markers, warnings)
+            line = block.line + 1
+            if block.key is not None:
+                warnings.append(f"{source}:{line}: key {block.key!r} used again; kept the first entry with it")
+                continue
+            head = block.raw.strip().splitlines()[0][:60] if block.raw.strip() else ""
+            raise InputError(f"{source}:{line}: {' '.join(block.reason.split())} (in the entry {head!r} starting here)")
+
+    if not count and not warnings:
+        # an empty file, or only @string/@comment/@preamble: surely not the file meant (BibTeX
+        # itself warns "I found no database entries"); refused, so a mistaken path is noticed
+        what = "empty" if blank else "no entries (@article{...}, @inproceedings{...}, ...)"
+        raise InputError(f"{source}: {what}: nothing to import")
+    resolved: dict[str, str] = {}
+    for block in strings:
+        try:
+            resolved[block.key.lower()] = resolve(block.value, resolved)
+        except MacroTooLarge as exc:
+            line = block.line + 1
+            why = " (macros doubling each other?)" if exc.macros else ""
+            raise InputError(f"{source}:{line}: @string {block.key} {exc}{why}") from None
+    if entries is None:
+        found: Iterable[Entry] = (b for b in _blocks(read(), source) if isinstance(b, Entry))
+    else:
+        found = entries
+    return _parts(found, source, options, resolved, markers, warnings)
 
 
 def _parts(entries: Iterable, source: str, options: ImportOptions, strings: dict[str, str], markers: dict, warnings: list[str]) -> Iterator[ImportResult]:

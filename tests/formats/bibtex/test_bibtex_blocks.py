@@ -35,7 +35,28 @@ def agree(text: str) -> blocks.Blocks | None:
         return None
     fast = blocks.split(text)
     assert fast == slow
+    for size in (1, 3, 16, 64):  # read a few characters at a time: split where lines start blocks
+        assert blocks._collect(blocks.iter_blocks(pieces(text, size))) == fast
     return fast
+
+
+def pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def slow_from(text: str, monkeypatch) -> list[str]:
+    """The texts the fast splitter hands to bibtexparser while ``text`` is split (in pieces of
+    100 characters, and whole)."""
+    handed: list[str] = []
+    slow = blocks._slow
+
+    def record(rest: str, line: int) -> list:
+        handed.append(rest)
+        return slow(rest, line)
+
+    monkeypatch.setattr(blocks, "_slow", record)
+    assert blocks._collect(blocks.iter_blocks(pieces(text, 100))) == blocks.split(text)
+    return handed
 
 
 def import_agrees(text: str, monkeypatch) -> None:
@@ -124,8 +145,7 @@ def test_our_export_is_read_fast_and_as_bibtexparser_reads_it(monkeypatch):
     records, states = library_records()
     papers = [Paper(rec, **{k: v for k, v in states.get(rec.key, {}).items() if k in ("status", "priority", "rating", "notes")}) for rec in records]
     text = find_exporter("bibtex").export(papers, ExportOptions(CONFIG, with_status=True, with_notes=True))
-    found, rest = blocks._fast(text)
-    assert rest is None  # every block of our own export takes the fast path
+    assert slow_from(text, monkeypatch) == []  # every block of our own export takes the fast path
     assert agree(text).entries  # type: ignore[union-attr]
     import_agrees(text, monkeypatch)
 
@@ -142,14 +162,16 @@ def test_hand_written_files_agree(name, monkeypatch):
 def test_exported_seeds_agree(monkeypatch):
     for path in sorted((ROOT / "exports").rglob("*.bib")):
         text = path.read_text(encoding="utf-8")
-        assert blocks._fast(text)[1] is None, path
+        with monkeypatch.context() as m:
+            assert slow_from(text, m) == [], path
         agree(text)
 
 
-def test_a_broken_entry_after_good_ones_names_its_line():
+def test_a_broken_entry_after_good_ones_names_its_line(monkeypatch):
     good = "@misc{a, title = {A}}\n\n@misc{b, title = {B}}\n"
     text = good + "@misc{bad, title = {unclosed\n\n@misc{c, title = {C}}\n"
-    assert blocks._fast(text)[1] == len(good)  # the rest goes to bibtexparser
+    with monkeypatch.context() as m:
+        assert slow_from(text, m) == [text[len(good) :]] * 2  # the rest goes to bibtexparser
     with pytest.raises(InputError, match=r"^lib\.bib:4: .*'@misc\{bad, title = \{unclosed'"):
         reader.importer.parse(text, source="lib.bib", options=ImportOptions(CONFIG))
 

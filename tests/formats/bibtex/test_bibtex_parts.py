@@ -87,3 +87,28 @@ def test_the_store_is_the_same_whatever_the_part_size(tmp_path, monkeypatch):
     assert store("parts") == whole
     monkeypatch.setattr(reader, "KEPT", 5)  # split again for the parts
     assert store("split-again") == whole
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 30), chunk=st.sampled_from([5, 64, 1 << 20]), kept=st.sampled_from([0, 100]))
+def test_a_file_read_piece_by_piece_parses_as_its_whole_text(tmp_path_factory, seed, n, chunk, kept):
+    from readinglist.convert import textfile
+
+    path = tmp_path_factory.mktemp("bib") / "l.bib"
+    text = _bib(seed, n).replace("\n", "\r\n" if seed % 2 else "\n")
+    path.write_bytes(text.encode("utf-8"))
+    whole = list(reader.importer.parse_parts(text, source="l.bib", options=OPTIONS))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(textfile, "CHUNK", chunk)  # (bytes read at a time)
+        m.setattr(reader, "KEPT", kept)  # (0: the file read again for its parts)
+        assert list(reader.importer.parse_path_parts(path, source="l.bib", options=OPTIONS)) == whole
+
+
+def test_a_file_changed_before_it_is_read_again_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(reader, "KEPT", 0)  # read again for its parts
+    path = tmp_path / "l.bib"
+    path.write_text(_bib(3, 12, duplicate=False), encoding="utf-8")
+    parts = reader.importer.parse_path_parts(path, source="l.bib", options=OPTIONS)
+    path.write_text(_bib(4, 12, duplicate=False), encoding="utf-8")
+    with pytest.raises(InputError, match=r"^l\.bib: the file changed while it was imported"):
+        list(parts)
