@@ -1,4 +1,9 @@
-"""Unicode/LaTeX text -> pure-ASCII LaTeX that survives BibTeX/biber and pdflatex."""
+"""Unicode/LaTeX text -> pure-ASCII LaTeX that survives BibTeX/biber and pdflatex.
+
+Target: a field value that BibTeX, biber and pdflatex with ``\\documentclass{article}`` and its
+default OT1 fonts all accept. So: pure ASCII, balanced braces, no TS1 (textcomp) symbols, no
+amsmath, ``<``, ``>`` and ``|`` only in math (OT1 text renders them as ¡, ¿ and an em dash). The
+commands and characters allowed are in latexvocab; plain text as BibTeX is in literal."""
 
 from __future__ import annotations
 
@@ -6,141 +11,12 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from .plain import COMBINING, latex_plain, macro_plain, ascii_fold, to_plain
+from .plain import COMBINING, latex_plain, macro_plain, ascii_fold
+from .latexvocab import ACCENTS_OT1, CHAR_LATEX, FMT_KEEP, MATH_ARG_COMMANDS, MATH_COMMANDS, MATH_DROP, MATH_REWRITE, MATH_SPECIAL, TEXT_COMMANDS
 from .tokens import CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, BRACE_SCAN, NAME, match_brace, normalize_space, tokenize
 
-# ---------------------------------------------------------------------------------------------
-# BibTeX / LaTeX
-#
-# Target: a field value that BibTeX, biber and pdflatex with ``\documentclass{article}`` and its
-# default OT1 fonts all accept. So: pure ASCII, balanced braces, no TS1 (textcomp) symbols, no
-# amsmath, ``<``, ``>`` and ``|`` only in math (OT1 text renders them as ¡, ¿ and an em dash).
 
-#: Math-mode control words that a plain ``\documentclass{article}`` defines (LaTeX kernel and
-#: fontmath.ltx); the text tests typeset every one of them.
-MATH_COMMANDS = frozenset(
-    """
-    alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi
-    pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta
-    Lambda Xi Pi Sigma Upsilon Phi Psi Omega
-    aleph hbar imath jmath ell wp Re Im partial infty prime emptyset nabla surd top bot angle
-    triangle forall exists neg lnot flat natural sharp clubsuit diamondsuit heartsuit spadesuit
-    backslash
-    sum prod coprod int oint bigcap bigcup bigsqcup bigvee bigwedge bigodot bigotimes bigoplus
-    biguplus
-    pm mp setminus cdot times ast star diamond circ bullet div cap cup uplus sqcap sqcup vee wedge
-    wr amalg oplus ominus otimes oslash odot bigcirc dagger ddagger bigtriangleup bigtriangledown
-    triangleleft triangleright
-    leq le geq ge equiv prec succ sim preceq succeq simeq ll gg asymp subset supset approx
-    subseteq supseteq cong sqsubseteq sqsupseteq doteq in ni propto vdash dashv
-    models smile mid frown parallel perp neq ne notin not bowtie
-    leftarrow gets Leftarrow rightarrow to Rightarrow leftrightarrow Leftrightarrow mapsto
-    hookleftarrow leftharpoonup leftharpoondown rightleftharpoons longleftarrow Longleftarrow
-    longrightarrow Longrightarrow longleftrightarrow Longleftrightarrow longmapsto hookrightarrow
-    rightharpoonup rightharpoondown uparrow Uparrow downarrow Downarrow updownarrow
-    Updownarrow nearrow searrow swarrow nwarrow iff
-    lbrace rbrace langle rangle lfloor rfloor lceil rceil vert Vert
-    ldots cdots vdots ddots dots colon
-    arccos arcsin arctan arg cos cosh cot coth csc deg det dim exp gcd hom inf ker lg lim liminf
-    limsup ln log max min Pr sec sin sinh sup tan tanh bmod mathsection mathparagraph
-    quad qquad displaystyle textstyle scriptstyle scriptscriptstyle
-    """.split()
-)
-#: Math commands taking braced arguments (name -> number of arguments).
-MATH_ARG_COMMANDS = {
-    "frac": 2, "sqrt": 1, "stackrel": 2, "overline": 1, "underline": 1, "overbrace": 1,
-    "underbrace": 1, "hat": 1, "widehat": 1, "tilde": 1, "widetilde": 1, "bar": 1, "vec": 1,
-    "dot": 1, "ddot": 1, "acute": 1, "grave": 1, "breve": 1, "check": 1, "mathrm": 1, "mathbf": 1,
-    "mathit": 1, "mathsf": 1, "mathtt": 1, "mathcal": 1, "mathnormal": 1, "pmod": 1,
-}
-#: Math commands from amsmath/amssymb and friends, rewritten to kernel ones.
-_MATH_REWRITE = {
-    "mathbb": "mathbf", "boldsymbol": "mathbf", "bm": "mathbf", "mathbfit": "mathbf",
-    "mathscr": "mathcal", "mathfrak": "mathrm", "operatorname": "mathrm", "textup": "mathrm",
-    "tfrac": "frac", "dfrac": "frac", "cfrac": "frac", "leqslant": "leq", "geqslant": "geq",
-    "varnothing": "emptyset", "intercal": "top", "implies": "Longrightarrow",
-    "impliedby": "Longleftarrow", "lvert": "vert", "rvert": "vert", "lVert": "Vert",
-    "rVert": "Vert", "vartriangle": "triangle", "dotsc": "ldots", "dotsb": "cdots",
-    "dotsm": "cdots", "dotsi": "cdots", "dotso": "ldots", "widebar": "overline",
-    "overrightarrow": "vec", "lessapprox": "lesssim", "gtrapprox": "gtrsim", "coloneqq": ":=",
-    "eqqcolon": "=:", "le": "leq", "ge": "geq", "lor": "vee", "land": "wedge",
-}
-#: Rewrites that are not a single command.
-_MATH_SPECIAL = {
-    "lesssim": r"\stackrel{<}{\sim}", "gtrsim": r"\stackrel{>}{\sim}",
-    "triangleq": r"\stackrel{\triangle}{=}", ":=": ":=", "=:": "=:",
-}
-#: Math commands dropped with nothing in their place (sizing, spacing that needs amsmath, ...).
-_MATH_DROP = frozenset(
-    "left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr label "
-    "nonumber notag limits nolimits displaystyle tag".split()
-)
-#: Text-mode commands (of a plain article, OT1-safe) that ``to_bibtex`` may emit or keep. Symbols
-#: that LaTeX takes from the OMS/OML fonts (``\\textbullet``, ``\\S``, ``\\textbackslash``, ...)
-#: are written in math instead: those fonts have no typewriter shape.
-TEXT_COMMANDS = frozenset(
-    """
-    textendash textemdash textquoteleft textquoteright textquotedblleft textquotedblright
-    textexclamdown textquestiondown ss i j o O ae AE oe OE aa AA l L ldots dots LaTeX TeX
-    """.split()
-)
-#: Accent commands of OT1 (``\\k`` is T1-only and is not here).
-_ACCENTS_OT1 = frozenset("' ` ^ \" ~ = . u v H c d b t r".split())
-#: Text-formatting commands kept as they are (base LaTeX); ``\\text``/``\\mbox`` lose the command.
-_FMT_KEEP = {
-    "emph": "emph", "textit": "textit", "textbf": "textbf", "textsc": "textsc",
-    "texttt": "texttt", "textsf": "textsf", "textrm": "textrm", "textsl": "textsl",
-    "textup": "textup", "textmd": "textmd", "textnormal": "textnormal", "underline": "underline",
-    "uline": "underline",
-}
-
-#: Characters whose LaTeX we choose ourselves: (text mode, math mode).
-_CHAR_LATEX: dict[str, tuple[str, str]] = {
-    "\u2018": ("`", "`"), "\u2019": ("'", "'"), "\u201a": (",", ","), "\u201b": ("`", "`"),
-    "\u201c": ("``", "``"), "\u201d": ("''", "''"), "\u201e": (",,", ",,"),
-    "\u00ab": ("``", "\\ll"), "\u00bb": ("''", "\\gg"), "\u2039": ("`", "<"), "\u203a": ("'", ">"),
-    "\u2010": ("-", "-"), "\u2011": ("-", "-"), "\u2012": ("--", "-"), "\u2013": ("--", "-"),
-    "\u2014": ("---", "-"), "\u2015": ("---", "-"), "\u2212": ("$-$", "-"),
-    "\u2026": ("\\ldots{}", "\\ldots "), "\u22ef": ("$\\cdots$", "\\cdots "),
-    "\u00d7": ("$\\times$", "\\times "), "\u00f7": ("$\\div$", "\\div "),
-    "\u00b1": ("$\\pm$", "\\pm "), "\u2213": ("$\\mp$", "\\mp "), "\u00b7": ("$\\cdot$", "\\cdot "),
-    "\u22c5": ("$\\cdot$", "\\cdot "), "\u2022": ("$\\bullet$", "\\bullet "),
-    "\u00b0": ("$^{\\circ}$", "^{\\circ}"), "\u2032": ("$'$", "'"), "\u2033": ("$''$", "''"),
-    "\u00ac": ("$\\neg$", "\\neg "), "\u00b5": ("$\\mu$", "\\mu "), "\u2113": ("$\\ell$", "\\ell "),
-    "\u2020": ("$\\dagger$", "\\dagger "), "\u2021": ("$\\ddagger$", "\\ddagger "),
-    "\u00a7": ("$\\mathsection$", "\\mathsection "), "\u00b6": ("$\\mathparagraph$", "\\mathparagraph "),
-    "\u00a9": ("(c)", "(c)"), "\u00ae": ("(R)", "(R)"),
-    "\u2122": ("\\textsuperscript{TM}", "^{\\mathrm{TM}}"), "\u00a3": ("GBP", "\\mbox{GBP}"),
-    "\u20ac": ("EUR", "\\mbox{EUR}"), "\u00a5": ("JPY", "\\mbox{JPY}"), "\u00a2": ("c", "c"),
-    "\u00a0": ("~", "~"), "\u2009": ("\\,", "\\,"), "\u202f": ("\\,", "\\,"),
-    "\u2248": ("$\\approx$", "\\approx "), "\u223c": ("$\\sim$", "\\sim "),
-    "\u2272": ("$\\stackrel{<}{\\sim}$", "\\stackrel{<}{\\sim}"),
-    "\u2273": ("$\\stackrel{>}{\\sim}$", "\\stackrel{>}{\\sim}"),
-    "\u2192": ("$\\rightarrow$", "\\rightarrow "), "\u2190": ("$\\leftarrow$", "\\leftarrow "),
-    "\u2194": ("$\\leftrightarrow$", "\\leftrightarrow "), "\u21d2": ("$\\Rightarrow$", "\\Rightarrow "),
-    "\u2191": ("$\\uparrow$", "\\uparrow "), "\u2193": ("$\\downarrow$", "\\downarrow "),
-    "\u221e": ("$\\infty$", "\\infty "), "\u2264": ("$\\leq$", "\\leq "), "\u2265": ("$\\geq$", "\\geq "),
-    "\u2260": ("$\\neq$", "\\neq "), "\u2211": ("$\\sum$", "\\sum "), "\u220f": ("$\\prod$", "\\prod "),
-    "\u221a": ("$\\surd$", "\\surd "), "\u2208": ("$\\in$", "\\in "), "\u2209": ("$\\notin$", "\\notin "),
-    "\u2205": ("$\\emptyset$", "\\emptyset "), "\u2200": ("$\\forall$", "\\forall "),
-    "\u2203": ("$\\exists$", "\\exists "), "\u2202": ("$\\partial$", "\\partial "),
-    "\u2207": ("$\\nabla$", "\\nabla "), "\u211d": ("$\\mathbf{R}$", "\\mathbf{R}"),
-    "\u2115": ("$\\mathbf{N}$", "\\mathbf{N}"), "\u2124": ("$\\mathbf{Z}$", "\\mathbf{Z}"),
-    "\u211a": ("$\\mathbf{Q}$", "\\mathbf{Q}"), "\u2102": ("$\\mathbf{C}$", "\\mathbf{C}"),
-    "\u03f5": ("$\\epsilon$", "\\epsilon "), "\u03d5": ("$\\phi$", "\\phi "),
-    "\u03b5": ("$\\varepsilon$", "\\varepsilon "), "\u03c6": ("$\\varphi$", "\\varphi "),
-    "\u00bd": ("$\\frac{1}{2}$", "\\frac{1}{2}"), "\u00bc": ("$\\frac{1}{4}$", "\\frac{1}{4}"),
-    "\u00be": ("$\\frac{3}{4}$", "\\frac{3}{4}"),
-}
-for _sup, _plain in zip("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b\u207c\u207d\u207e\u207f\u2071",
-                        "0123456789+-=()ni"):
-    _CHAR_LATEX[_sup] = (f"$^{{{_plain}}}$", f"^{{{_plain}}}")
-for _sub, _plain in zip("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089\u208a\u208b\u208c\u208d\u208e",
-                        "0123456789+-=()"):
-    _CHAR_LATEX[_sub] = (f"$_{{{_plain}}}$", f"_{{{_plain}}}")
-
-
-def _special_chars(chars: str) -> re.Pattern:
+def special_chars(chars: str) -> re.Pattern:
     """A pattern matching one character of ``chars`` (printable ASCII), a control character other
     than tab and the newlines, or any non-ASCII character; written as the class of every other
     character: a class running up to U+10FFFF is far slower to compile than its complement
@@ -149,7 +25,7 @@ def _special_chars(chars: str) -> re.Pattern:
     return re.compile("[^\t\n\r" + "".join("\\" + c if c in "[]\\^-" else c for c in safe) + "]")
 
 
-_ADJACENT_MATH = re.compile(r"(?<!\\)\$\$")
+ADJACENT_MATH = re.compile(r"(?<!\\)\$\$")
 _ACCENT_CMD = re.compile(r"\\[^A-Za-z{}\\]|\\[cvuHrdbtk](?![A-Za-z])")
 _EMPTY_ACCENT = re.compile(r"\\[^A-Za-z]\{\}|\\[A-Za-z]\{\}$")
 _CMD_NAMES = re.compile(r"\\([A-Za-z]+|.)")
@@ -159,17 +35,17 @@ _TEXT_ESCAPES = {
     "#": "\\#", "_": "\\_", "$": "\\$", "^": "\\textasciicircum{}", "~": "$\\sim$", "<": "$<$", ">": "$>$",
     "|": "$|$",
 }
-_TEXT_SPECIAL = _special_chars('\\{}%&#_$^~<>|"')
+_TEXT_SPECIAL = special_chars('\\{}%&#_$^~<>|"')
 
 
 def _names_ok(latex: str, allowed: frozenset) -> bool:
-    return all(n in allowed or n in _ACCENTS_OT1 or n in "{}" for n in _CMD_NAMES.findall(latex))
+    return all(n in allowed or n in ACCENTS_OT1 or n in "{}" for n in _CMD_NAMES.findall(latex))
 
 
 @lru_cache(maxsize=4096)
 def _char_latex(ch: str, math: bool) -> str | None:
     """Safe LaTeX for one non-ASCII character in text or math mode, or None (cached)."""
-    mine = _CHAR_LATEX.get(ch)
+    mine = CHAR_LATEX.get(ch)
     if mine is not None:
         return mine[1] if math else mine[0]
     if unicodedata.category(ch) == "Mn":  # a combining mark on its own
@@ -205,7 +81,7 @@ def _char_latex(ch: str, math: bool) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _char_bibtex(ch: str, math: bool) -> str:
+def char_bibtex(ch: str, math: bool) -> str:
     """LaTeX for one non-ASCII character: :func:`_char_latex`, else its ASCII transliteration,
     else ``?``."""
     latex = _char_latex(ch, math)
@@ -223,7 +99,7 @@ def _escape_text(s: str) -> str:
 def _text_sub(m: re.Match) -> str:
     c = m.group()
     if c > "\x7f":
-        return _char_bibtex(c, False)
+        return char_bibtex(c, False)
     if c == '"':
         # a straight double quote opens after a space or bracket, closes otherwise
         i = m.start()
@@ -303,7 +179,7 @@ def _math_bibtex(latex: str) -> str:
     scripts (``x^2^3``) are split, ``\\left``/``\\right``/``\\big`` sizing is dropped."""
     if not latex.isascii():
         # characters become their LaTeX first, so ² (^{2}) is seen as a script like any other
-        latex = "".join(ch if ch.isascii() else " " + _char_bibtex(ch, True) + " " for ch in latex)
+        latex = "".join(ch if ch.isascii() else " " + char_bibtex(ch, True) + " " for ch in latex)
     paired = _brace_pairs(latex)
     out: list[str] = []
     stack: list[_MathFrame] = []
@@ -405,17 +281,17 @@ def _math_bibtex(latex: str) -> str:
                 elif c.isascii():
                     atom(_escape_math(c))
                 else:
-                    atom(_char_bibtex(c, True))
+                    atom(char_bibtex(c, True))
                 continue
             name = m.group()
             pos = m.end()
-            if name in _MATH_DROP:
+            if name in MATH_DROP:
                 if latex.startswith(".", pos):
                     pos += 1  # \left. and \right.
                 continue
-            name = _MATH_REWRITE.get(name, name)
-            if name in _MATH_SPECIAL:
-                atom(_MATH_SPECIAL[name])
+            name = MATH_REWRITE.get(name, name)
+            if name in MATH_SPECIAL:
+                atom(MATH_SPECIAL[name])
             elif name in _MATH_TEXT_ARG:
                 p = pos
                 while p < n and latex[p] == " ":
@@ -462,7 +338,7 @@ def _math_bibtex(latex: str) -> str:
         elif ch in "%&#$":
             atom("\\" + ch)
         elif ch > "\x7f":
-            atom(_char_bibtex(ch, True))
+            atom(char_bibtex(ch, True))
         elif ch >= " " and ch != "\x7f":
             atom(ch)
     settle()
@@ -491,7 +367,7 @@ def _bibtex_into(tokens, parts: list) -> None:
                 parts.append("$" + body + "$")
         elif kind is FMT:
             inner = _render_bibtex(t[2])
-            cmd = _FMT_KEEP.get(t[1])
+            cmd = FMT_KEEP.get(t[1])
             parts.append("\\" + cmd + "{" + inner + "}" if cmd else "{" + inner + "}")
         elif kind is EMPH:
             inner = _render_bibtex(t[2])
@@ -513,7 +389,12 @@ def _bibtex_into(tokens, parts: list) -> None:
                 plain = macro_plain(name, raw)
                 # a command with no reading of its own (\\input{x}, \\end{document}, C:\\path):
                 # the user's text, kept as written rather than lost
-                parts.append(_escape_text(plain) if plain.strip() else bibtex_text(raw))
+                if plain.strip():
+                    parts.append(_escape_text(plain))
+                else:
+                    from .literal import bibtex_text  # literal builds on this module's spellings
+
+                    parts.append(bibtex_text(raw))
 
 
 def to_bibtex(s: str) -> str:
@@ -541,110 +422,4 @@ def to_bibtex(s: str) -> str:
     if "  " in out:
         out = " ".join(out.split())
     # two math spans side by side would read as "$$" (display math): keep them apart
-    return _ADJACENT_MATH.sub("${}$", out) if "$$" in out else out
-
-
-# ---------------------------------------------------------------------------------------------
-# Plain text as BibTeX (titles, names, tags, notes): every character the user wrote, read back
-# identically by readinglist's importer and by pylatexenc (bibtexparser's LaTeX decoding)
-
-#: A dollar sign: ``\\$`` then an empty formula ``${}$``. Zotero's BibTeX import removes the
-#: dollars of every ``$...$`` pair it finds, before it unescapes ``\\$``, so two ``\\$`` of one field
-#: ("\\$5 ... \\$6") arrived as "\\5 ... \\6"; the empty formula right after each ``\\$`` is the
-#: pair it removes instead (a ``$`` followed by a ``$`` starts none), and typesets as nothing.
-_DOLLAR = "\\$${}$"
-#: Characters of plain text that BibTeX or LaTeX would read as markup, in the spelling that
-#: pdflatex (OT1), BibTeX, biber and the decoders agree on. ``"``, ``*`` and a backquote are
-#: braced so that neither TeX (quotes) nor readinglist's reader (Markdown emphasis, code) takes
-#: them for markup.
-_LITERAL_ASCII = {
-    "\\": "$\\backslash$", "{": "$\\lbrace$", "}": "$\\rbrace$", "$": _DOLLAR, "%": "\\%", "&": "\\&",
-    "#": "\\#", "_": "\\_", "^": "{\\textasciicircum}", "~": "{\\textasciitilde}", "<": "$<$",
-    ">": "$>$", "|": "$|$", '"': '{"}', "*": "{*}", "`": "{\\textasciigrave}",
-}
-#: The UTF-8 form's spellings: text commands rather than math (Zotero's BibTeX import leaves
-#: ``$\\backslash$`` as raw text), braces as commands (a ``\\{`` breaks BibTeX's name parsing);
-#: the dollar as in the ASCII form (``{\\textdollar}`` the translator leaves raw).
-_LITERAL_UNICODE = {
-    **_LITERAL_ASCII,
-    "\\": "{\\textbackslash}", "{": "{\\textbraceleft}", "}": "{\\textbraceright}", "<": "<", ">": ">", "|": "|",
-}
-#: Typographic characters written as text commands, so they read back as themselves (not as
-#: the ASCII ligatures ``--`` / ``''`` that a reader cannot tell from the user's own).
-_LITERAL_CHARS = {
-    "\u2018": "{\\textquoteleft}", "\u2019": "{\\textquoteright}", "\u201c": "{\\textquotedblleft}",
-    "\u201d": "{\\textquotedblright}", "\u2013": "{\\textendash}", "\u2014": "{\\textemdash}",
-    # not \ldots{}: Zotero's BibTeX import reads its \l as "ł" ("łdots")
-    "\u2026": "{\\textellipsis}",
-}
-_LITERAL_SPECIAL = _special_chars('\\{}$%&#_^~<>|"*`')
-#: TeX ligatures a plain text must not form: ``--``, ``''`` (broken with ``{}``)
-_LIGATURE = re.compile(r"-(?=-)|'(?=')")  # each is followed by "{}" (a look-behind here costs 4x)
-
-
-def bibtex_text(text: str, *, unicode: bool = False) -> str:
-    """Plain text (a title, a name, a tag, a note) as a BibTeX value that reads back as exactly
-    that text (whitespace normalised) through readinglist's BibTeX importer and pylatexenc, and
-    typesets with pdflatex: nothing in it is taken for markup, so ``C:\\path``, ``\\end{document}``,
-    ``{braces}``, ``50%`` and ``a_b`` stay what they are. ASCII LaTeX by default (``é`` ->
-    ``{\\'e}``, ``²`` -> ``$^{2}$``); with ``unicode`` other characters are kept as UTF-8."""
-    return _literal(normalize_space(text), unicode)
-
-
-def _literal(text: str, unicode: bool) -> str:
-    """:func:`bibtex_text` of a text whose whitespace is normal already (what :func:`to_plain`
-    returns: its exports' abstracts are not scanned for it twice)."""
-    table = _LITERAL_UNICODE if unicode else _LITERAL_ASCII
-
-    def sub(m: re.Match) -> str:
-        c = m.group()
-        esc = table.get(c)
-        if esc is not None:
-            return esc
-        if c < "\x80" or c == "\x7f":
-            return ""  # a control character
-        if unicode:
-            return c if unicodedata.category(c)[0] != "C" else ""
-        return _LITERAL_CHARS.get(c) or _char_bibtex(c, False)
-
-    out, replaced = _LITERAL_SPECIAL.subn(sub, text)
-    if "--" in out or "''" in out:
-        out = _LIGATURE.sub(r"\g<0>{}", out)
-    # two math spans side by side (ℓ₁ -> $\ell$$_{1}$) would read as "$$": keep them apart (a
-    # "$" is special: every one in ``out`` comes from a replacement, so with none there is none)
-    return _ADJACENT_MATH.sub("${}$", out) if replaced and "$$" in out else out
-
-
-def to_bibtex_text(s: str) -> str:
-    """The ASCII form's abstract: the text as a reader sees it (:func:`to_plain`, as the UTF-8
-    form writes it), spelled in pure-ASCII LaTeX by :func:`bibtex_text`, so that pdflatex and
-    Zotero's BibTeX import both show the same text.
-
-    Zotero's BibTeX.js import (``unescapeBibTeX``) maps LaTeX back to Unicode by plain substring
-    replacement over its ``reversemappingTable``, then drops ``$``, braces and the backslash of
-    ``\\%`` and friends; every other command stays as raw text. So the LaTeX that this form avoids
-    is LaTeX that has a plain-text reading: math (``\\log n`` -> ``log n``, ``\\mathcal{O}`` ->
-    ``O``, ``\\frac{a}{b}`` -> ``a/b``, which Zotero showed as "łog n", "\\mathcalO"), emphasis
-    (``\\textbf``, ``\\emph``: Zotero showed "<b>" and "\\emph"), Markdown. What is left are
-    single characters, each in a spelling that pdflatex typesets and, where the translator's table
-    has one, Zotero decodes: ``$\\alpha$`` (α), ``$_{1}$`` (₁), ``$^{n}$`` (ⁿ),
-    ``{\\textquoteright}`` (’), ``\\%``, ``\\$``. Characters with no such spelling keep the one
-    that pdflatex (OT1) typesets and readinglist and pylatexenc read back (``$\\times$``,
-    ``$\\geq$``, ``$\\ell$``, ``{\\textasciitilde}``, ``$\\theta$``: the translator turns the
-    ``\\th`` of ``\\theta`` into "þ" before it reaches its Greek entries, and its ``{\\texttimes}``
-    is a TS1 symbol); tests/formats/zotero/test_zotero_import.py runs the translator on the
-    seeds' export and lists them."""
-    return _literal(to_plain(s, scripts=True), False)
-
-
-# ---------------------------------------------------------------------------------------------
-# UTF-8 BibTeX (``export -f bibtex --unicode``), for biber/biblatex and for Zotero's BibTeX import
-
-def to_bibtex_unicode(s: str) -> str:
-    """UTF-8 BibTeX for a field value: the text as clean Unicode (:func:`to_plain`: math, accents
-    and formatting become the characters a reader sees), LaTeX's special characters escaped.
-
-    For biber/biblatex (with LuaLaTeX, XeLaTeX, or pdflatex and fonts for the characters used)
-    and for Zotero's BibTeX import, which reads UTF-8 text right but mangles LaTeX math and
-    accents (``\\log`` -> "łog", ``\\theta`` -> "þeta")."""
-    return _literal(to_plain(s, scripts=True), True)
+    return ADJACENT_MATH.sub("${}$", out) if "$$" in out else out

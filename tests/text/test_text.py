@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from readinglist import text
 from readinglist.text import ascii_fold, normalize_space, to_plain, tokenize
 from readinglist.text import bibtex as text_bibtex
+from readinglist.text import latexvocab, literal
 from readinglist.text import tokens as text_tokens
 
 SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
@@ -248,7 +249,7 @@ def test_to_bibtex_seed_abstracts_are_safe():
 def test_math_commands_are_known_to_a_plain_article_list():
     # the whitelist must not contain amsmath/latexsym names (checked against LaTeX in the tools test)
     for name in ("mathbb", "text", "operatorname", "lesssim", "Box", "leadsto", "sqsubset"):
-        assert name not in text_bibtex.MATH_COMMANDS
+        assert name not in latexvocab.MATH_COMMANDS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,8 +333,8 @@ def test_math_commands_typeset_in_a_plain_article(tmp_path):
 
     if shutil.which("pdflatex") is None:
         pytest.skip("needs pdflatex (TeX Live)")
-    body = [f"$a \\{name} b$\\par" for name in sorted(text_bibtex.MATH_COMMANDS)]
-    body += [f"$\\{name}{'{x}' * n}$\\par" for name, n in sorted(text_bibtex.MATH_ARG_COMMANDS.items())]
+    body = [f"$a \\{name} b$\\par" for name in sorted(latexvocab.MATH_COMMANDS)]
+    body += [f"$\\{name}{'{x}' * n}$\\par" for name, n in sorted(latexvocab.MATH_ARG_COMMANDS.items())]
     (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + "\n".join(body) + "\n\\end{document}\n")
     _run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], tmp_path)
     assert _problems((tmp_path / "m.log").read_text(errors="replace")) == []
@@ -428,9 +429,9 @@ def test_bibtex_text_breaks_every_tex_ligature_as_the_look_behind_rule_did(s):
     match (four times slower on a long abstract), as the reference."""
     import re
 
-    out = text_bibtex.bibtex_text(s)
+    out = literal.bibtex_text(s)
     assert "--" not in out and "''" not in out
-    escaped = text_bibtex._LITERAL_SPECIAL.sub(lambda m: {"_": "\\_", "`": "{\\textasciigrave}"}.get(m.group(), "{\\textendash}"), normalize_space(s))
+    escaped = literal._LITERAL_SPECIAL.sub(lambda m: {"_": "\\_", "`": "{\\textasciigrave}"}.get(m.group(), "{\\textendash}"), normalize_space(s))
     assert out == re.sub(r"(?<=-)(?=-)|(?<=')(?=')", "{}", escaped)
 
 
@@ -441,7 +442,7 @@ def test_the_special_character_classes_match_what_their_written_out_form_matches
 
     for pattern, written in (
         (text_bibtex._TEXT_SPECIAL, '[\\\\{}%&#_$^~<>|"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
-        (text_bibtex._LITERAL_SPECIAL, '[\\\\{}$%&#_^~<>|"*`\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
+        (literal._LITERAL_SPECIAL, '[\\\\{}$%&#_^~<>|"*`\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
     ):
         reference = re.compile(written)
         # every ASCII character, and the non-ASCII ones every 97th code point plus the edges
@@ -521,8 +522,8 @@ def test_the_abstract_forms_are_bibtex_text_of_the_plain_text(s):
     """to_bibtex_text / to_bibtex_unicode skip bibtex_text's whitespace pass (to_plain's text is
     normal already): the same text as bibtex_text(to_plain(...)) written out."""
     plain = to_plain(s, scripts=True)
-    assert text_bibtex.to_bibtex_text(s) == text_bibtex.bibtex_text(plain)
-    assert text_bibtex.to_bibtex_unicode(s) == text_bibtex.bibtex_text(plain, unicode=True)
+    assert literal.to_bibtex_text(s) == literal.bibtex_text(plain)
+    assert literal.to_bibtex_unicode(s) == literal.bibtex_text(plain, unicode=True)
 
 
 @given(st.lists(anytext, min_size=1, max_size=4))

@@ -10,10 +10,10 @@ Each paper becomes one entry, written with bibtexparser v2, in the order given::
 Choices (see tests/formats/bibtex/test_bibtex_writer.py for the real programs that check them):
 
 * Every value is BibTeX-safe ASCII LaTeX. Plain-text fields (title, short title, names, venue,
-  tags, notes) are written by :func:`readinglist.text.bibtex.bibtex_text`, so that they read back
+  tags, notes) are written by :func:`readinglist.text.literal.bibtex_text`, so that they read back
   exactly as written (nothing in them is taken for markup); the abstract as the text a reader
   sees, spelled in ASCII LaTeX that Zotero's BibTeX import decodes too, by
-  :func:`readinglist.text.bibtex.to_bibtex_text`. Titles additionally brace words with
+  :func:`readinglist.text.literal.to_bibtex_text`. Titles additionally brace words with
   capitals after the first letter (``{CanViT}``, ``{LLMs}``), and in generated (sentence-case)
   titles every word after the first that has a capital (``{Markov}``), so that styles which
   lowercase titles (plainnat) keep them. With ``options.unicode`` the same fields are UTF-8
@@ -50,7 +50,7 @@ from ...record import Paper, Person, Record
 from ...gc_pause import gc_paused
 from ..exporting import join_tags, placeholder_name, rendered, unique
 from ..vocabulary import JABREF_READSTATUS, generated_note
-from ...text.bibtex import bibtex_text, to_bibtex_text, to_bibtex_unicode
+from ...text.literal import bibtex_text, to_bibtex_text, to_bibtex_unicode
 
 #: Entry types whose venue is a journal rather than a book title.
 JOURNAL_TYPES = frozenset({"article"})
@@ -119,7 +119,7 @@ def _short(s: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _text(s: str, unicode: bool = False) -> str:
-    """:func:`readinglist.text.bibtex.bibtex_text` (plain text, read back as written), cached."""
+    """:func:`readinglist.text.literal.bibtex_text` (plain text, read back as written), cached."""
     return bibtex_text(s, unicode=unicode)
 
 

@@ -50,7 +50,7 @@ def record_to_entry(record: Record, config: Config) -> Entry:
 
 
 def _pybtex_person(person: Person) -> PybtexPerson:
-    from ...text.bibtex import bibtex_text as to_bibtex
+    from ...text.literal import bibtex_text as to_bibtex
 
     if person.literal:
         return PybtexPerson(last="{" + to_bibtex(person.literal) + "}")

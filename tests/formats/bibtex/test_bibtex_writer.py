@@ -18,8 +18,8 @@ from readinglist.formats.bibtex.writer import exporter, protect_case
 from readinglist.formats.registry import ExportOptions
 from readinglist.record import Event, Paper, Person, Record, Source
 from readinglist.text import to_bibtex, to_plain
-from readinglist.text.bibtex import to_bibtex_text
-from readinglist.text.bibtex import bibtex_text
+from readinglist.text.literal import to_bibtex_text
+from readinglist.text.literal import bibtex_text
 
 CONFIG = default_config()
 PLAIN = ExportOptions(config=CONFIG)

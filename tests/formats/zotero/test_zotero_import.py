@@ -145,7 +145,7 @@ def test_the_old_ascii_spellings_were_what_zotero_mangled(tmp_path):
 
 def test_our_dollar_spelling_arrives_as_dollars(tmp_path):
     """``\\$${}$`` (bibtex_text's dollar): the empty formula is the pair the translator strips."""
-    from readinglist.text.bibtex import bibtex_text
+    from readinglist.text.literal import bibtex_text
 
     entry = "@inproceedings{k,\n  title = {t},\n  abstract = {%s}\n}\n"
     for text in ("costs $5 and $6 per run", "one $ only", "$5, $6 and $7 at 45% off"):
