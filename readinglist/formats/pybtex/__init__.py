@@ -98,10 +98,10 @@ class AbstractListParser(BaseParser):
 
 def entry_to_record(key: str, entry: Entry, config: Config) -> Record:
     """A Record from a pybtex entry, read exactly as readinglist's BibTeX importer reads a .bib
-    entry (:func:`readinglist.formats.bibtex.reader.fields_record`), without the export's
+    entry (:func:`readinglist.formats.bibtex.fields.fields_record`), without the export's
     placeholder for "no authors"."""
     from ..bibtex.placeholder import drop_placeholder
-    from ..bibtex.reader import fields_record
+    from ..bibtex.fields import fields_record
 
     values = {name.lower(): str(value) for name, value in entry.fields.items()}
     people = entry.persons.get("author", ())

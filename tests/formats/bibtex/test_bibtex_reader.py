@@ -8,7 +8,8 @@ from helpers import ROOT, round_trip
 
 from readinglist.config import default_config
 from readinglist.errors import InputError
-from readinglist.formats.bibtex.reader import importer, parse_names
+from readinglist.formats.bibtex.fields import parse_names
+from readinglist.formats.bibtex.reader import importer
 from readinglist.formats.registry import ImportOptions, find_importer
 from readinglist.record import Person, Source
 
