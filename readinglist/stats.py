@@ -11,7 +11,7 @@ from collections import namedtuple
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
 
-from .tagform import tag_key, unique_tags
+from .tagform import tag_key
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
@@ -100,6 +100,7 @@ def groups(papers: Iterable[Alike]) -> list[tuple[str, dict[str, list[Alike]]]]:
     by_venue: dict[str, list[Alike]] = {}
     by_tag: dict[str, list[Alike]] = {}
     spelled: dict[str, str] = {}  # tag_key -> the first spelling seen
+    label_of: dict[str, str] = {}  # a spelling -> its tag's label (tag_key once per spelling)
     # groups share their venue and their tags: the lists a group joins are found once for each
     # venue-year, and for each set of tags
     venues: dict[tuple, list[Alike]] = {}
@@ -113,7 +114,12 @@ def groups(papers: Iterable[Alike]) -> list[tuple[str, dict[str, list[Alike]]]]:
         both = (g.tags, g.user_tags)
         targets = tag_groups.get(both)
         if targets is None:
-            labels = [spelled.setdefault(tag_key(t), t) for t in unique_tags(g.tags + g.user_tags)]
+            labels: dict[str, None] = {}  # (a label stands for one tag_key: unique_tags' order)
+            for t in g.tags + g.user_tags:
+                label = label_of.get(t)
+                if label is None:
+                    label = label_of[t] = spelled.setdefault(tag_key(t), t)
+                labels[label] = None
             targets = tag_groups[both] = [by_tag.setdefault(label, []) for label in labels]
         for members in targets:
             members.append(g)

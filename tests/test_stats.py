@@ -208,3 +208,4 @@ def test_the_cache_tally_is_the_pure_fold_of_the_papers_sorted_by_key(specs, rng
     for label, read, reading, total in by_tag:
         carriers = [p for p in papers if tag_key(label) in {tag_key(t) for t in p.tags}]
         assert (read, reading, total) == (sum(p.status == "read" for p in carriers), sum(p.status == "reading" for p in carriers), len(carriers))
+        assert label == next(t for t in carriers[0].tags if tag_key(t) == tag_key(label))  # as the first paper spells it
