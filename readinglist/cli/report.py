@@ -10,9 +10,9 @@ def stats_report(weeks: int) -> None:
     """What ``readinglist stats --weeks WEEKS`` prints (see :mod:`.library` for its options)."""
     from ..stats import progress_rows, read_per_week, sparkline
 
-    # the cache's brief rows (status, venue, year, tags, the day finished), not whole papers;
-    # one query (list(store) would sync the cache twice: once for its len)
-    papers = state.store.find(brief=True)
+    # the papers counted in groups by the cache's SQL (status, venue, year, tags, the day
+    # finished): no value per paper; one query (list(store) would sync the cache twice)
+    papers = state.store.tally()
     warn_broken()
     if not plain_output():
         console = rich_console()
@@ -33,23 +33,25 @@ def stats_report(weeks: int) -> None:
 
 
 def stats_table(papers, *, weeks: int = 12, width: int = 100):
-    """``stats`` on a terminal: one rich table, a row per venue and per tag, each with a bar
-    (read, reading, to read) and a sparkline of papers finished per week, laid out for ``width``
+    """``stats`` of ``papers`` (:class:`~readinglist.stats.Alike` groups) on a terminal: one rich
+    table, a row per venue and per tag, each with a bar (read, reading, to read) and a sparkline of papers finished per week, laid out for ``width``
     columns: the counts are never cut; a narrow terminal first loses the sparkline, then bar width,
     then the bar, and labels are cut with "…" last."""
     from rich.table import Table
     from rich.text import Text
 
-    from ..stats import groups, read_per_week, sparkline
+    from ..stats import counts, groups, read_per_week, sparkline
     from ..text.controls import escape_controls
 
-    rows: list[tuple[str, list, str]] = [("all papers", papers, "bold")]
+    papers = list(papers)
+    # (label, the groups counted, style, (read, reading, total))
+    rows: list[tuple[str, list, str, tuple[int, int, int]]] = [("all papers", papers, "bold", counts(papers))]
     for title, by in groups(papers):
-        rows.append((escape_controls(title, keep=""), [], "heading"))
-        rows += [("  " + escape_controls(label, keep=""), members, "") for label, members in by.items()]
-    counts = [f"{sum(p.status == 'read' for p in m)}/{len(m)}" for _, m, kind in rows if kind != "heading"]
-    count_w = max(map(len, counts + ["read"]))
-    label_w = min(28, max(len(label) for label, _, _ in rows))
+        rows.append((escape_controls(title, keep=""), [], "heading", (0, 0, 0)))
+        rows += [("  " + escape_controls(label, keep=""), members, "", counts(members)) for label, members in by.items()]
+    count_w = max(len(f"{read}/{total}") for *_, kind, (read, _, total) in rows if kind != "heading")
+    count_w = max(count_w, len("read"))
+    label_w = min(28, max(len(label) for label, *_ in rows))
     gap = 1  # rich's padding on each side of a cell: two columns are two apart
     avail = width - (count_w + 2 * gap) - (4 + 2 * gap) - 2 * gap  # what the label, bar and sparkline share
     spark_w = max(weeks, len(f"per week ({weeks})"))
@@ -72,13 +74,10 @@ def stats_table(papers, *, weeks: int = 12, width: int = 100):
     if show_spark:
         table.add_column(f"per week ({weeks})", no_wrap=True)
 
-    for label, members, kind in rows:
+    for label, members, kind, (read, reading, total) in rows:
         if kind == "heading":
             table.add_row(Text(label, style="bold dim"), *[""] * (len(table.columns) - 1))
             continue
-        read = sum(p.status == "read" for p in members)
-        reading = sum(p.status == "reading" for p in members)
-        total = len(members)
         cells: list = [Text(label, style=kind), f"{read}/{total}"]
         if show_bar:
             n_read = round(bar_w * read / total) if total else 0

@@ -361,6 +361,13 @@ class Queries(Transactions):
 
         return self._query(query)
 
+    def tally(self) -> list:
+        """Every paper counted in groups alike in all that ``stats`` reads
+        (:class:`~readinglist.stats.Alike`), by the cache's SQL: ``stats`` builds no value per paper."""
+        from . import cache
+
+        return self._query(cache.tally)
+
     def search(self, text: str, limit: int | None = None, *, brief: bool = False) -> list[tuple]:
         """Papers whose title, abstract or notes contain every word of ``text``, best first,
         with a score 0-100 (words in the title count most, then notes, then the abstract).

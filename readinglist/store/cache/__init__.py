@@ -123,6 +123,8 @@ from .query import (  # noqa: F401
     ListedRecord as ListedRecord,
     Listed as Listed,
     listed as listed,
+    TALLY_SQL as TALLY_SQL,
+    tally as tally,
     papers_of as papers_of,
     rows_by_name as rows_by_name,
     search_candidates as search_candidates,

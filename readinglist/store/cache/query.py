@@ -1,5 +1,6 @@
 """The queries on the cache: the filters and sorts of ``find`` in SQL (:func:`select`), the rows
-the ``list`` table reads (:class:`Listed`), whole papers, search candidates.
+the ``list`` table reads (:class:`Listed`), the groups ``stats`` counts (:func:`tally`), whole
+papers, search candidates.
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ class ListedRecord(namedtuple("ListedRecord", "key venue year title tags")):
 
 
 class Listed(PaperTags, namedtuple("Listed", "record status priority rating user_tags finished")):
-    """What the ``list``/``search`` table and ``stats`` show of a paper, read from the cache
+    """What the ``list``/``search`` table shows of a paper, read from the cache
     without loading the whole paper: the attributes they read, named as on
     :class:`~readinglist.record.Paper` (``record`` holds the record's part, a
     :class:`ListedRecord`): record, status, priority, rating, user_tags, finished."""
@@ -148,6 +149,32 @@ def listed(rows: Iterable[tuple]) -> list[Listed]:
         new(Listed, (new(ListedRecord, (r[0], r[2], r[3], r[6], tags(r[7]))), r[1], r[4], r[5], tags(r[8]), r[9]))
         for r in rows
     ]  # fmt: skip
+
+
+#: What ``stats`` reads of a paper (:class:`~readinglist.stats.Alike`), grouped: a row per group
+#: with its count, in the order of each group's first key.
+TALLY_SQL = (
+    "SELECT status, venue, year, tags, utags, finished, count(*), min(key) AS first FROM papers"
+    " GROUP BY status, venue, year, tags, utags, finished ORDER BY first"
+)
+
+
+def tally(db: sqlite3.Connection) -> list:
+    """Every paper counted in :class:`~readinglist.stats.Alike` groups, by SQL (no value is
+    built per paper): what :func:`~readinglist.stats.alike` makes of the papers sorted by key."""
+    from ...stats import Alike
+
+    new = tuple.__new__
+    sep = database.TAG_SEP
+    split: dict[str, tuple[str, ...]] = {"": ()}
+
+    def tags(column: str) -> tuple[str, ...]:
+        found = split.get(column)
+        if found is None:
+            found = split[column] = tuple(column.split(sep))
+        return found
+
+    return [new(Alike, (s, v, y, tags(t), tags(u), f, n)) for s, v, y, t, u, f, n, _ in db.execute(TALLY_SQL)]
 
 
 def papers_of(rows: Iterable[tuple]) -> list[Paper]:
