@@ -92,3 +92,30 @@ def test_a_stated_description_running_on_into_a_clause_is_not_kept_for_being_sta
     assert _stated("a ridge network for crop maps", plain + " A ridge network for crop maps works.")
     assert not _stated("a ridge network that sorts crop maps", plain)
     assert not _stated("a ridge network, that is", plain + " a ridge network, that is")
+
+
+def test_a_pair_led_by_what_the_authors_propose_gives_up_no_means_margin():
+    """"skip-span task for <task>": real titles seldom put "task" before "for", but the authors
+    say they propose it, so it is their means, not a glued phrase."""
+    from readinglist.convert.title_words import tokens
+    from readinglist.convert.titles.candidates import candidates
+    from readinglist.convert.titles.constants import CROSS_PENALTY, NOT_MEANS_PENALTY
+    from readinglist.convert.titles.features import Scorer
+    from readinglist.convert.titles.relations import means_for
+
+    assert not means_for(["skip-span", "task"])
+    opening = "Logical reasoning of language models is brittle on formal proofs. Formal proofs need long context."
+    probs: dict[str, float] = {}
+
+    def margin(plain: str) -> float:
+        scorer = Scorer(lambda t, d=0.0: probs.get(t, 0.3), [], 8.0)
+        for e, _new, _n, a, b in candidates(plain, 15, scorer):
+            if a == ["skip-span", "task"] and b is not None:
+                toks_a, toks_b = dict.fromkeys(tokens(" ".join(a))), dict.fromkeys(tokens(" ".join(b)))
+                return scorer.pair(toks_a, len(toks_a), toks_b, len(toks_b))[0] - e
+        raise AssertionError("no pair led by the skip-span task")
+
+    proposed = margin(f"{opening} We propose a novel skip-span task. We train on it.")
+    used = margin(f"{opening} Our models see a skip-span task. We train on it.")
+    assert abs(proposed - CROSS_PENALTY) < 1e-9
+    assert abs(used - (CROSS_PENALTY + NOT_MEANS_PENALTY)) < 1e-9
