@@ -17,6 +17,7 @@ novel skip-tree task"). Besides them, "<a> for
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lexicon import DANGLING
 from .contribution import own_sentences
@@ -217,6 +218,7 @@ def option_words(words: list[str], tail: list[str] | None) -> list[str]:
     return words if tail is None else words + ["for"] + tail
 
 
+
 _PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)[sd]?\s+"
                       r"(?:(?:a|an|the|our|novel|new|simple)\s+)*")
 
@@ -224,4 +226,12 @@ _PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:\w+\s+)?(?:propo
 def _proposed(a: list[str], plain: str) -> bool:
     """Do the authors say they propose ``a`` ("we propose a novel skip-tree task")? Then it is
     their contribution, whatever its head."""
-    return bool(re.search(_PROPOSE.pattern + re.escape(" ".join(a)) + r"\b", plain))
+    said = " ".join(a)
+    return any(plain.startswith(said, at) and not plain[at + len(said) : at + len(said) + 1].isalnum()
+               for at in _proposal_starts(plain))
+
+
+@lru_cache(maxsize=4)
+def _proposal_starts(plain: str) -> tuple[int, ...]:
+    """Where the objects of the abstract's "we propose / introduce ..." start (after the article)."""
+    return tuple(m.end() for m in _PROPOSE.finditer(plain))
