@@ -9,13 +9,15 @@ commonest false title readers flagged. Such a composed pair gives up ``CROSS_PEN
 expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
 (:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"); one whose first head
 real titles seldom put before "for" (:func:`.relations.means_for`, learned: "labels for <task>")
-gives up ``NOT_MEANS_PENALTY`` more. Besides them, "<a> for
+gives up ``NOT_MEANS_PENALTY`` more, unless the authors say they propose it ("we propose a
+novel skip-tree task"). Besides them, "<a> for
 <b>" where a sentence of the abstract itself says "<a> (designed) for <b>" (:func:`_said_pairs`).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lexicon import DANGLING
 from .contribution import own_sentences
@@ -94,7 +96,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         room = pair_max - len(a)
         spelled = spells_out(a, name)  # what the name stands for is the paper's own: no composed guess
         # "higher-quality labels for <task>": real titles seldom put such a head before "for"
-        penalty = 0.0 if spelled else CROSS_PENALTY + (0.0 if means_for(a) else NOT_MEANS_PENALTY)
+        penalty = 0.0 if spelled else CROSS_PENALTY + (0.0 if means_for(a) or _proposed(a, plain) else NOT_MEANS_PENALTY)
         a_befores = befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
         for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
             # what was made (said later) comes first, what the abstract opens with after "for";
@@ -214,3 +216,22 @@ _FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")
 def option_words(words: list[str], tail: list[str] | None) -> list[str]:
     """A candidate's words: a phrase, or ``words`` "for" ``tail``."""
     return words if tail is None else words + ["for"] + tail
+
+
+
+_PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)[sd]?\s+"
+                      r"(?:(?:a|an|the|our|novel|new|simple)\s+)*")
+
+
+def _proposed(a: list[str], plain: str) -> bool:
+    """Do the authors say they propose ``a`` ("we propose a novel skip-tree task")? Then it is
+    their contribution, whatever its head."""
+    said = " ".join(a)
+    return any(plain.startswith(said, at) and not plain[at + len(said) : at + len(said) + 1].isalnum()
+               for at in _proposal_starts(plain))
+
+
+@lru_cache(maxsize=4)
+def _proposal_starts(plain: str) -> tuple[int, ...]:
+    """Where the objects of the abstract's "we propose / introduce ..." start (after the article)."""
+    return tuple(m.end() for m in _PROPOSE.finditer(plain))

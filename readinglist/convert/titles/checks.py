@@ -152,7 +152,7 @@ def _verb_with_object(low: list[str], plain: str) -> bool:
             if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
                 seen += 1
                 nxt = text[end + 1 :].split(" ", 1)[0] if text[end : end + 1] == " " else ""
-                determined += nxt in _DETERMINER_AFTER_VERB
+                determined += nxt in _DETERMINER_AFTER_VERB and _lowercase_at(plain, text, end + 1)
             at = text.find(pair, at + 1)
         if seen and determined == seen:
             return True
@@ -180,6 +180,20 @@ def _participial_start(words: list[str], plain: str) -> bool:
 def _unbracketed(plain: str) -> str:
     """The abstract in lowercase without its parentheses ("Networks (BNNs) provide a ...")."""
     return PAREN.sub("", plain.lower())
+
+
+@lru_cache(maxsize=4)
+def _unbracketed_cased(plain: str) -> str:
+    """:func:`_unbracketed` in the abstract's own letter case."""
+    return PAREN.sub("", plain)
+
+
+def _lowercase_at(plain: str, text: str, at: int) -> bool:
+    """Is the word at ``at`` of :func:`_unbracketed` text written in lowercase in the abstract:
+    an article, not a symbol ("for a rank-r matrix A in ...": the matrix A)? True when the two
+    texts do not line up (lowercasing changed a length)."""
+    cased = _unbracketed_cased(plain)
+    return len(cased) != len(text) or not cased[at : at + 1].isupper()
 
 
 _ARTICLES = frozenset("a an the".split())

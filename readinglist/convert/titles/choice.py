@@ -5,10 +5,10 @@ or joined to the topic, "<phrase> for <phrase of the opening sentences>") that p
 
 from __future__ import annotations
 
-from .checks import ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, subject_and_verb
+from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, subject_and_verb
 from .candidates import option_words, candidates
 from .described import described_family, described_lead, fits_family
-from .constants import CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
+from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .text import ALNUM, first_tokens, word_list
 
@@ -67,8 +67,8 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     best = not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
     if (bare or for_a_verb(title_low := ALNUM.findall(title.lower())) or ends_badly(title) or ends_on_a_verb(title_low, plain)
-            or subject_and_verb(title_low, plain)):
-        best = -1.0  # "models for explain rules", "... for covering large": any candidate that passes is better
+            or subject_and_verb(title_low, plain) or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title))):
+        best = -1.0  # "models for explain rules", "... for covering large", "Tested on ...": any candidate that passes is better
     head = first_tokens(plain)
     for score, new, count, words, tail in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
@@ -86,4 +86,5 @@ def _stated(body: str, plain: str) -> bool:
     """Does the abstract say the title's description word for word (the name's appositive "X, a
     <description>" or its own "<object> for <purpose>")?"""
     words = body.split()
-    return len(words) >= 3 and " ".join(words).lower() in plain.lower()
+    return (len(words) >= 3 and " ".join(words).lower() in plain.lower()
+            and RELATIVE.isdisjoint(w.lower() for w in words) and "," not in body)

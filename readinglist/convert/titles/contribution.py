@@ -31,6 +31,14 @@ _VERB_CUE = (
         r"\b[Ww]e\s+(?:(?:first|further|also|then|here|now|systematically)\s+)?"
         r"(?P<v>extend|generali[sz]e|adapt|apply|re-?evaluate|evaluate|benchmark|collect|compile|audit|quantify|measure|probe)(?:s|d|ed)?\b")),
 )
+
+
+def introduces(sentence: str) -> bool:
+    """Does the sentence say what the authors propose ("we introduce / propose / present ...",
+    "this paper develops ..."), not what they use ("we use the forward Euler method to ...")?"""
+    return bool(_VERB_CUE[0][1].search(sentence))
+
+
 # Objects that are an artefact: kept as they are ("We collected a dataset of ..." -> "Dataset of ...").
 _ARTEFACT_OBJECT = re.compile(rf"^(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){{0,3}}?(?:{KINDS}|collection|set|database)\b", re.IGNORECASE)
 _BAD_OBJECT = re.compile(r"^(?:this|these|those|such|it|them|the question|whether|that)\b", re.IGNORECASE)

@@ -16,7 +16,8 @@ import re
 
 from ..kinds import KIND_OF, described_kind
 from ..lexicon import split_sentences
-from .text import article, describe, gerund_of, head_noun, strip_dangling
+from .contribution import introduces
+from .text import article, describe, gerund_of, head_noun, PARTICIPLE_END, strip_dangling
 from .topic import restates, topic_phrase
 
 _TO_VERB = re.compile(r"^to\s+([a-z]+)\b(.*)$", re.DOTALL)
@@ -129,7 +130,9 @@ def _spells(words: list[str], name: str) -> bool:
 
 def described_family(plain: str, name: str) -> tuple[str, list[str], str] | None:
     """When the abstract introduces ``name`` as a kind of thing ("Pressure2Motion, a novel motion
-    capture algorithm that synthesizes ...", "a benchmark, VESPER"): the family of its kind noun
+    capture algorithm that synthesizes ...", "a benchmark, VESPER"; in a sentence where the
+    authors speak of their work, only one saying what they propose, :func:`.contribution.introduces`:
+    "we use the forward Euler method to ..." names a tool they use): the family of its kind noun
     (:data:`readinglist.convert.kinds.FAMILIES`), what it is for, as lowercase words ("for
     roof plane segmentation" -> ["roof", "plane", "segmentation"], "to handle X" -> ["handling",
     "x"]), and that sentence in lowercase; None when it does not."""
@@ -137,6 +140,8 @@ def described_family(plain: str, name: str) -> tuple[str, list[str], str] | None
     if found is None or not _informative(found[1], found[2]):
         return None
     sentence = next((s for o, s in split_sentences(plain) if o <= found[3] <= o + len(s)), "")
+    if _OWN.search(sentence) and not introduces(sentence):
+        return None  # "we use the forward Euler method to ...": a tool the paper uses, not what it makes
     return (KIND_OF[found[0]], [w.strip(",;:.()") for w in _for_purpose(found[2]).lower().split()[1:]],
             " ".join(sentence.lower().split()))
 
@@ -148,19 +153,38 @@ def fits_family(words: list[str], described: tuple[str, list[str], str], name: s
     (``described``: :func:`described_family`)? When that part is headed by a noun of the kind's
     family ("a generative model", "framework"), spells the name out, is what the thing is for
     as the abstract says it ("roof plane segmentation" of "a network for roof plane
-    segmentation") or the means that sentence says it works by ("a framework enhanced by
-    powerset alignment"); not when it names something else of the abstract, an input, a part or
+    segmentation"), the means that sentence says it works by ("a framework enhanced by
+    powerset alignment") or a part it calls new ("... and a novel deep delta attention
+    mechanism"); a head followed by a participle is the noun before it ("a 3D model integrated
+    with wavelet transforms" is a model); not when it names something else of the abstract, an input, a part or
     the background ("Pressure2Motion: pressure data for ..." of "a motion capture algorithm that
     synthesizes human motion from a ground pressure sequence")."""
-    if KIND_OF.get(head_noun(words)) == described[0] or _spells(words, name):
+    if KIND_OF.get(_head_before_participle(words)) == described[0] or _spells(words, name):
         return True
     low = [w.lower() for w in words]
     if len(low) >= 2 and described[1][: len(low)] == low:
         return True
-    return bool(re.search(_MEANS_BEFORE + re.escape(" ".join(low)) + r"\b", described[2]))
+    said = re.escape(" ".join(low)) + r"\b"
+    return bool(re.search(_MEANS_BEFORE + said, described[2]) or re.search(_OWN_PART + said, described[2]))
+
+
+def _head_before_participle(words: list[str]) -> str:
+    """The head noun of a phrase whose head is followed by a participle and its object ("a
+    3D model integrated with wavelet transforms", "a network based on attention"): the noun
+    before the participle, not the participle :func:`.text.head_noun` stops at."""
+    head = head_noun(words)
+    if PARTICIPLE_END.search(head) or head == "based":
+        low = [w.lower().strip(",;:") for w in words]
+        at = low.index(head) if head in low else 0
+        return low[at - 1] if at > 0 else head
+    return head
 
 
 # how the sentence that says what the name is names its means ("a framework that uses powerset
 # alignment", "a model based on sparse attention"), not its input ("from single-view images")
 _MEANS_BEFORE = (r"\b(?:with|using|uses|via|through|by|based on|built on|leverag\w*|integrat\w*|combin\w*|employ\w*"
                  r"|incorporat\w*|introduc\w*)\s+(?:(?:a|an|the|our|its|novel|new)\s+)*")
+# a part the describing sentence calls new ("an encoder-decoder architecture with ... and a novel
+# deep delta attention mechanism"): the authors' own, a means of the named thing
+_OWN_PART = r"\b(?:novel|new|proposed)\s+"
+_OWN = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
