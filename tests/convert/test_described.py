@@ -156,3 +156,23 @@ def test_the_choice_drops_a_pair_headed_by_the_named_things_input(monkeypatch):
     assert title == "PressoNet: pose synthesis algorithm for motion capture", title
     monkeypatch.setattr(choice, "fits_family", lambda *_a: True)  # without the check, the input wins
     assert make_title(raw, to_plain(raw), "PressoNet") == "PressoNet: ground pressure sequences for motion capture"
+
+
+_WORDS = st.sampled_from(["with", "using", "based", "on", "a", "novel", "new", "the", "model", "attention", "graph",
+                          "(gnn)", "x-y", "via", "net", "proposed", "of", "leveraging", "_", "é"])
+
+
+@settings(max_examples=300)
+@given(st.lists(_WORDS, min_size=1, max_size=4), st.lists(_WORDS, max_size=14), st.sampled_from(["", "s", ")", "-x"]))
+def test_said_after_is_the_regex_it_replaces(phrase_words, sentence_words, suffix):
+    """The phrase look-up of fits_family answers as the per-phrase regex it replaced (which
+    compiled a pattern for every candidate and flushed the re module's cache)."""
+    import re
+
+    from readinglist.convert.titles import described
+
+    phrase = " ".join(phrase_words)
+    sentence = " ".join(sentence_words[: len(sentence_words) // 2] + [phrase + suffix] + sentence_words[len(sentence_words) // 2 :])
+    for pattern, anchored in ((described._MEANS_BEFORE, described._MEANS_END), (described._OWN_PART, described._OWN_PART_END)):
+        expected = bool(re.search(pattern + re.escape(phrase) + r"\b", sentence))
+        assert described._said_after(phrase, sentence, (anchored,)) == expected, (phrase, sentence)

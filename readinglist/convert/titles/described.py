@@ -164,8 +164,30 @@ def fits_family(words: list[str], described: tuple[str, list[str], str], name: s
     low = [w.lower() for w in words]
     if len(low) >= 2 and described[1][: len(low)] == low:
         return True
-    said = re.escape(" ".join(low)) + r"\b"
-    return bool(re.search(_MEANS_BEFORE + said, described[2]) or re.search(_OWN_PART + said, described[2]))
+    return _said_after(" ".join(low), described[2], (_MEANS_END, _OWN_PART_END))
+
+
+def _said_after(phrase: str, sentence: str, before: tuple[re.Pattern, ...]) -> bool:
+    """Does ``sentence`` say ``phrase`` as a whole (a word boundary after it) right after a text
+    that one of ``before`` (patterns anchored at the end) matches? What ``re.search(pattern +
+    re.escape(phrase) + r"\b", sentence)`` says, without compiling a pattern for every phrase
+    (thousands per list: they flushed the ``re`` module's cache)."""
+    start = sentence.find(phrase)
+    while start != -1:
+        end = start + len(phrase)
+        if _boundary(sentence, end) and any(p.search(sentence, 0, start) for p in before):
+            return True
+        start = sentence.find(phrase, start + 1)
+    return False
+
+
+def _boundary(s: str, i: int) -> bool:
+    """``\b`` at ``i``: a word character on one side only."""
+    return _word_char(s, i - 1) != _word_char(s, i)
+
+
+def _word_char(s: str, i: int) -> bool:
+    return 0 <= i < len(s) and (s[i].isalnum() or s[i] == "_")
 
 
 def _head_before_participle(words: list[str]) -> str:
@@ -187,4 +209,6 @@ _MEANS_BEFORE = (r"\b(?:with|using|uses|via|through|by|based on|built on|leverag
 # a part the describing sentence calls new ("an encoder-decoder architecture with ... and a novel
 # deep delta attention mechanism"): the authors' own, a means of the named thing
 _OWN_PART = r"\b(?:novel|new|proposed)\s+"
+_MEANS_END = re.compile(_MEANS_BEFORE + r"\Z")
+_OWN_PART_END = re.compile(_OWN_PART + r"\Z")
 _OWN = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
