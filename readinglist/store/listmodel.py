@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..errors import did_you_mean
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..record import Paper
 
@@ -105,10 +107,7 @@ class Resolved:
         if len(self.renamed) > MESSAGES:
             out.append(f"list {self.list.name}: … and {len(self.renamed) - MESSAGES:,} more keys renamed since")
         for key, suggestions in self.missing[:MESSAGES]:
-            msg = f"list {self.list.name}: no paper with key {key!r}"
-            if suggestions:
-                msg += "; did you mean " + " or ".join(suggestions) + "?"
-            out.append(msg)
+            out.append(f"list {self.list.name}: no paper with key {key!r}" + did_you_mean(suggestions, "; {}"))
         if len(self.missing) > MESSAGES:
             out.append(f"list {self.list.name}: … and {len(self.missing) - MESSAGES:,} more keys that no paper has")
         out += [f"list {self.list.name}: {key} left out: {why}" for key, why in self.unreadable[:MESSAGES]]

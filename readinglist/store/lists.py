@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from collections.abc import Iterable
 
-from ..errors import ListError, UnknownKeyError, ValidationError
+from ..errors import ListError, UnknownKeyError, ValidationError, did_you_mean
 from .listfiles import (
     suggest,
     check_name,
@@ -212,10 +212,7 @@ def _locate_entry(lst: ReadingList, key: str, store: Store) -> tuple[int, int]:
             if e.key == key:
                 return i, j
     keys = [e.key for e in lst.entries]
-    raise ListError(
-        f"list {lst.name}: {key!r} is not in it"
-        + (f"; did you mean {' or '.join(suggest(key, keys))}?" if suggest(key, keys) else "")
-    )
+    raise ListError(f"list {lst.name}: {key!r} is not in it" + did_you_mean(suggest(key, keys), "; {}"))
 
 
 def remove(store: Store, name: str, keys: Iterable[str]) -> ReadingList:

@@ -64,6 +64,16 @@ def test_adding_is_all_or_nothing_with_did_you_mean(store):
         lists.remove(store, "l", ["canvit2026"])
 
 
+def test_removing_a_key_the_list_lacks_names_it_and_suggests_the_close_one(store):
+    lists.create(store, "l")
+    lists.add(store, "l", ["canvit2026"])
+    with pytest.raises(ListError, match=r"^list l: 'canvit2025' is not in it; did you mean canvit2026\?$"):
+        lists.remove(store, "l", ["canvit2025"])
+    with pytest.raises(ListError, match=r"^list l: 'zzzz' is not in it$"):
+        lists.remove(store, "l", ["zzzz"])
+    assert lists.load(store, "l").keys == ("canvit2026",)
+
+
 def test_a_hand_edited_list_and_a_missing_key(store):
     lists.folder(store).mkdir(exist_ok=True)
     (lists.folder(store) / "mine.toml").write_text(
