@@ -346,14 +346,16 @@ class StoredNearIndex(NearIndex):
             return
         segments = self._segments[: self._saved_segments]
         added = self._segments[self._saved_segments :]
-        if not added and tuple(names) == getattr(self, "_saved_names", None) and dict(sigs or {}) == self._sigs:
+        table = sigs if isinstance(sigs, dict) else dict(sigs or {})  # (not copied: the import's peak)
+        if not added and tuple(names) == getattr(self, "_saved_names", None) and table == self._sigs:
             return  # an import that changed nothing rewrites nothing
         if added:
             segments.append(merged(*added) if len(added) > 1 else added[0])
         dropped = sum(1 for n in names if n is None)
         if len(segments) > MAX_SEGMENTS or dropped > len(names) // 4 + 64:
             names, ahashes, segments = compacted(names, ahashes, segments)
-        data = marshal.dumps((VERSION, names, dict(sigs or {}), ahashes, [seg.tobytes() for seg in segments]))
+        # marshal writes an array as the bytes object it loads again, without a copy of its own
+        data = marshal.dumps((VERSION, names, table, ahashes, segments))
         from .atomic import check_inside, replace_files
 
         try:
