@@ -265,3 +265,26 @@ def test_stored_index_finds_what_the_definition_finds(tmp_path_factory, data):
         dupindex.LAZY_MIN, dupindex.FENCE = lazy_min, fence
         for name, value in limits.items():
             setattr(NearIndex, name, value)
+
+
+def test_the_saved_signatures_are_kept_once_and_a_changed_one_is_saved(tmp_path):
+    """The file's signature table is kept only to tell at save whether the signatures changed:
+    those equal to the caller's are the caller's objects (one table held, not two); a save with
+    the same signatures writes nothing, one where a single signature changed (the paper's
+    abstract did not) writes the new one."""
+    abstracts = {f"p{i}.toml": a for i, a in enumerate(ABSTRACTS[:6])}
+    first = StoredNearIndex.open_lazy(tmp_path, {n: (1, i) for i, n in enumerate(abstracts)}, abstracts.__getitem__)
+    first.save({n: (1, i) for i, n in enumerate(abstracts)})
+    path = tmp_path / FILE_NAME
+    sigs = {n: (1, i) for i, n in enumerate(abstracts)}
+    sigs["p2.toml"] = (2, 2)  # its file changed, its abstract did not
+    near = StoredNearIndex.open_lazy(tmp_path, sigs, abstracts.__getitem__)
+    assert all(near._sigs[n] is sigs[n] for n in abstracts if n != "p2.toml")
+    assert near._sigs["p2.toml"] == (1, 2)
+    before = path.stat().st_mtime_ns, path.read_bytes()
+    again = StoredNearIndex.open_lazy(tmp_path, {n: (1, i) for i, n in enumerate(abstracts)}, abstracts.__getitem__)
+    again.save({n: (1, i) for i, n in enumerate(abstracts)})
+    assert (path.stat().st_mtime_ns, path.read_bytes()) == before  # nothing changed: not rewritten
+    near.save(sigs)
+    assert marshal.loads(path.read_bytes())[2] == sigs
+    _same_answers(StoredNearIndex.open_lazy(tmp_path, sigs, abstracts.__getitem__), _fresh(abstracts), [ABSTRACTS[2], typos(ABSTRACTS[4], 2, 1)])
