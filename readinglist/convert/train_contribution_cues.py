@@ -18,7 +18,6 @@ when the hand-set cues find none. Pure Python; writes ``convert/data/contributio
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from .models import DATA
 from .titles.constants import CUE_ADVERBS, NAMING_VERBS
-from .training import parser, read_rows
+from .training import corpus_sha256, parser, read_rows
 
 OUT = DATA / "contribution_cues.json"
 MIN_USES = 30
@@ -47,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=40000)
     a = ap.parse_args(argv)
     path = Path(a.corpus)
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    sha = corpus_sha256(path)
     uses: Counter = Counter()
     titled: Counter = Counter()
     pointed: Counter = Counter()

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import hashlib
 import json
 import re
 import sys
@@ -44,7 +43,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from .training import missing_sklearn, parser, read_rows
+from .training import corpus_sha256, missing_sklearn, parser, read_rows
 
 OUT = Path(__file__).resolve().parent / "data" / "name_model.json"
 COMMON_MIN_DF = 40  # a lowercase word in this many abstracts is a common word
@@ -226,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--other-weight", type=float, default=OTHER_WEIGHT, help="weight of papers without a Name: title in the ranking")
     a = ap.parse_args(argv)
     path = Path(a.corpus)
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    sha = corpus_sha256(path)
     rows = list(read_rows(path, a.limit))
     print(f"{len(rows)} papers from {path.name} (sha256 {sha[:12]}...)", file=sys.stderr)
     common, frequent = word_statistics(rows)

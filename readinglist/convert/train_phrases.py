@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import hashlib
 import json
 import math
 import re
@@ -26,7 +25,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from .training import missing_sklearn, parser, read_rows
+from .training import corpus_sha256, missing_sklearn, parser, read_rows
 
 OUT = Path(__file__).resolve().parent / "data" / "phrase_model.json"
 AFFINITY_MIN_DF = 30
@@ -60,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     from .generation import generation_text
 
     path = Path(a.corpus)
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    sha = corpus_sha256(path)
     rows = list(read_rows(path, a.limit))
     in_abs: Counter = Counter()
     in_title: Counter = Counter()

@@ -47,7 +47,6 @@ writes ``convert/data/title_forms.json``."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -55,7 +54,7 @@ from collections import Counter
 from pathlib import Path
 
 from .models import DATA
-from .training import parser, read_rows
+from .training import corpus_sha256, parser, read_rows
 
 OUT = DATA / "title_forms.json"
 MIN_TITLES = 20
@@ -95,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=40000)
     a = ap.parse_args(argv)
     path = Path(a.corpus)
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    sha = corpus_sha256(path)
     ends: Counter = Counter()
     titles: Counter = Counter()
     starts: Counter = Counter()

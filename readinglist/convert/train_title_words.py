@@ -17,7 +17,6 @@ command. Deterministic for a given corpus.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import sys
@@ -25,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .training import missing_sklearn, parser, read_rows
+from .training import corpus_sha256, missing_sklearn, parser, read_rows
 
 OUT = Path(__file__).resolve().parent / "data" / "title_word_model.json"
 AFFINITY_MIN_DF = 20
@@ -50,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     from .titles.text import clean
 
     path = Path(a.corpus)
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    sha = corpus_sha256(path)
     rows = list(read_rows(path, a.stats + a.fit))
     stats_rows, fit_rows = rows[: a.stats], rows[a.stats :]
     in_abs: Counter = Counter()

@@ -1,5 +1,6 @@
 """What the training scripts (:mod:`.train_names`, :mod:`.train_phrases`,
-:mod:`.train_title_words`) share: the corpus they read by default, reading it, their common
+:mod:`.train_title_words`, :mod:`.train_title_forms`, :mod:`.train_contribution_cues`) share: the
+corpus they read by default, reading it and its digest (kept beside each model), their common
 command line, and the message when the optional training extra is missing. Never imported at
 run time: only the scripts use it."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import sys
 from collections.abc import Iterator
@@ -24,6 +26,11 @@ def read_rows(path: Path, limit: int | None) -> Iterator[dict]:
                 break
             if line.strip():
                 yield json.loads(line)
+
+
+def corpus_sha256(path: Path) -> str:
+    """The corpus file's SHA-256 (hex), which each model records as ``corpus_sha256``."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def parser(doc: str | None, out: Path) -> argparse.ArgumentParser:
