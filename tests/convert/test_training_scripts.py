@@ -56,6 +56,7 @@ def restored_models(monkeypatch):
     yield
     for module in (name_model, phrases, title_words):
         module.load_model.cache_clear()
+    phrases.learned_verbs.cache_clear()  # derived from the phrase model, cached on its own
 
 
 def _trained(path) -> dict:
