@@ -107,15 +107,17 @@ def test_a_pair_led_by_what_the_authors_propose_gives_up_no_means_margin():
     opening = "Logical reasoning of language models is brittle on formal proofs. Formal proofs need long context."
     probs: dict[str, float] = {}
 
-    def margin(plain: str) -> float:
+    def margin(plain: str) -> float | None:
         scorer = Scorer(lambda t, d=0.0: probs.get(t, 0.3), [], 8.0)
         for e, _new, _n, a, b in candidates(plain, 15, scorer):
             if a == ["skip-span", "task"] and b is not None:
                 toks_a, toks_b = dict.fromkeys(tokens(" ".join(a))), dict.fromkeys(tokens(" ".join(b)))
                 return scorer.pair(toks_a, len(toks_a), toks_b, len(toks_b))[0] - e
-        raise AssertionError("no pair led by the skip-span task")
+        return None
 
     proposed = margin(f"{opening} We propose a novel skip-span task. We train on it.")
-    used = margin(f"{opening} Our models see a skip-span task. We train on it.")
-    assert abs(proposed - CROSS_PENALTY) < 1e-9
-    assert abs(used - (CROSS_PENALTY + NOT_MEANS_PENALTY)) < 1e-9
+    studied = margin(f"{opening} We analyze a skip-span task in depth. We train on it.")
+    assert proposed is not None and abs(proposed - CROSS_PENALTY) < 1e-9
+    assert studied is not None and abs(studied - (CROSS_PENALTY + NOT_MEANS_PENALTY)) < 1e-9
+    # a phrase the paper only uses is not what it makes: no pair is led by it
+    assert margin(f"{opening} Our models see a skip-span task. We train on it.") is None

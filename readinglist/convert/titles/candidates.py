@@ -20,9 +20,9 @@ import re
 from functools import lru_cache
 
 from ..lexicon import DANGLING
-from .contribution import own_sentences
+from .contribution import find_contribution, own_sentences
 from ..kinds import KIND_OF
-from .constants import COMPONENT_HEADS, CROSS_PENALTY, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAX_WORDS, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
 from .relations import befores_of, means_for, precedes_a_for
@@ -74,6 +74,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
             if len(tails) == PAIR_PHRASES:
                 break
     pair_max = min(budget, PAIR_MAX) - 1
+    made = _made_phrase(plain)
     if kind and kind[0]:  # the name said to be "a video benchmark": that kind, for what it serves
         lead, clause, at = kind
         _e, toks_k, n_k = scorer.info(lead)
@@ -95,6 +96,8 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
         spelled = spells_out(a, name)  # what the name stands for is the paper's own: no composed guess
+        if not (spelled or _proposed(a, plain) or (made and f" {_bare(a)} " in made)):
+            continue  # not what the paper makes: "<a background model> for <task>" is the readers' commonest false title
         # "higher-quality labels for <task>": real titles seldom put such a head before "for"
         penalty = 0.0 if spelled else CROSS_PENALTY + (0.0 if means_for(a) or _proposed(a, plain) else NOT_MEANS_PENALTY)
         a_befores = befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
@@ -221,6 +224,21 @@ def option_words(words: list[str], tail: list[str] | None) -> list[str]:
 
 _PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)[sd]?\s+"
                       r"(?:(?:a|an|the|our|novel|new|simple)\s+)*")
+
+
+def _made_phrase(plain: str) -> str:
+    """The abstract's contribution phrase (:func:`.contribution.find_contribution`: the object of
+    "we propose / study / evaluate ..."), lowercased and padded with spaces, or "" when it has none."""
+    found = find_contribution(plain, MAX_WORDS)
+    return f" {_bare(found.words)} " if found else ""
+
+
+def _bare(words: list[str]) -> str:
+    """``words`` lowercased without the punctuation around each ("SpaWaNet, a Sparse Wave Network,")."""
+    return " ".join(w.strip(_AROUND).lower() for w in words)
+
+
+_AROUND = ",;:.()[]\"'“”‘’"
 
 
 def _proposed(a: list[str], plain: str) -> bool:
