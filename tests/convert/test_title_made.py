@@ -73,3 +73,20 @@ def test_no_pair_puts_after_for_what_the_method_only_rests_on():
     pairs = _pairs(plain)
     assert any(a == ["gauge", "ranking", "method"] for a, _b in pairs)
     assert not any(b == ["tidal", "ledger", "theory"] for _a, b in pairs)
+
+
+def test_an_example_of_something_is_not_what_a_pair_serves():
+    plain = "Ranking models, e.g., gauge ladders, are slow. We study it."
+    assert _only_means(["gauge", "ladders"], plain)
+    assert not _only_means(["gauge", "ladders"], plain + " Gauge ladders need data.")
+
+
+def test_an_acronym_between_a_phrase_and_its_stated_purpose_keeps_the_pair():
+    said = "We introduce a tidal ranking model {} for flood warning systems in river basins."
+
+    def stated(gap: str) -> bool:
+        return any(a == ["tidal", "ranking", "model"] and b[:3] == ["flood", "warning", "systems"]
+                   for a, b in _pairs(f"{OPENING} {said.format(gap)}"))
+
+    assert stated("(TRM) tailored") and stated("(TRM)")
+    assert not stated("(TRM) and a baseline")

@@ -122,6 +122,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
 _GAP_FOR = re.compile(
     r"^\s*(?:(?:specifically|especially|explicitly|designed|tailored|developed|intended|suitable|built|used|proposed)\s+){0,2}"
     r"for\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
+_ACRONYM = re.compile(r"^\s*\([A-Za-z0-9-]{2,12}\)")
 _GAP_BAD = re.compile(r"\b(?:which|that|who|where|we|our|is|are|was|were|and|but|while)\b|[;:.()]", re.IGNORECASE)
 
 
@@ -168,7 +169,7 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
             m = next((m for m in fors if m.start() >= a_end), None)
             if m is None:
                 continue
-            gap = sent[a_end : m.end()]
+            gap = _ACRONYM.sub("", sent[a_end : m.end()], count=1)  # "a large language model (LLM) tailored for ..."
             if not _GAP_FOR.match(gap) or _GAP_BAD.search(gap.rsplit("for", 1)[0]):
                 continue
             found_b = starts.get(m.end(), [])
@@ -281,7 +282,8 @@ def _proposed(a: list[str], plain: str) -> bool:
 
 def _only_means(b: list[str], plain: str) -> bool:
     """Does the abstract speak of ``b`` only as what the work rests on ("a method rooted in
-    trust region theory", "inspired by human perception")? Then "<a> for <b>" says the reverse."""
+    trust region theory", "inspired by human perception") or as an example of something ("rule
+    models, e.g., decision trees")? Then "<a> for <b>" says what it does not."""
     said = " ".join(b).lower()
     low = plain.lower()
     ats = [m.start() for m in re.finditer(re.escape(said), low)]
@@ -289,7 +291,7 @@ def _only_means(b: list[str], plain: str) -> bool:
 
 
 _MEANS_BEFORE = re.compile(r"\b(?:based\s+on|rooted\s+in|inspired\s+by|grounded\s+in|built\s+(?:up)?on|derived\s+from|"
-                           r"drawing\s+on|draws\s+on|leverag(?:e|es|ing)|us(?:e|es|ing)|via|exploit(?:s|ing)?)\s+(?:(?:the|a|an)\s+)?$")
+                           r"drawing\s+on|draws\s+on|leverag(?:e|es|ing)|us(?:e|es|ing)|via|exploit(?:s|ing)?|e\.g\.,?|such\s+as|including)\s+(?:(?:the|a|an)\s+)?$")
 
 
 def _owned(a: list[str], plain: str) -> bool:
