@@ -90,3 +90,14 @@ def test_an_acronym_between_a_phrase_and_its_stated_purpose_keeps_the_pair():
 
     assert stated("(TRM) tailored") and stated("(TRM)")
     assert not stated("(TRM) and a baseline")
+
+
+@settings(max_examples=40, deadline=None)
+@given(_PHRASE)
+def test_what_the_contribution_phrase_works_on_does_not_lead(phrase):
+    text = " ".join(phrase)
+    plain = f"{OPENING} We propose a {text} method with tidal ledgers for river basins."
+    made = _made_phrases(plain)
+    assert _makes([*phrase, "method"], made)
+    assert not _makes(["tidal", "ledgers"], made)  # its input, not what it makes
+    assert not _makes(["river", "basins"], made)

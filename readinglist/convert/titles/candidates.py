@@ -6,8 +6,8 @@ sentence does), never joined the way the abstract says the reverse (:mod:`.relat
 the phrase before "for" from a sentence where the authors speak of their own work ("we", "our",
 "this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
 commonest false title readers flagged; and then only a phrase the paper makes: what the name
-stands for, the object of a "we propose / present ..." up to its first preposition or one inside
-the contribution phrase (:func:`_made_phrases`), or one the authors call theirs ("our X", "the
+stands for, the words of the contribution phrase or of any "we propose / present ..." object
+before its first preposition (:func:`_made_phrases`), or one the authors call theirs ("our X", "the
 proposed X", "a novel X"); never after "for" a phrase the abstract names only as what the work rests
 on ("a method rooted in X": :func:`_only_means`). Such a composed pair gives up ``CROSS_PENALTY`` of its
 expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
@@ -236,18 +236,21 @@ def _made_phrases(plain: str) -> tuple[tuple[str, int], ...]:
     object of "we propose / study / evaluate ..."), and the object of every other "we propose /
     present / develop ..." up to its first clause word ("we propose H2O, a cache eviction policy
     that ..."); each lowercased and padded with spaces, with where the words that may lead a pair
-    end (the whole contribution phrase; an object's words before its first preposition: "a
-    construction with a unique equilibrium" makes the construction, not the equilibrium)."""
+    end (those before its first preposition: "a construction with a unique equilibrium" makes the
+    construction, not the equilibrium; "curriculum learning for post-training" is not made for
+    curriculum learning)."""
     found = find_contribution(plain, MAX_WORDS)
-    made = [(f" {_bare(found.words)} ", 10**6)] if found else []
+    objects = [" ".join(found.words)] if found else []
     for m in _MAKES.finditer(plain):
         rest = plain[m.end():]
         if rest.startswith("to "):  # "we propose to train X with Y": a step, not a thing made
             continue
         end = _CLAUSE_END.search(rest)
-        rest = rest[: end.start() if end else len(rest)]
-        head = _HEAD_END.search(rest)
-        made.append((f" {_bare(rest.split())} ", len(_bare(rest[: head.start()].split())) + 1 if head else 10**6))
+        objects.append(rest[: end.start() if end else len(rest)])
+    made = []
+    for text in objects:
+        head = _HEAD_END.search(text)
+        made.append((f" {_bare(text.split())} ", len(_bare(text[: head.start()].split())) + 1 if head else 10**6))
     return tuple(made)
 
 
