@@ -5,7 +5,11 @@ task or domain the abstract opens with: real titles name it far more often than 
 sentence does), never joined the way the abstract says the reverse (:mod:`.relations`), and
 the phrase before "for" from a sentence where the authors speak of their own work ("we", "our",
 "this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
-commonest false title readers flagged. Such a composed pair gives up ``CROSS_PENALTY`` of its
+commonest false title readers flagged; and then only a phrase the paper makes: what the name
+stands for, the words of the contribution phrase or of any "we propose / present ..." object
+before its first preposition (:func:`_made_phrases`), or one the authors call theirs ("our X", "the
+proposed X", "a novel X"); never after "for" a phrase the abstract names only as what the work rests
+on ("a method rooted in X": :func:`_only_means`). Such a composed pair gives up ``CROSS_PENALTY`` of its
 expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
 (:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"); one whose first head
 real titles seldom put before "for" (:func:`.relations.means_for`, learned: "labels for <task>")
@@ -67,14 +71,14 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
     tails = []
     not_for = not_for_objects()  # "<method> for hidden layers": real titles seldom say "for" that
     for e, w, i in every:
-        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and head_noun(w) not in not_for:
+        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and head_noun(w) not in not_for and not _only_means(w, plain):
             low = [x.lower() for x in w]
             letters = "".join(x[:1] for x in low if x not in DANGLING)
             tails.append((w, e[1], e[2], stems(low), i, {letters, letters + "s"}, len(w)))
             if len(tails) == PAIR_PHRASES:
                 break
     pair_max = min(budget, PAIR_MAX) - 1
-    made = _made_phrase(plain)
+    made = _made_phrases(plain)
     if kind and kind[0]:  # the name said to be "a video benchmark": that kind, for what it serves
         lead, clause, at = kind
         _e, toks_k, n_k = scorer.info(lead)
@@ -96,7 +100,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
         spelled = spells_out(a, name)  # what the name stands for is the paper's own: no composed guess
-        if not (spelled or _proposed(a, plain) or (made and f" {_bare(a)} " in made)):
+        if not (spelled or _proposed(a, plain) or _makes(a, made) or _owned(a, plain)):
             continue  # not what the paper makes: "<a background model> for <task>" is the readers' commonest false title
         # "higher-quality labels for <task>": real titles seldom put such a head before "for"
         penalty = 0.0 if spelled else CROSS_PENALTY + (0.0 if means_for(a) or _proposed(a, plain) else NOT_MEANS_PENALTY)
@@ -118,6 +122,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
 _GAP_FOR = re.compile(
     r"^\s*(?:(?:specifically|especially|explicitly|designed|tailored|developed|intended|suitable|built|used|proposed)\s+){0,2}"
     r"for\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
+_ACRONYM = re.compile(r"^\s*\([A-Za-z0-9-]{2,12}\)")
 _GAP_BAD = re.compile(r"\b(?:which|that|who|where|we|our|is|are|was|were|and|but|while)\b|[;:.()]", re.IGNORECASE)
 
 
@@ -164,7 +169,7 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
             m = next((m for m in fors if m.start() >= a_end), None)
             if m is None:
                 continue
-            gap = sent[a_end : m.end()]
+            gap = _ACRONYM.sub("", sent[a_end : m.end()], count=1)  # "a large language model (LLM) tailored for ..."
             if not _GAP_FOR.match(gap) or _GAP_BAD.search(gap.rsplit("for", 1)[0]):
                 continue
             found_b = starts.get(m.end(), [])
@@ -226,11 +231,33 @@ _PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:\w+\s+)?(?:propo
                       r"(?:(?:a|an|the|our|novel|new|simple)\s+)*")
 
 
-def _made_phrase(plain: str) -> str:
-    """The abstract's contribution phrase (:func:`.contribution.find_contribution`: the object of
-    "we propose / study / evaluate ..."), lowercased and padded with spaces, or "" when it has none."""
+def _made_phrases(plain: str) -> tuple[tuple[str, int], ...]:
+    """What the paper makes: the contribution phrase (:func:`.contribution.find_contribution`: the
+    object of "we propose / study / evaluate ..."), and the object of every other "we propose /
+    present / develop ..." up to its first clause word ("we propose H2O, a cache eviction policy
+    that ..."); each lowercased and padded with spaces, with where the words that may lead a pair
+    end (those before its first preposition: "a construction with a unique equilibrium" makes the
+    construction, not the equilibrium; "curriculum learning for post-training" is not made for
+    curriculum learning)."""
     found = find_contribution(plain, MAX_WORDS)
-    return f" {_bare(found.words)} " if found else ""
+    objects = [" ".join(found.words)] if found else []
+    for m in _MAKES.finditer(plain):
+        rest = plain[m.end():]
+        if rest.startswith("to "):  # "we propose to train X with Y": a step, not a thing made
+            continue
+        end = _CLAUSE_END.search(rest)
+        objects.append(rest[: end.start() if end else len(rest)])
+    made = []
+    for text in objects:
+        head = _HEAD_END.search(text)
+        made.append((f" {_bare(text.split())} ", len(_bare(text[: head.start()].split())) + 1 if head else 10**6))
+    return tuple(made)
+
+
+def _makes(a: list[str], made: tuple[tuple[str, int], ...]) -> bool:
+    """Does ``a`` start among the words of what the paper makes (:func:`_made_phrases`)?"""
+    said = f" {_bare(a)} "
+    return any(0 <= phrase.find(said) < lead for phrase, lead in made)
 
 
 def _bare(words: list[str]) -> str:
@@ -239,6 +266,13 @@ def _bare(words: list[str]) -> str:
 
 
 _AROUND = ",;:.()[]\"'“”‘’"
+_MAKES = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article)|[Oo]ur (?:paper|work))\s+(?:\w+\s+)?"
+                    r"(?:propose|introduce|present|develop|design|build|construct|create|contribute|offer)(?:s|d)?\s+"
+                    r"|\bby\s+(?:introducing|proposing|presenting)\s+")
+_CLAUSE_END = re.compile(r"[.;:!?]|\s(?:that|which|who|whose|where|when|while|whereas|to|by|using|via|through|based|from|than|"
+                         r"unlike|we|is|are|was|were|can|could|and\s+(?:show|demonstrate|prove|evaluate|find))\s")
+_HEAD_END = re.compile(r"\s(?:for|with|in|on|under|over|across|at|into|between|among|against|without|as|like|such|"
+                       r"tailored|designed|trained|learned|built|used)\s")
 
 
 def _proposed(a: list[str], plain: str) -> bool:
@@ -247,6 +281,38 @@ def _proposed(a: list[str], plain: str) -> bool:
     said = " ".join(a)
     return any(plain.startswith(said, at) and not plain[at + len(said) : at + len(said) + 1].isalnum()
                for at in _proposal_starts(plain))
+
+
+def _only_means(b: list[str], plain: str) -> bool:
+    """Does the abstract speak of ``b`` only as what the work rests on ("a method rooted in
+    trust region theory", "inspired by human perception") or as an example of something ("rule
+    models, e.g., decision trees")? Then "<a> for <b>" says what it does not."""
+    said = " ".join(b).lower()
+    low = plain.lower()
+    ats = [m.start() for m in re.finditer(re.escape(said), low)]
+    return bool(ats) and all(_MEANS_BEFORE.search(low, max(0, at - 40), at) for at in ats)
+
+
+_MEANS_BEFORE = re.compile(r"\b(?:based\s+on|rooted\s+in|inspired\s+by|grounded\s+in|built\s+(?:up)?on|derived\s+from|"
+                           r"drawing\s+on|draws\s+on|leverag(?:e|es|ing)|us(?:e|es|ing)|via|exploit(?:s|ing)?|e\.g\.,?|such\s+as|including)\s+(?:(?:the|a|an)\s+)?$")
+
+
+def _owned(a: list[str], plain: str) -> bool:
+    """Do the authors call ``a`` theirs ("our cross-lingual reward model", "the proposed
+    regularizer", "a novel testing approach")?"""
+    said = " ".join(a).lower()
+    low = plain.lower()
+    return any(low.startswith(said, at) and not low[at + len(said) : at + len(said) + 1].isalnum()
+               for at in _owned_starts(plain))
+
+
+@lru_cache(maxsize=4)
+def _owned_starts(plain: str) -> tuple[int, ...]:
+    """Where the phrases the authors call theirs start (after "our", "the proposed", "a novel")."""
+    return tuple(m.end() for m in _OWNED.finditer(plain))
+
+
+_OWNED = re.compile(r"\b(?:[Oo]ur|[Tt]he\s+proposed|[Aa]n?\s+(?:novel|new))\s+(?:(?:novel|new|proposed)\s+)?")
 
 
 @lru_cache(maxsize=4)
