@@ -11,6 +11,7 @@ from functools import lru_cache
 from ..lexicon import split_sentences
 from .constants import REVERSE_MAX_DF
 from .forms import common_words, not_for_subjects
+from .links import reads_reversed
 from .text import head_noun
 
 
@@ -70,7 +71,7 @@ def says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
     """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
     effective strategy for low-communication distributed training"), so that "<made> for
     <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
-    return precedes_a_for(purpose, befores_of(made, plain))
+    return precedes_a_for(purpose, befores_of(made, plain)) or reads_reversed(made, purpose, plain)
 
 
 def means_for(made: list[str]) -> bool:

@@ -1,0 +1,121 @@
+"""Which way two phrases of one sentence are related, read from the words between them
+(learned: ``data/for_links.json``, :mod:`readinglist.convert.train_for_links`).
+
+Of the real titles "<P> for <Q>" whose abstract has P's and Q's head nouns in one sentence, the
+abstract names P first in about three of four; the words between the two heads shift that
+share: "Q via P", "Q by P", "Q using P", "Q based on P" name what the title puts before "for"
+second, "P enables Q", "P to improve Q" first. A candidate "<a> for <b>" whose abstract says
+"<b> ... to enable <a>" ("graph rewrites that enable message passing") runs against the
+learned share in that sentence: the relation is the other way round.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+from ..lexicon import split_sentences
+from .text import head_noun
+
+#: Tokens read: words (lowercase, hyphenated whole) and the marks that end a clause.
+TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*|[,;:()\[\]]")
+#: The heads of the two phrases are at most this many tokens apart.
+WINDOW = 10
+#: Pseudo-counts at the overall share that each word's share is smoothed with.
+SMOOTH = 5.0
+#: A candidate whose order in one sentence has a learned share below this is the other way round.
+REVERSED_BELOW = 0.15
+_BREAK = frozenset(",;:()[]")
+
+
+def forms(head: str) -> frozenset[str]:
+    """A head noun in both numbers ("model", "models")."""
+    return frozenset({head, head[:-1] if head.endswith("s") else head + "s"}) if head else frozenset()
+
+
+def link(tokens: list[str], first: frozenset[str], second: frozenset[str], before_first: str = "",
+         before_second: str = "") -> tuple[bool, list[str]] | None:
+    """The nearest co-occurrence of a form of ``first`` and a form of ``second`` in one
+    sentence's tokens (each after its word ``before_*`` when one is given: the phrase's own
+    modifier, so that "system" of "system design" is not the head of "multi-agent system"), at
+    most ``WINDOW`` apart with no clause mark between: (``first`` comes first, the words
+    between), or None."""
+    at_first = _at(tokens, first, before_first)
+    at_second = _at(tokens, second, before_second) if at_first else []
+    best: tuple[int, int] | None = None
+    for i in at_first:
+        for j in at_second:
+            if i != j and abs(i - j) <= WINDOW and (best is None or abs(i - j) < abs(best[0] - best[1])):
+                gap = tokens[min(i, j) + 1 : max(i, j)]
+                if _BREAK.isdisjoint(gap):
+                    best = (i, j)
+    if best is None:
+        return None
+    i, j = best
+    return i < j, tokens[min(i, j) + 1 : max(i, j)]
+
+
+def _at(tokens: list[str], heads: frozenset[str], before: str) -> list[int]:
+    return [i for i, t in enumerate(tokens) if t in heads and (not before or (i and tokens[i - 1] == before))]
+
+
+def share_first(gap: list[str], model: dict) -> float:
+    """The learned probability that the phrase named first in the sentence is the one a title
+    puts before "for", given the words between (naive Bayes over the words, each share smoothed
+    towards the overall share)."""
+    p_all, q_all = model.get("prior", (3, 1))
+    prior = p_all / (p_all + q_all)
+    words = model.get("words", {})
+    logit = math.log(prior / (1 - prior))
+    total = logit
+    for w in set(gap):
+        counts = words.get(w)
+        if counts:
+            p, q = counts
+            share = (p + SMOOTH * prior) / (p + q + SMOOTH)
+            total += math.log(share / (1 - share)) - logit
+    return 1.0 / (1.0 + math.exp(-total))
+
+
+@lru_cache(maxsize=4)
+def _sentences(plain: str) -> tuple[list[str], ...]:
+    return tuple(TOKEN.findall(sent.lower()) for _o, sent in split_sentences(plain))
+
+
+def reads_reversed(a: list[str], b: list[str], plain: str) -> bool:
+    """Does a sentence of the abstract relate the phrases ``a`` and ``b`` (found by their head
+    nouns, after the word before each head when the phrase has one) so that real titles would
+    put ``b`` before "for", not ``a`` (learned share below ``REVERSED_BELOW``)?"""
+    model = load_model()
+    a_head, a_before = _head(a)
+    b_head, b_before = _head(b)
+    if not model or not a_head or not b_head or a_head == b_head:
+        return False
+    fa, fb = forms(a_head), forms(b_head)
+    for tokens in _sentences(plain):
+        found = link(tokens, fa, fb, a_before, b_before)
+        if found is not None:
+            a_first, gap = found
+            share = share_first(gap, model)
+            if (share if a_first else 1.0 - share) < REVERSED_BELOW:
+                return True
+    return False
+
+
+def _head(words: list[str]) -> tuple[str, str]:
+    """A phrase's head noun (:func:`.text.head_noun`) and the word before it, lowercase."""
+    head = head_noun(words)
+    low = [w.lower().strip(",;:") for w in words]
+    at = low.index(head) if head in low else -1
+    return head, (low[at - 1] if at > 0 and low[at - 1] not in _ARTICLES else "")
+
+
+_ARTICLES = frozenset("a an the".split())
+
+
+@lru_cache(maxsize=1)
+def load_model() -> dict:
+    from ..models import DATA, read_model
+
+    return read_model(DATA / "for_links.json")

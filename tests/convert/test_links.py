@@ -1,0 +1,110 @@
+"""Which way two phrases of one sentence are related (titles/links.py, learned by
+train_for_links.py): a composed "<a> for <b>" never runs against the abstract's own wording."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from readinglist.convert import train_for_links
+from readinglist.convert.titles import links
+
+# made-up words: never a function word or a cue
+WORD = st.text("bcdfghklmnprstvz", min_size=3, max_size=5).map(lambda s: s + "ex")
+
+# a toy model written for these tests: "via" and "by" name the title's first phrase second,
+# "enable" names it first
+TOY = {"prior": [30, 10], "words": {"via": [1, 40], "by": [3, 30], "enable": [40, 1], "that": [20, 8]}}
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    monkeypatch.setattr(links, "load_model", lambda: TOY)
+
+
+def tokens(text: str) -> list[str]:
+    return links.TOKEN.findall(text.lower())
+
+
+def test_link_finds_the_nearest_pair_and_the_words_between():
+    found = links.link(tokens("Rewrites of graphs that enable message passing, and passing again"),
+                       frozenset({"rewrites"}), frozenset({"passing"}))
+    assert found == (True, ["of", "graphs", "that", "enable", "message"])
+
+
+def test_a_clause_mark_or_a_long_gap_is_no_link():
+    assert links.link(tokens("rewrites (of graphs) passing"), frozenset({"rewrites"}), frozenset({"passing"})) is None
+    far = "rewrites " + "word " * links.WINDOW + "passing"
+    assert links.link(tokens(far), frozenset({"rewrites"}), frozenset({"passing"})) is None
+
+
+def test_the_head_must_follow_the_phrases_own_modifier():
+    text = tokens("our agent system for data workflows for system design")
+    assert links.link(text, frozenset({"system"}), frozenset({"workflows"}), "agent") == (True, ["for", "data"])
+    assert links.link(text, frozenset({"system"}), frozenset({"workflows"}), "tool") is None
+
+
+def test_a_word_between_shifts_the_share_from_the_prior(toy):
+    prior = links.share_first([], TOY)
+    assert prior == pytest.approx(0.75)
+    assert links.share_first(["zorbex"], TOY) == pytest.approx(prior)  # an unknown word says nothing
+    assert links.share_first(["via"], TOY) < 0.15 < prior < links.share_first(["enable"], TOY)
+
+
+def test_b_that_enables_a_reads_reversed_and_a_that_enables_b_does_not(toy):
+    text = "We build sparse rewrites that enable message passing on large molecules."
+    assert links.reads_reversed(["message", "passing"], ["sparse", "rewrites"], text)
+    assert not links.reads_reversed(["sparse", "rewrites"], ["message", "passing"], text)
+    # "b via a": a is the means of b, the title's order
+    text = "We speed up message passing via sparse rewrites."
+    assert not links.reads_reversed(["sparse", "rewrites"], ["message", "passing"], text)
+    assert links.reads_reversed(["message", "passing"], ["sparse", "rewrites"], text)
+
+
+def test_phrases_in_different_sentences_are_never_reversed(toy):
+    text = "Sparse rewrites are cheap. They enable much. Message passing is slow."
+    assert not links.reads_reversed(["message", "passing"], ["sparse", "rewrites"], text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(WORD, min_size=4, max_size=4, unique=True), st.lists(st.sampled_from(["via", "by", "enable", "that", "the"]), max_size=3))
+def test_never_both_ways_round(words, between):
+    # whatever the words between, a sentence cannot say that both "a for b" and "b for a" run backwards
+    a, b = words[:2], words[2:]
+    text = f"The {' '.join(a)} {' '.join(between)} {' '.join(b)} works."
+    model = TOY
+    saved = links.load_model
+    links.load_model = lambda: model  # type: ignore[assignment]
+    try:
+        assert not (links.reads_reversed(a, b, text) and links.reads_reversed(b, a, text))
+    finally:
+        links.load_model = saved
+
+
+def test_the_trainer_counts_which_phrase_comes_first_around_each_word(tmp_path):
+    # written for this test: titles "<P> for <Q>" whose abstracts say "Q via P" (20) or "P enables Q" (20)
+    rows = [{"title": f"Kit{i}: sparse rewrites for message passing", "abstract": f"We speed up message passing via sparse rewrites. Case {i}."}
+            for i in range(20)]
+    rows += [{"title": f"Tool{i}: lattice sieves for prime search", "abstract": "Lattice sieves enable prime search at scale."}
+             for i in range(20)]
+    rows += [{"title": "Notes on nothing", "abstract": "Nothing here."}]
+    corpus = tmp_path / "train.jsonl.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as f:
+        for i, row in enumerate(rows):
+            f.write(json.dumps({"id": str(i), "source": "test", **row}) + "\n")
+    out = tmp_path / "for_links.json"
+    assert train_for_links.main([str(corpus), "--out", str(out)]) == 0
+    model = json.loads(out.read_text(encoding="utf-8"))
+    assert model["papers"] == 40 and model["prior"] == [20, 20]
+    assert model["words"]["via"] == [0, 20] and model["words"]["enable"] == [20, 0]
+    assert model["command"].startswith("python -m readinglist.convert.train_for_links") and model["corpus_sha256"]
+
+
+def test_title_heads_reads_the_last_word_before_for_and_the_head_after():
+    assert train_for_links.title_heads("Tool: sparse rewrites for message passing in graphs") == ("rewrites", "passing")
+    assert train_for_links.title_heads("Rewrites for passing for graphs") is None  # two "for"s
+    assert train_for_links.title_heads("Message passing on graphs") is None
