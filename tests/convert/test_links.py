@@ -108,3 +108,21 @@ def test_title_heads_reads_the_last_word_before_for_and_the_head_after():
     assert train_for_links.title_heads("Tool: sparse rewrites for message passing in graphs") == ("rewrites", "passing")
     assert train_for_links.title_heads("Rewrites for passing for graphs") is None  # two "for"s
     assert train_for_links.title_heads("Message passing on graphs") is None
+
+
+def test_a_topic_join_the_abstract_relates_the_other_way_is_the_reverse(toy):
+    from readinglist.convert.titles.relations import says_the_reverse
+
+    text = "Our sparse rewrites of molecular graphs enable message passing at scale."
+    assert says_the_reverse(["message", "passing"], ["sparse", "rewrites"], text)
+    assert not says_the_reverse(["sparse", "rewrites"], ["message", "passing"], text)
+
+
+def test_a_modifier_is_refused_when_the_abstract_says_its_opposite_more_often():
+    from readinglist.convert.titles.relations import opposite_said
+
+    text = "Exact marginals are intractable. We approximate them with a cheap approximation."
+    assert opposite_said(["exact", "inference", "of", "marginals"], text)
+    assert not opposite_said(["approximate", "inference"], text)  # "exact" once, "approximat" twice
+    assert not opposite_said(["exact", "marginals"], "We compute exact marginals exactly, no approximation.")
+    assert not opposite_said(["cheap", "marginals"], text)  # no modifier with an opposite

@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from ..lexicon import split_sentences
+from .constants import REVERSED_BELOW
 from .text import head_noun
 
 #: Tokens read: words (lowercase, hyphenated whole) and the marks that end a clause.
@@ -24,8 +25,6 @@ TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*|[,;:()\[\]]")
 WINDOW = 10
 #: Pseudo-counts at the overall share that each word's share is smoothed with.
 SMOOTH = 5.0
-#: A candidate whose order in one sentence has a learned share below this is the other way round.
-REVERSED_BELOW = 0.15
 _BREAK = frozenset(",;:()[]")
 
 

@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 
 from ..lexicon import split_sentences
-from .constants import REVERSE_MAX_DF
+from .constants import OPPOSITE_MODIFIERS, REVERSE_MAX_DF
 from .forms import common_words, not_for_subjects
 from .links import reads_reversed
 from .text import head_noun
@@ -84,3 +84,15 @@ def means_for(made: list[str]) -> bool:
         return False
     seldom = not_for_subjects()
     return head not in seldom and (head[:-1] if head.endswith("s") else head + "s") not in seldom
+
+
+def opposite_said(words: list[str], plain: str) -> bool:
+    """Does ``words`` carry a modifier whose opposite the abstract says more often than the
+    modifier itself (:data:`.constants.OPPOSITE_MODIFIERS`: "exact inference" of a method that
+    approximates)?"""
+    low = plain.lower()
+    for w in words:
+        opposite = OPPOSITE_MODIFIERS.get(w.lower())
+        if opposite and len(re.findall(rf"\b{opposite}", low)) > len(re.findall(rf"\b{w.lower()}", low)):
+            return True
+    return False
