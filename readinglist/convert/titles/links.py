@@ -22,7 +22,7 @@ from .text import head_noun
 #: Tokens read: words (lowercase, hyphenated whole) and the marks that end a clause.
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*|[,;:()\[\]]")
 #: The heads of the two phrases are at most this many tokens apart.
-WINDOW = 10
+WINDOW = 16
 #: Pseudo-counts at the overall share that each word's share is smoothed with.
 SMOOTH = 5.0
 _BREAK = frozenset(",;:()[]")
