@@ -83,31 +83,40 @@ def _sentences(plain: str) -> tuple[list[str], ...]:
 
 
 def reads_reversed(a: list[str], b: list[str], plain: str) -> bool:
-    """Does a sentence of the abstract relate the phrases ``a`` and ``b`` (found by their head
-    nouns, after the word before each head when the phrase has one) so that real titles would
-    put ``b`` before "for", not ``a`` (learned share below ``REVERSED_BELOW``)?"""
+    """Does a sentence of the abstract relate the phrases ``a`` and ``b`` so that real titles
+    would put ``b`` before "for", not ``a`` (learned share below ``REVERSED_BELOW``)? Each phrase
+    is found by its head noun after the word before it (:func:`_heads`)."""
     model = load_model()
-    a_head, a_before = _head(a)
-    b_head, b_before = _head(b)
-    if not model or not a_head or not b_head or a_head == b_head:
+    if not model:
         return False
-    fa, fb = forms(a_head), forms(b_head)
-    for tokens in _sentences(plain):
-        found = link(tokens, fa, fb, a_before, b_before)
-        if found is not None:
-            a_first, gap = found
-            share = share_first(gap, model)
-            if (share if a_first else 1.0 - share) < REVERSED_BELOW:
-                return True
+    for a_head, a_before in _heads(a):
+        for b_head, b_before in _heads(b):
+            if a_head == b_head:
+                continue
+            fa, fb = forms(a_head), forms(b_head)
+            for tokens in _sentences(plain):
+                found = link(tokens, fa, fb, a_before, b_before)
+                if found is not None:
+                    a_first, gap = found
+                    share = share_first(gap, model)
+                    if (share if a_first else 1.0 - share) < REVERSED_BELOW:
+                        return True
     return False
 
 
-def _head(words: list[str]) -> tuple[str, str]:
-    """A phrase's head noun (:func:`.text.head_noun`) and the word before it, lowercase."""
+def _heads(words: list[str]) -> list[tuple[str, str]]:
+    """A phrase's head noun (:func:`.text.head_noun`) and the word before it, lowercase; and when
+    two modifiers come before the head, the last of them and the word before it too: "sparse
+    wavelet fusion scheme" is spoken of as "sparse wavelet fusion"."""
     head = head_noun(words)
     low = [w.lower().strip(",;:") for w in words]
     at = low.index(head) if head in low else -1
-    return head, (low[at - 1] if at > 0 and low[at - 1] not in _ARTICLES else "")
+    if at < 0:
+        return []
+    out = [(head, low[at - 1] if at > 0 and low[at - 1] not in _ARTICLES else "")]
+    if at >= 2 and low[at - 2] not in _ARTICLES:
+        out.append((low[at - 1], low[at - 2]))
+    return out
 
 
 _ARTICLES = frozenset("a an the".split())
