@@ -7,7 +7,7 @@ import gzip
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from readinglist.convert import train_for_links
@@ -143,6 +143,54 @@ def test_a_generated_title_never_joins_a_pair_the_abstract_relates_the_other_way
 
 
 def test_a_longer_phrase_is_also_found_by_its_last_modifier():
-    assert links._heads(["sparse", "wavelet", "fusion", "scheme"]) == [("scheme", "fusion"), ("fusion", "wavelet")]
-    assert links._heads(["a", "fusion", "scheme"]) == [("scheme", "fusion")]
-    assert links._heads(["scheme"]) == [("scheme", "")]
+    assert links._heads(("sparse", "wavelet", "fusion", "scheme")) == (("scheme", "fusion"), ("fusion", "wavelet"))
+    assert links._heads(("a", "fusion", "scheme")) == (("scheme", "fusion"),)
+    assert links._heads(("scheme",)) == (("scheme", ""),)
+
+
+def _careful(a: list[str], b: list[str], plain: str) -> bool:
+    """reads_reversed the slow way: every sentence, every pair of heads, no index."""
+    from readinglist.convert.lexicon import split_sentences
+    from readinglist.convert.titles.constants import REVERSED_BELOW
+
+    model = links.load_model()
+    for a_head, a_before in links._heads(tuple(a)):
+        for b_head, b_before in links._heads(tuple(b)):
+            for _o, sent in split_sentences(plain):
+                found = links.link(tokens(sent), links.forms(a_head), links.forms(b_head), a_before, b_before)
+                if a_head != b_head and found is not None:
+                    share = links.share_first(found[1], model)
+                    if (share if found[0] else 1.0 - share) < REVERSED_BELOW:
+                        return True
+    return False
+
+
+PIECES = ["sparse rewrites", "message passing", "rewrite", "passings", "via", "that enable", "by", ",", ".", "the",
+          "to improve", "for", "rewrites for sparse passing"]
+
+
+@settings(max_examples=150, deadline=None)
+@example(["sparse rewrites", "that enable", "message passing"], (["message", "passing"], ["sparse", "rewrites"]))  # True
+@given(st.lists(st.sampled_from(PIECES), min_size=2, max_size=30),
+       st.sampled_from([(["message", "passing"], ["sparse", "rewrites"]), (["sparse", "rewrites"], ["message", "passing"]),
+                        (["big", "sparse", "rewrite", "passings"], ["message", "passing"])]))
+def test_the_indexed_reading_agrees_with_reading_every_sentence(pieces, pair):
+    # the learned model (package data): the index over sentences only skips sentences without both heads
+    text = "Intro. " + " ".join(pieces).replace(" .", ".").replace(" ,", ",") + " end."
+    assert links.reads_reversed(*pair, text) == _careful(*pair, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["exact", "exactly", "inexact", "approximate", "approximation", "approximately",
+                                 "shorter", "longer", "long", "paths", "Exact", ",", "."]), max_size=25))
+def test_the_one_pass_count_of_modifiers_agrees_with_counting_each(words):
+    import re
+
+    from readinglist.convert.titles.constants import OPPOSITE_MODIFIERS
+    from readinglist.convert.titles.relations import contradicted_modifiers
+
+    text = " ".join(words)
+    low = text.lower()
+    careful = {w for w, opposite in OPPOSITE_MODIFIERS.items()
+               if len(re.findall(rf"\b{opposite}", low)) > len(re.findall(rf"\b{w}", low))}
+    assert contradicted_modifiers(text) == careful

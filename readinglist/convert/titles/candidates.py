@@ -26,7 +26,7 @@ from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAX_WORDS, NOT_MEANS_PENA
 from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
 from .links import reads_reversed
-from .relations import befores_of, means_for, opposite_said, precedes_a_for
+from .relations import befores_of, contradicted_modifiers, means_for, opposite_said, precedes_a_for
 from .text import head_noun, PARTICIPLE_END, strip_dangling
 from .topic import phrase_with_topic
 
@@ -113,7 +113,8 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
             e_ab, new_ab, n_ab = scorer.pair(toks_a, n_a, toks_b, n_b)  # composed: it must do clearly better
             options.append((e_ab - penalty, new_ab, n_ab, a, b))
     options += _said_pairs(plain, every, scorer, pair_max + 1, not_for, own)
-    options = [o for o in options if not opposite_said(option_words(o[3], o[4]), plain)]
+    if contradicted_modifiers(plain):
+        options = [o for o in options if not opposite_said(option_words(o[3], o[4]), plain)]
     options.sort(key=lambda option: -option[0])
     return options
 

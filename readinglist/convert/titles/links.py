@@ -78,8 +78,14 @@ def share_first(gap: list[str], model: dict) -> float:
 
 
 @lru_cache(maxsize=4)
-def _sentences(plain: str) -> tuple[list[str], ...]:
-    return tuple(TOKEN.findall(sent.lower()) for _o, sent in split_sentences(plain))
+def _sentences(plain: str) -> tuple[str, ...]:
+    """The abstract's sentences, lowercase."""
+    return tuple(sent.lower() for _o, sent in split_sentences(plain))
+
+
+@lru_cache(maxsize=256)
+def _tokens(sentence: str) -> list[str]:
+    return TOKEN.findall(sentence)
 
 
 def reads_reversed(a: list[str], b: list[str], plain: str) -> bool:
@@ -89,12 +95,16 @@ def reads_reversed(a: list[str], b: list[str], plain: str) -> bool:
     model = load_model()
     if not model:
         return False
-    for a_head, a_before in _heads(a):
-        for b_head, b_before in _heads(b):
-            if a_head == b_head:
-                continue
-            fa, fb = forms(a_head), forms(b_head)
-            for tokens in _sentences(plain):
+    sentences = _sentences(plain)
+    for a_head, a_before in _heads(tuple(a)):
+        fa = forms(a_head)
+        with_a = [sent for sent in sentences if a_head and a_head[:-1] in sent]  # each form holds all but its last letter
+        for b_head, b_before in _heads(tuple(b)) if with_a else ():
+            fb = forms(b_head)
+            for sent in with_a if a_head != b_head else ():
+                if b_head[:-1] not in sent:
+                    continue  # nearly every pair: no sentence names both
+                tokens = _tokens(sent)
                 found = link(tokens, fa, fb, a_before, b_before)
                 if found is not None:
                     a_first, gap = found
@@ -104,19 +114,18 @@ def reads_reversed(a: list[str], b: list[str], plain: str) -> bool:
     return False
 
 
-def _heads(words: list[str]) -> list[tuple[str, str]]:
+@lru_cache(maxsize=1024)
+def _heads(words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """A phrase's head noun (:func:`.text.head_noun`) and the word before it, lowercase; and when
     two modifiers come before the head, the last of them and the word before it too: "sparse
     wavelet fusion scheme" is spoken of as "sparse wavelet fusion"."""
-    head = head_noun(words)
+    head = head_noun(list(words))
     low = [w.lower().strip(",;:") for w in words]
     at = low.index(head) if head in low else -1
     if at < 0:
-        return []
-    out = [(head, low[at - 1] if at > 0 and low[at - 1] not in _ARTICLES else "")]
-    if at >= 2 and low[at - 2] not in _ARTICLES:
-        out.append((low[at - 1], low[at - 2]))
-    return out
+        return ()
+    found = (head, low[at - 1] if at > 0 and low[at - 1] not in _ARTICLES else "")
+    return (found, (low[at - 1], low[at - 2])) if at >= 2 and low[at - 2] not in _ARTICLES else (found,)
 
 
 _ARTICLES = frozenset("a an the".split())
