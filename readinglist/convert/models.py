@@ -29,6 +29,7 @@ def load_all() -> None:
     """Read every learned model into its module's cache (before forking workers)."""
     from . import name_model, phrases, title_words, titles
     from .titles.contribution import learned_cue
+    from .titles.links import load_model as load_links
 
     name_model.load_model()
     titles.not_final()
@@ -36,3 +37,4 @@ def load_all() -> None:
     phrases.load_model()
     title_words.load_model()
     learned_cue()
+    load_links()

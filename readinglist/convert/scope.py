@@ -10,7 +10,7 @@ count towards how often the abstract repeats a word).
 
 A scope opens at a word of negation, contrast, comparison, removal or example
 (:data:`OPENERS`, and a few two-word ones such as "compared to", "rather than", "improvements
-over", "argue against"), or at a sentence that starts with a contrastive subordinate clause
+over", "argue against", "inspired by", "challenges the"), or at a sentence that starts with a contrastive subordinate clause
 ("While ...,", "Unlike ...,"); it closes at the end of the clause: punctuation, or a word that
 starts a new clause ("we", "which", "while", ...). A list of examples ("such as A, B, and C")
 runs on over its commas.
@@ -27,7 +27,7 @@ OPENERS = frozenset(
     eliminating obviate obviates obviating bypass bypasses bypassing circumvent circumvents circumventing
     sidestep sidesteps sidestepping alleviate alleviates alleviating mitigate mitigates mitigating remove
     removes removing replace replaces replacing reduce reduces reducing existing prior previous conventional recent current
-    traditional""".split()
+    traditional beyond""".split()
 )
 #: Openers of an example list, which runs on over commas ("such as A, B, and C").
 LIST_OPENERS = frozenset("including e.g e.g. like".split())
@@ -39,7 +39,8 @@ PAIRS = frozenset(
         ("argues", "against"), ("compared", "against"), ("improvement", "over"), ("improvements", "over"),
         ("gains", "over"), ("gain", "over"), ("advantage", "over"), ("advantages", "over"), ("improves", "over"),
         ("superiority", "over"), ("free", "of"), ("instead", "of"), ("rather", "than"), ("due", "to"),
-        ("owing", "to"), ("because", "of"),
+        ("owing", "to"), ("because", "of"), ("inspired", "by"), ("motivated", "by"), ("challenge", "the"),
+        ("challenges", "the"), ("challenging", "the"),
     }
 )
 #: A sentence starting with one of these opens a scope up to its first comma.

@@ -36,6 +36,10 @@ SCOPES = [
     "because of {}",
     "improving on recent {}",
     "which current {}",
+    "inspired by {}",
+    "motivated by {}",
+    "that goes beyond {}",
+    "which challenges the {}",
 ]
 
 

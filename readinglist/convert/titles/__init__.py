@@ -10,7 +10,7 @@
    study/formalize/derive ..." (tier 1, or a verb learned to say what a paper does: "we define
    ..."), else "we extend/evaluate/collect ..." as a gerund or an
    artefact), a pointer back to earlier text resolved, a short one joined to the paper's topic
-   (:mod:`.topic`) unless the abstract states the reverse relation (:mod:`.relations`); with no
+   (:mod:`.topic`) unless the abstract states the reverse relation (:mod:`.relations`, :mod:`.links`); with no
    contribution phrase, the first finding or the first sentence. That title is weighed against
    the abstract's most central noun phrase (:mod:`readinglist.convert.phrases`, a learned score).
    The other candidates (:mod:`.choice`): the abstract's noun phrases alone or joined to the

@@ -2,7 +2,7 @@
 abstract's noun phrases (:mod:`readinglist.convert.phrases`), each also joined to the topic when
 it does not say it, and "<phrase> for <phrase of the first two sentences>" (what was made, for the
 task or domain the abstract opens with: real titles name it far more often than the contribution
-sentence does), never joined the way the abstract says the reverse (:mod:`.relations`), and
+sentence does), never joined the way the abstract says the reverse (:mod:`.relations`, :mod:`.links`), and
 the phrase before "for" from a sentence where the authors speak of their own work ("we", "our",
 "this paper"), when the abstract has one: "<a background or compared phrase> for <task>" is the
 commonest false title readers flagged; and then only a phrase the paper makes: what the name
@@ -29,7 +29,8 @@ from ..kinds import KIND_OF
 from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAX_WORDS, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
-from .relations import befores_of, means_for, precedes_a_for
+from .links import reads_reversed
+from .relations import befores_of, contradicted_modifiers, means_for, opposite_said, precedes_a_for
 from .text import head_noun, PARTICIPLE_END, strip_dangling
 from .topic import phrase_with_topic
 
@@ -88,7 +89,8 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
             low = [x.lower() for x in b]  # introducing it (later ones hold its parts and results), but
             if (i <= at + 1 and 2 <= len(b) <= pair_max - len(lead) and "for" not in low and said_k.isdisjoint(stems(low))
                     and head_noun(b) not in not_for
-                    and head_noun(b) not in KIND_OF and head_noun(b) not in COMPONENT_HEADS and " ".join(low) not in clause):
+                    and head_noun(b) not in KIND_OF and head_noun(b) not in COMPONENT_HEADS and " ".join(low) not in clause
+                    and not reads_reversed(lead, b, plain)):
                 # not a method, a part ("a framework for preference adapter") or a word of the rest
                 # of its sentence ("an optimizer in which a classical policy ...")
                 options.append((*scorer.pair(toks_k, n_k, e[1], e[2]), lead, b))
@@ -110,11 +112,13 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
             # "recurrent neural networks for stable RNNs" says it twice
             if (b_sentence >= a_sentence or b_len > room or not said.isdisjoint(b_low)
                     or not b_initials.isdisjoint(said) or not a_initials.isdisjoint(b_low)
-                    or precedes_a_for(b, a_befores)):
+                    or precedes_a_for(b, a_befores) or reads_reversed(a, b, plain)):
                 continue
             e_ab, new_ab, n_ab = scorer.pair(toks_a, n_a, toks_b, n_b)  # composed: it must do clearly better
             options.append((e_ab - penalty, new_ab, n_ab, a, b))
     options += _said_pairs(plain, every, scorer, pair_max + 1, not_for, own)
+    if contradicted_modifiers(plain):
+        options = [o for o in options if not opposite_said(option_words(o[3], o[4]), plain)]
     options.sort(key=lambda option: -option[0])
     return options
 

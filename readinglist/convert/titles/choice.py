@@ -10,6 +10,7 @@ from .candidates import option_words, candidates
 from .described import described_family, described_lead, fits_family
 from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
+from .relations import opposite_said
 from .text import ALNUM, first_tokens, word_list
 
 
@@ -67,8 +68,10 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     best = not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
     if (bare or for_a_verb(title_low := ALNUM.findall(title.lower())) or ends_badly(title) or ends_on_a_verb(title_low, plain)
-            or subject_and_verb(title_low, plain) or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title))):
-        best = -1.0  # "models for explain rules", "... for covering large", "Tested on ...": any candidate that passes is better
+            or subject_and_verb(title_low, plain) or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title))
+            or opposite_said(title_low, plain)):
+        best = -1.0  # "models for explain rules", "... for covering large", "Tested on ...", "exact ..." of an
+        # approximate method: any candidate that passes is better
     head = first_tokens(plain)
     for score, new, count, words, tail in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:

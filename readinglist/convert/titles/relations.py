@@ -9,8 +9,9 @@ import re
 from functools import lru_cache
 
 from ..lexicon import split_sentences
-from .constants import REVERSE_MAX_DF
+from .constants import OPPOSITE_MODIFIERS, REVERSE_MAX_DF
 from .forms import common_words, not_for_subjects
+from .links import reads_reversed
 from .text import head_noun
 
 
@@ -70,7 +71,7 @@ def says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
     """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
     effective strategy for low-communication distributed training"), so that "<made> for
     <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
-    return precedes_a_for(purpose, befores_of(made, plain))
+    return precedes_a_for(purpose, befores_of(made, plain)) or reads_reversed(made, purpose, plain)
 
 
 def means_for(made: list[str]) -> bool:
@@ -83,3 +84,27 @@ def means_for(made: list[str]) -> bool:
         return False
     seldom = not_for_subjects()
     return head not in seldom and (head[:-1] if head.endswith("s") else head + "s") not in seldom
+
+
+def opposite_said(words: list[str], plain: str) -> bool:
+    """Does ``words`` carry a modifier whose opposite the abstract says more often than the
+    modifier itself (:data:`.constants.OPPOSITE_MODIFIERS`: "exact inference" of a method that
+    approximates)?"""
+    contradicted = contradicted_modifiers(plain)
+    return bool(contradicted) and not contradicted.isdisjoint(w.lower() for w in words)
+
+
+@lru_cache(maxsize=4)
+def contradicted_modifiers(plain: str) -> frozenset[str]:
+    """The modifiers of :data:`.constants.OPPOSITE_MODIFIERS` whose opposite the abstract says
+    more often than the modifier (none for nearly every abstract)."""
+    said = _MODIFIER_WORDS.findall(plain.lower())
+    if not said:
+        return frozenset()
+    return frozenset(w for w, opposite in OPPOSITE_MODIFIERS.items()
+                     if sum(x.startswith(opposite) for x in said) > sum(x.startswith(w) for x in said))
+
+
+# every word starting with a modifier of the table or its opposite's stem ("exactly", "approximation")
+_STEMS = "|".join(sorted(set(OPPOSITE_MODIFIERS) | set(OPPOSITE_MODIFIERS.values())))
+_MODIFIER_WORDS = re.compile(rf"\b(?:{_STEMS})\w*")
