@@ -101,3 +101,21 @@ def test_what_the_contribution_phrase_works_on_does_not_lead(phrase):
     assert _makes([*phrase, "method"], made)
     assert not _makes(["tidal", "ledgers"], made)  # its input, not what it makes
     assert not _makes(["river", "basins"], made)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["based on", "using", "rooted in", "the", "trust", "region", "theory", "e.g.,", "we", "fit",
+                                 "models", "such as", "a", "trust region", "."]), min_size=1, max_size=30),
+       st.sampled_from([["trust", "region"], ["region", "theory"], ["models"], ["trust", "region", "theory"]]))
+def test_only_means_reads_every_place_the_phrase_is_said(words, b):
+    """_only_means finds the places a phrase is said with str.find: the same places, and the same
+    answer, as a regular expression made for the phrase (written for this test)."""
+    import re
+
+    from readinglist.convert.titles.candidates import _MEANS_BEFORE, _only_means
+
+    plain = " ".join(words)
+    low, said = plain.lower(), " ".join(b).lower()
+    ats = [m.start() for m in re.finditer(re.escape(said), low)]
+    expected = bool(ats) and all(_MEANS_BEFORE.search(low, max(0, at - 40), at) for at in ats)
+    assert _only_means(b, plain) == expected

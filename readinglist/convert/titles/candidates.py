@@ -293,8 +293,14 @@ def _only_means(b: list[str], plain: str) -> bool:
     models, e.g., decision trees")? Then "<a> for <b>" says what it does not."""
     said = " ".join(b).lower()
     low = plain.lower()
-    ats = [m.start() for m in re.finditer(re.escape(said), low)]
-    return bool(ats) and all(_MEANS_BEFORE.search(low, max(0, at - 40), at) for at in ats)
+    at = low.find(said)
+    if at < 0 or not said:
+        return False
+    while at >= 0:  # each place it is said, as re.finditer would find them (no regex made per phrase)
+        if not _MEANS_BEFORE.search(low, max(0, at - 40), at):
+            return False
+        at = low.find(said, at + len(said))
+    return True
 
 
 _MEANS_BEFORE = re.compile(r"\b(?:based\s+on|rooted\s+in|inspired\s+by|grounded\s+in|built\s+(?:up)?on|derived\s+from|"
