@@ -125,3 +125,26 @@ def test_words_seldom_before_for_and_the_article_a_title_starts_with_are_learned
     model = _train(tmp_path, titles)
     assert "traces" in model["not_for_subject"] and "planner" not in model["not_for_subject"]
     assert model["article_start"] == {"role": "the"}
+
+
+def test_sentence_openers_titles_never_start_with_are_learned(tmp_path):
+    # written for this test: "Despite" opens 40 abstract sentences and no title; "Sparse" opens 40
+    # sentences and 40 titles; "Rarely" opens 10 sentences only (fewer than OPENER_MIN)
+    abstracts = [f"Despite progress, toy ranking is slow. Sparse codes help {i}." + " Rarely it fails." * (i < 10)
+                 for i in range(40)]
+    titles = [f"Sparse toy ranking, take {i}" for i in range(40)]
+    model = _train(tmp_path, titles, abstracts)
+    assert "despite" in model["not_initial"]
+    assert "sparse" not in model["not_initial"] and "rarely" not in model["not_initial"]
+
+
+def test_words_abstracts_hold_and_titles_do_not_are_learned(tmp_path):
+    # written for this test: "outranks" and "notably" in 120 abstracts and no title; "ranking" in
+    # all of them and in every title; "ranker" in 120 abstracts and 2 titles (a rate above the
+    # threshold); "3d" is not a word of letters
+    abstracts = [f"Notably, our toy ranker outranks a 3d baseline in ranking {i}." for i in range(120)]
+    titles = [f"Toy ranking number {i}" for i in range(118)] + ["Toy ranker ranking", "A ranker for ranking"]
+    model = _train(tmp_path, titles, abstracts)
+    only = set(model["abstract_only"])
+    assert {"outranks", "notably", "our", "baseline"} <= only
+    assert "ranking" not in only and "ranker" not in only and "3d" not in only
