@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from readinglist.convert.titles import make_title
 from readinglist.convert.titles.checks import reads_as_clause
-from readinglist.convert.titles.forms import abstract_only, not_initial
+from readinglist.convert.titles.forms import abstract_only, not_initial, verb_forms
 from readinglist.convert.titles.postedits import without_adverbs
 
 
@@ -42,6 +42,15 @@ def test_whole_relative_and_participle_phrases_and_inner_adverbs_are_left_to_the
     # an adverb before a verb's form inside the title is dropped by the post-edit, not a clause
     assert not reads_as_clause("A toy ranker for effectively merging votes", None)
     assert without_adverbs("A toy ranker for effectively merging votes") == "A toy ranker for merging votes"
+
+
+def test_a_verbs_s_form_after_its_subject_makes_a_clause_and_a_plural_noun_does_not():
+    assert {"inherits", "supplies", "alters"} <= verb_forms()
+    assert not {"models", "methods", "networks", "votes", "rankings"} & verb_forms()
+    assert reads_as_clause("Toy ranker inherits voting merits", None)
+    assert reads_as_clause("ToyRank: the ranker alters its ballots", "ToyRank")
+    assert not reads_as_clause("Toy ranker of inherited voting merits", None)
+    assert not reads_as_clause("ToyRank: a ranker which alters ballots", "ToyRank")  # a whole relative clause
 
 
 def test_a_title_without_a_name_starting_in_lowercase_is_a_clause_and_a_subtitle_is_not():

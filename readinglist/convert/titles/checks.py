@@ -17,7 +17,7 @@ from .casing import sentence_case
 from .described import fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_STARTS, FINITE, NOT_CONTENT, QUESTION_WORDS
 from .postedits import acronym_said_once, acronym_twice, relative_as_purpose
-from .forms import abstract_only, common_words, not_final, not_initial, not_phrase_final, TITLE_WORD, words_of_title
+from .forms import abstract_only, common_words, not_final, not_initial, not_phrase_final, TITLE_WORD, verb_forms, words_of_title
 from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PAREN, PARTICIPLE_END
 
 
@@ -43,7 +43,8 @@ def reads_as_clause(title: str, name: str | None) -> bool:
     the paper: starting with a word that opens the abstracts' sentences but no title ("Despite
     ...", "Though ...", "In a ..."; :func:`.forms.not_initial`), holding a word that titles do not
     hold (a sentence's verb, adverb or connective: "... exceeds", "specifically", "recently";
-    :func:`.forms.abstract_only`) or a finite verb ("is", "can"), or, with no name, starting in
+    :func:`.forms.abstract_only`), a verb's -s form after its subject ("chain inherits ...";
+    :func:`.forms.verb_forms`) or a finite verb ("is", "can"), or, with no name, starting in
     lowercase ("communication correction for ...")? Read as the post-edit will write it ("a
     framework that models ..." -> "... for modeling ...")."""
     title = relative_as_purpose(title)
@@ -64,7 +65,10 @@ def reads_as_clause(title: str, name: str | None) -> bool:
             words = words[: i + 1] + words[last:]  # a relative clause with its verb is long but whole: only its end counts
             last = len(words) - 1
             break
+    verbs = verb_forms()
     for i, w in enumerate(words):
+        if i and w in verbs and words[i - 1] not in _RELATIVE:
+            return True  # "Longest chain inherits merits": a verb after its subject
         if w not in said or len(w) < 3 or w in NOT_CONTENT or w.endswith(("ing", "ed")) or w in _RELATIVE:
             continue  # a participle's phrase is long but whole ("a dataset containing ...")
         if w.endswith("ly") and 0 < i < last:

@@ -1,7 +1,7 @@
 """How real titles read, as learned from the training titles (``data/title_forms.json``): the
 words they never end on, the words written with a capital, the verbs they start with as -ing,
 the words they seldom put after "for", the words they seldom put before "for", the words they start with
-only after an article, the sentence openers they do not start with, the words they do not hold;
+only after an article, the sentence openers they do not start with, the words they do not hold, the verbs' -s forms;
 and the word counts of the training abstracts (``data/title_word_model.json``).
 """
 
@@ -97,3 +97,11 @@ def abstract_only() -> frozenset[str]:
     connectives of sentences ("exceeds", "leverages", "specifically", "recently", "paper";
     learned: ``data/title_forms.json``): a title holding one is a clause or cut from one."""
     return frozenset(_forms().get("abstract_only", ()))
+
+
+@lru_cache(maxsize=1)
+def verb_forms() -> frozenset[str]:
+    """Verbs' -s forms: words the training abstracts follow with an article or a possessive
+    ("inherits the", "supplies a") and titles seldom hold, unlike a plural noun ("inherits",
+    "alters", "exceeds"; learned: ``data/title_forms.json``): one after its subject makes a clause."""
+    return frozenset(_forms().get("verb_form", ()))
