@@ -36,7 +36,21 @@ are kept for setting and checking other numbers):
 - **words a title starts with only after an article**: a word that starts a title or a subtitle
   after "a", "an" or "the" at least ``ARTICLE_RATIO`` times as often as bare (plus
   ``ARTICLE_MIN``), with the article it takes most ("framework": "a", "role": "the"):
-  "Framework for X" is a headless opener, "A framework for X" a noun phrase.
+  "Framework for X" is a headless opener, "A framework for X" a noun phrase;
+- **words a title does not start with**: a word that starts at least ``OPENER_MIN`` sentences
+  of the training *abstracts* but starts titles (or subtitles) at a smoothed rate below
+  ``OPENER_MAX_RATE`` of that ("despite", "though", "however", "in", "inspired", "existing"):
+  a title starting with one is a sentence's opening clause, not a name for the paper;
+- **words titles do not hold**: a word (letters only) in at least ``ABSTRACT_MIN`` training
+  abstracts found in titles at a smoothed rate (titles with it / abstracts with it) below
+  ``ABSTRACT_ONLY_RATE``: the verbs, adverbs and connectives of sentences ("exceeds",
+  "specifically", "recently", "leverages", "paper"): a title holding one is a clause;
+- **verbs' -s forms**: a word of letters ending in "s" (not "ss"), used at least ``VERB_USE_MIN``
+  times in the training *abstracts*, followed right away by an article or a possessive ("the",
+  "a", "its", ...) in at least ``VERB_DET_RATE`` of those uses (smoothed; a plural noun almost
+  never is) and found in fewer than ``MIN_TITLES`` titles, fewer than ``VERB_TITLE_RATE`` as often as
+  in abstracts (smoothed): "inherits", "supplies", "alters", "exceeds": a title holding one
+  after its subject is a clause ("Longest chain inherits merits").
 
 :mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind, turns a
 title starting with the second kind into its gerund, lowercases no word of the third kind and
@@ -71,10 +85,21 @@ USE_MAX_FINAL = 0.01
 SUBJECT_MAX_RATE = 0.05
 ARTICLE_RATIO = 2
 ARTICLE_MIN = 3
+OPENER_MIN = 30
+OPENER_MAX_RATE = 0.02
+ABSTRACT_MIN = 30
+ABSTRACT_ONLY_RATE = 0.005
+VERB_USE_MIN = 20
+VERB_DET_RATE = 0.2
+VERB_TITLE_RATE = 0.05
+# what follows a verb's -s form, and almost never a plural noun
+_DETERMINERS = frozenset("a an the its their this these our his her each every such".split())
 # where a "for" phrase of a title stops: its head is the word before
 _FOR_STOP = frozenset("with via using in on from by through under and or of to across at without for as into over beyond towards toward against is are when where how that which vs versus".split())
 _FOR_PHRASE = re.compile(r"\bfor\s+([^:;,()?]+)")
 _ARTICLES = frozenset("a an the".split())
+# the first word of an abstract's sentence (after the text's start or a full stop)
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Z][A-Za-z'\-]*)")
 # a Capitalised or lowercase word after a lowercase word or a comma: inside a sentence; with
 # the parts a hyphen or an en dash joins to it ("the Kolmogorov-Arnold network", "a
 # German–Bulgarian corpus", "non-Markovian"), each of which counts as such a word
@@ -106,12 +131,21 @@ def main(argv: list[str] | None = None) -> int:
     before_for: Counter = Counter()
     bare_starts: Counter = Counter()
     article_starts: dict[str, Counter] = {}
+    sentence_starts: Counter = Counter()
+    in_abstracts: Counter = Counter()
+    determined: Counter = Counter()
     papers = 0
     for row in read_rows(path, a.limit):
+        before = None  # the word before, when no punctuation came between
         for m in _USE.finditer((row.get("abstract") or "").lower()):
             uses[m[1]] += 1
             if m[2] is not None:
                 final_uses[m[1]] += 1
+            if before and m[1] in _DETERMINERS:
+                determined[before] += 1
+            before = m[1] if m[2] is None else None
+        sentence_starts.update(m[1].lower() for m in _SENTENCE_START.finditer(row.get("abstract") or ""))
+        in_abstracts.update({w for w in words_of_title(row.get("abstract") or "") if w.isalpha()})
         for joined in _INSIDE.findall(row.get("abstract") or ""):
             for word in _JOINS.split(joined):
                 if word[0].isupper():
@@ -152,6 +186,13 @@ def main(argv: list[str] | None = None) -> int:
                          and (before_for[w] + FOR_PRIOR * subject_prior) / (n + FOR_PRIOR) < SUBJECT_MAX_RATE)
     article = {w: c.most_common(1)[0][0] for w, c in sorted(article_starts.items())
                if c.total() >= ARTICLE_RATIO * bare_starts[w] + ARTICLE_MIN}
+    not_initial = sorted(w for w, n in sentence_starts.items() if n >= OPENER_MIN
+                         and (starts[w] + 0.5) / (n + 2) < OPENER_MAX_RATE)
+    abstract_only = sorted(w for w, n in in_abstracts.items() if n >= ABSTRACT_MIN
+                           and (titles[w] + 0.5) / (n + 2) < ABSTRACT_ONLY_RATE)
+    verb_forms = sorted(w for w, n in uses.items() if n >= VERB_USE_MIN and w.isalpha() and w.endswith("s")
+                        and not w.endswith("ss") and (determined[w] + 0.5) / (n + 2) >= VERB_DET_RATE
+                        and titles[w] < MIN_TITLES and (titles[w] + 0.5) / (in_abstracts[w] + 2) < VERB_TITLE_RATE)
     lead_on = sorted(w for w, n in uses.items() if n >= USE_MIN and (final_uses[w] + 0.5) / (n + 2) < USE_MAX_FINAL)
     print(f"{papers} titles; {len(not_for)} words seldom head a 'for' phrase; {len(lead_on)} words seldom end an abstract's phrase",
           file=sys.stderr)
@@ -159,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
           file=sys.stderr)
     print(f"{papers} titles; {len(never)} words end fewer than {MAX_RATE:.1%} of the titles they are in; "
           f"{len(gerunds)} verbs start titles as gerunds; "
-          f"{len(proper)} proper words", file=sys.stderr)
+          f"{len(proper)} proper words; {len(not_initial)} sentence openers titles do not start with; "
+          f"{len(abstract_only)} words titles do not hold; {len(verb_forms)} verbs' -s forms", file=sys.stderr)
     model = {
         "about": "readinglist: habits of real titles' form. not_final: words found in >= "
         f"{MIN_TITLES} titles, ending < {MAX_RATE} of them (smoothed); gerund_start: plain verb -> its -ing "
@@ -170,7 +212,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{USE_MIN} times in the abstracts, followed by punctuation in < {USE_MAX_FINAL} of those uses (smoothed); "
         f"not_for_subject: words in >= {FOR_MIN_TITLES} titles right before 'for' in < {SUBJECT_MAX_RATE} of them "
         f"(smoothed as not_for_object); article_start: word -> the article ('a' or 'the') it starts a title or "
-        f"subtitle after >= {ARTICLE_RATIO}x as often as bare + {ARTICLE_MIN}",
+        f"subtitle after >= {ARTICLE_RATIO}x as often as bare + {ARTICLE_MIN}; not_initial: words starting >= "
+        f"{OPENER_MIN} abstract sentences, starting titles or subtitles < {OPENER_MAX_RATE} as often (smoothed); "
+        f"abstract_only: words in >= {ABSTRACT_MIN} abstracts, in titles < {ABSTRACT_ONLY_RATE} as often (smoothed); "
+        f"verb_form: -s words used >= {VERB_USE_MIN} times in the abstracts, before an article or a possessive in >= "
+        f"{VERB_DET_RATE} of them (smoothed), in < {MIN_TITLES} titles and < {VERB_TITLE_RATE} as often as in abstracts",
         "command": "python -m readinglist.convert.train_title_forms" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
         "corpus": path.name,
         "corpus_sha256": sha,
@@ -182,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         "not_phrase_final": lead_on,
         "not_for_subject": not_subject,
         "article_start": article,
+        "not_initial": not_initial,
+        "abstract_only": abstract_only,
+        "verb_form": verb_forms,
     }
     Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     return 0

@@ -125,3 +125,38 @@ def test_words_seldom_before_for_and_the_article_a_title_starts_with_are_learned
     model = _train(tmp_path, titles)
     assert "traces" in model["not_for_subject"] and "planner" not in model["not_for_subject"]
     assert model["article_start"] == {"role": "the"}
+
+
+def test_sentence_openers_titles_never_start_with_are_learned(tmp_path):
+    # written for this test: "Despite" opens 40 abstract sentences and no title; "Sparse" opens 40
+    # sentences and 40 titles; "Rarely" opens 10 sentences only (fewer than OPENER_MIN)
+    abstracts = [f"Despite progress, toy ranking is slow. Sparse codes help {i}." + " Rarely it fails." * (i < 10)
+                 for i in range(40)]
+    titles = [f"Sparse toy ranking, take {i}" for i in range(40)]
+    model = _train(tmp_path, titles, abstracts)
+    assert "despite" in model["not_initial"]
+    assert "sparse" not in model["not_initial"] and "rarely" not in model["not_initial"]
+
+
+def test_words_abstracts_hold_and_titles_do_not_are_learned(tmp_path):
+    # written for this test: "outranks" and "notably" in 120 abstracts and no title; "ranking" in
+    # all of them and in every title; "ranker" in 120 abstracts and 2 titles (a rate above the
+    # threshold); "3d" is not a word of letters
+    abstracts = [f"Notably, our toy ranker outranks a 3d baseline in ranking {i}." for i in range(120)]
+    titles = [f"Toy ranking number {i}" for i in range(118)] + ["Toy ranker ranking", "A ranker for ranking"]
+    model = _train(tmp_path, titles, abstracts)
+    only = set(model["abstract_only"])
+    assert {"outranks", "notably", "our", "baseline"} <= only
+    assert "ranking" not in only and "ranker" not in only and "3d" not in only
+
+
+def test_a_verbs_s_form_is_learned_from_what_follows_it_and_a_plural_noun_is_not(tmp_path):
+    # written for this test: "outranks" is followed by "the" in each of 30 abstracts and is in no
+    # title; "rankers" is as frequent but followed by a full stop or "for"; "ranks" is followed by
+    # "the" too but is in 25 titles (at least MIN_TITLES): titles hold it, so it is no clause sign
+    abstracts = [f"Our toy ranker outranks the baseline and ranks the votes; toy rankers. Rankers for votes {i}."
+                 for i in range(30)]
+    titles = [f"Toy ranks of votes {i}" for i in range(25)] + [f"Toy votes {i}" for i in range(5)]
+    verbs = set(_train(tmp_path, titles, abstracts)["verb_form"])
+    assert "outranks" in verbs
+    assert "rankers" not in verbs and "ranks" not in verbs and "votes" not in verbs

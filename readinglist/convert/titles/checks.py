@@ -15,9 +15,9 @@ from ..kinds import contradicts, name_kind
 from ..lexicon import DANGLING
 from .casing import sentence_case
 from .described import fits_described
-from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_STARTS, FINITE, QUESTION_WORDS
-from .postedits import acronym_said_once, acronym_twice
-from .forms import common_words, not_final, not_phrase_final, TITLE_WORD
+from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_STARTS, FINITE, NOT_CONTENT, QUESTION_WORDS
+from .postedits import acronym_said_once, acronym_twice, relative_as_purpose
+from .forms import abstract_only, common_words, not_final, not_initial, not_phrase_final, TITLE_WORD, verb_forms, words_of_title
 from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PAREN, PARTICIPLE_END
 
 
@@ -36,6 +36,45 @@ def defects(body: str, plain: str, named: bool) -> bool:
     if not named and len(words) <= 3:
         return True
     return not named and len(words) >= 5 and first_five_tokens(body) == first_five_tokens(plain)
+
+
+def reads_as_clause(title: str, name: str | None) -> bool:
+    """Is the title (its part after "Name: " when it has one) part of a sentence, not a name for
+    the paper: starting with a word that opens the abstracts' sentences but no title ("Despite
+    ...", "Though ...", "In a ..."; :func:`.forms.not_initial`), holding a word that titles do not
+    hold (a sentence's verb, adverb or connective: "... exceeds", "specifically", "recently";
+    :func:`.forms.abstract_only`), a verb's -s form after its subject ("chain inherits ...";
+    :func:`.forms.verb_forms`) or a finite verb ("is", "can"), or, with no name, starting in
+    lowercase ("communication correction for ...")? Read as the post-edit will write it ("a
+    framework that models ..." -> "... for modeling ...")."""
+    title = relative_as_purpose(title)
+    named = bool(name) and title.startswith(f"{name}: ")
+    body = title[len(name or "") + 2 :] if named else title
+    words = words_of_title(body)
+    if not words:
+        return False
+    first = body.split()[0]
+    if not named and first.isalpha() and first.islower():
+        return True
+    if first.lower() in not_initial() or not FINITE.isdisjoint(words):
+        return True  # the whole first word: "In-context ...", "Source\u2013target ..." are titles' words
+    said = abstract_only()
+    last = len(words) - 1
+    for i, w in enumerate(words):
+        if w in _RELATIVE and i < last - 1:
+            words = words[: i + 1] + words[last:]  # a relative clause with its verb is long but whole: only its end counts
+            last = len(words) - 1
+            break
+    verbs = verb_forms()
+    for i, w in enumerate(words):
+        if i and w in verbs and words[i - 1] not in _RELATIVE:
+            return True  # "Longest chain inherits merits": a verb after its subject
+        if w not in said or len(w) < 3 or w in NOT_CONTENT or w.endswith(("ing", "ed")) or w in _RELATIVE:
+            continue  # a participle's phrase is long but whole ("a dataset containing ...")
+        if w.endswith("ly") and 0 < i < last:
+            continue  # "for effectively ...": the post-edit drops the adverb
+        return True
+    return False
 
 
 def ends_badly(title: str) -> bool:
@@ -254,7 +293,7 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
     low = ALNUM.findall(made.lower())
     if not CLAUSE_VERBS.isdisjoint(low) and QUESTION_WORDS.isdisjoint(low):
         return ""
-    if for_a_verb(low) or ends_badly(made) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain):
+    if for_a_verb(low) or reads_as_clause(made, name if named else None) or ends_badly(made) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain):
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""

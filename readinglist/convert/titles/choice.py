@@ -5,7 +5,7 @@ or joined to the topic, "<phrase> for <phrase of the opening sentences>") that p
 
 from __future__ import annotations
 
-from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, subject_and_verb
+from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
 from .candidates import option_words, candidates
 from .described import described_family, described_lead, fits_family
 from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
@@ -68,7 +68,8 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     best = not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
     if (bare or for_a_verb(title_low := ALNUM.findall(title.lower())) or ends_badly(title) or ends_on_a_verb(title_low, plain)
-            or subject_and_verb(title_low, plain) or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title))
+            or subject_and_verb(title_low, plain) or reads_as_clause(title, name if named else None)
+            or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title))
             or opposite_said(title_low, plain)):
         best = -1.0  # "models for explain rules", "... for covering large", "Tested on ...", "exact ..." of an
         # approximate method: any candidate that passes is better

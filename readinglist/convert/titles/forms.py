@@ -1,7 +1,7 @@
 """How real titles read, as learned from the training titles (``data/title_forms.json``): the
 words they never end on, the words written with a capital, the verbs they start with as -ing,
 the words they seldom put after "for", the words they seldom put before "for", the words they start with
-only after an article;
+only after an article, the sentence openers they do not start with, the words they do not hold, the verbs' -s forms;
 and the word counts of the training abstracts (``data/title_word_model.json``).
 """
 
@@ -81,3 +81,27 @@ def gerund_starts() -> dict[str, str]:
     """Plain verbs whose -ing form starts real titles far more often ("solve" -> "solving";
     learned: ``data/title_forms.json``)."""
     return _forms().get("gerund_start", {})
+
+
+@lru_cache(maxsize=1)
+def not_initial() -> frozenset[str]:
+    """Words that start many sentences of the training abstracts but almost no titles or subtitles
+    ("despite", "though", "however", "in", "inspired", "existing"; learned:
+    ``data/title_forms.json``): a title starting with one is a sentence's opening clause."""
+    return frozenset(_forms().get("not_initial", ()))
+
+
+@lru_cache(maxsize=1)
+def abstract_only() -> frozenset[str]:
+    """Words of many training abstracts that titles almost never hold: the verbs, adverbs and
+    connectives of sentences ("exceeds", "leverages", "specifically", "recently", "paper";
+    learned: ``data/title_forms.json``): a title holding one is a clause or cut from one."""
+    return frozenset(_forms().get("abstract_only", ()))
+
+
+@lru_cache(maxsize=1)
+def verb_forms() -> frozenset[str]:
+    """Verbs' -s forms: words the training abstracts follow with an article or a possessive
+    ("inherits the", "supplies a") and titles seldom hold, unlike a plural noun ("inherits",
+    "alters", "exceeds"; learned: ``data/title_forms.json``): one after its subject makes a clause."""
+    return frozenset(_forms().get("verb_form", ()))

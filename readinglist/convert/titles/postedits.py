@@ -1,6 +1,6 @@
 """The post-edits applied to the chosen title, in order: a leading verb as its -ing form, an
 acronym said twice ("SSL methods for semi-supervised learning") said once, a relative clause as
-"for" + gerund, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>" when the
+"for" + gerund, a sentence's adverb inside it dropped, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>" when the
 abstract defends against them, a headless opener given its article.
 """
 
@@ -10,7 +10,7 @@ import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
 from .constants import ATTACK_CUE, COMMON_DF, CUT_PREP, DEFENCE_CUE, MAX_WORDS, THREAT_HEADS
-from .forms import article_starts, common_words, gerund_starts, proper_words
+from .forms import abstract_only, article_starts, common_words, gerund_starts, proper_words
 from .text import article, gerund_of, head_noun, name_lead, word_list
 
 
@@ -141,6 +141,23 @@ def relative_as_purpose(title: str) -> str:
     # a second verb joined by "and" follows suit ("performs matching and enables grounding")
     rest = re.sub(r"(?<=\sand\s)([a-z]+)(?=\s)", lambda v: ing(v.group(1)) or v.group(1), title[m.end() :], count=1)
     return f"{title[: m.start()]} for {adverb + ' ' if adverb else ''}{first}{rest}"
+
+
+_ARTICLES = frozenset("a an the".split())
+
+
+def without_adverbs(title: str) -> str:
+    """The title without an -ly adverb that titles do not hold (:func:`.forms.abstract_only`)
+    before a verb's form ("a framework specifically designed for ..." -> "a framework designed
+    for ...", "for effectively integrating ..." -> "for integrating ..."; not after an article or
+    a number: "a publicly available", "20 carefully designed"): the abstract's emphasis, not a
+    name for the paper."""
+    words = title.split(" ")
+    said = abstract_only()
+    kept = [w for i, w in enumerate(words) if not (0 < i < len(words) - 1 and w.endswith("ly") and w.lower() in said
+                                                      and words[i + 1].endswith(("ing", "ed", "s")) and words[i - 1].isalpha()
+                                                      and words[i - 1].lower() not in _ARTICLES)]
+    return title if len(kept) == len(words) else " ".join(kept)
 
 
 def as_gerund(title: str, name: str | None) -> str:
