@@ -69,7 +69,8 @@ def test_a_phrase_said_only_as_what_the_work_rests_on_is_a_means(phrase, means):
 
 def test_no_pair_puts_after_for_what_the_method_only_rests_on():
     plain = ("Tidal ledger theory explains how coastal floods build up over days. "
-             "Flood warnings come late. We propose a gauge ranking method based on tidal ledger theory.")
+             "Early flood warning is hard. We propose a gauge ranking method based on tidal ledger theory. "
+             "It makes early flood warning a day earlier.")  # said again: what the method serves
     pairs = _pairs(plain)
     assert any(a == ["gauge", "ranking", "method"] for a, _b in pairs)
     assert not any(b == ["tidal", "ledger", "theory"] for _a, b in pairs)

@@ -9,7 +9,9 @@ commonest false title readers flagged; and then only a phrase the paper makes: w
 stands for, the words of the contribution phrase or of any "we propose / present ..." object
 before its first preposition (:func:`_made_phrases`), or one the authors call theirs ("our X", "the
 proposed X", "a novel X"); never after "for" a phrase the abstract names only as what the work rests
-on ("a method rooted in X": :func:`_only_means`). Such a composed pair gives up ``CROSS_PENALTY`` of its
+on ("a method rooted in X": :func:`_only_means`), nor one the opening only names as motivation or
+consequence (:func:`.purpose.served`: "<a> for global food security" when only the first sentence
+says food security matters; the same for "Name: <kind> for <b>"). Such a composed pair gives up ``CROSS_PENALTY`` of its
 expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
 (:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"); one whose first head
 real titles seldom put before "for" (:func:`.relations.means_for`, learned: "labels for <task>")
@@ -32,6 +34,7 @@ from .forms import gerund_starts, not_for_objects
 from .links import reads_reversed
 from .relations import befores_of, contradicted_modifiers, means_for, opposite_said, precedes_a_for
 from .text import head_noun, PARTICIPLE_END, strip_dangling
+from .purpose import served
 from .topic import phrase_with_topic
 
 
@@ -72,7 +75,8 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
     tails = []
     not_for = not_for_objects()  # "<method> for hidden layers": real titles seldom say "for" that
     for e, w, i in every:
-        if i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and head_noun(w) not in not_for and not _only_means(w, plain):
+        if (i < OPENING_SENTENCES and len(w) >= 2 and "for" not in w and head_noun(w) not in not_for and not _only_means(w, plain)
+                and served(w, plain, i)):
             low = [x.lower() for x in w]
             letters = "".join(x[:1] for x in low if x not in DANGLING)
             tails.append((w, e[1], e[2], stems(low), i, {letters, letters + "s"}, len(w)))
@@ -90,7 +94,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
             if (i <= at + 1 and 2 <= len(b) <= pair_max - len(lead) and "for" not in low and said_k.isdisjoint(stems(low))
                     and head_noun(b) not in not_for
                     and head_noun(b) not in KIND_OF and head_noun(b) not in COMPONENT_HEADS and " ".join(low) not in clause
-                    and not reads_reversed(lead, b, plain)):
+                    and not reads_reversed(lead, b, plain) and served(b, plain, i)):
                 # not a method, a part ("a framework for preference adapter") or a word of the rest
                 # of its sentence ("an optimizer in which a classical policy ...")
                 options.append((*scorer.pair(toks_k, n_k, e[1], e[2]), lead, b))
