@@ -10,13 +10,16 @@ count towards how often the abstract repeats a word).
 
 A scope opens at a word of negation, contrast, comparison, removal or example
 (:data:`OPENERS`, and a few two-word ones such as "compared to", "rather than", "improvements
-over", "argue against", "inspired by", "challenges the"), or at a sentence that starts with a contrastive subordinate clause
+over", "argue against", "inspired by", "challenges the", and those learned from the training abstracts by
+:mod:`.train_scope_openers`: "experiments on", "suffers from", "leading to"), or at a sentence that starts with a contrastive subordinate clause
 ("While ...,", "Unlike ...,"); it closes at the end of the clause: punctuation, or a word that
 starts a new clause ("we", "which", "while", ...). A list of examples ("such as A, B, and C")
 runs on over its commas.
 """
 
 from __future__ import annotations
+
+from .models import DATA, read_model
 
 
 #: Words after which the next words are something the paper avoids, removes, compares against,
@@ -42,6 +45,10 @@ PAIRS = frozenset(
         ("owing", "to"), ("because", "of"), ("inspired", "by"), ("motivated", "by"), ("challenge", "the"),
         ("challenges", "the"), ("challenging", "the"),
     }
+) | frozenset(
+    # learned (train_scope_openers: data/scope_openers.json): a word and a preposition after which the
+    # abstract's phrase seldom reaches the real title ("due to", "suffers from", "evaluations on")
+    tuple(pair.split()) for pair in read_model(DATA / "scope_openers.json").get("openers", {})
 )
 #: A sentence starting with one of these opens a scope up to its first comma.
 SUBORDINATE_OPENERS = frozenset("while whereas although though despite unlike compared contrary because".split())

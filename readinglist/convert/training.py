@@ -1,5 +1,6 @@
 """What the training scripts (:mod:`.train_names`, :mod:`.train_phrases`,
-:mod:`.train_title_words`, :mod:`.train_title_forms`, :mod:`.train_contribution_cues`) share: the
+:mod:`.train_title_words`, :mod:`.train_title_forms`, :mod:`.train_contribution_cues`,
+:mod:`.train_scope_openers`) share: the
 corpus they read by default, reading it and its digest (kept beside each model), their common
 command line, and the message when the optional training extra is missing. Never imported at
 run time: only the scripts use it."""
