@@ -823,7 +823,7 @@ def test_a_phrase_of_the_background_is_not_joined_to_the_topic():
     from readinglist.convert.titles.features import Scorer
 
     # written for this test: the second sentence is background (what others do), the third the authors'
-    text = ("Tidal gauges are noisy. Earlier systems rely on manual calibration. "
+    text = ("Tidal gauges are noisy. Earlier systems need manual calibration. "
             "We propose a sparse wave model that reads raw gauges.")
     scorer = Scorer(lambda t, d=0.0: 0.3, [], 8.0)
     made = [" ".join(o[3]).lower() for o in cand.candidates(text, 14, scorer) if o[4] is None]
