@@ -158,9 +158,27 @@ def choose(raw: str, plain: str) -> str | None:
         return None
     cands = candidates(raw, plain, skip_generic=True, model=model)
     name = decide(rank(cands, model), model)[0]
-    if name is None or _only_a_source(name, cands, plain) or _credited_to_others(name, plain):
+    if name is None or _only_a_source(name, cands, plain) or _credited_to_others(name, plain) or everyday_term(name, model):
         return None
     return _acronym_for_part(name, cands, plain)
+
+
+#: How many training abstracts must capitalise a run of plain words ("Monte Carlo", "Euler",
+#: "Knowledge Distillation") for it to be an established term rather than this paper's name.
+EVERYDAY_MIN_DF = 20
+_PLAIN_WORDS = re.compile(r"[A-Z][a-z]+(?:[- ][A-Za-z][a-z]+)*")
+
+
+def everyday_term(name: str, model: dict) -> bool:
+    """Is ``name`` a run of plain capitalised words (no digit, no inner capital, no acronym) that
+    at least :data:`EVERYDAY_MIN_DF` training abstracts capitalise too ("Monte Carlo", "Euler",
+    "Neural Network")? Such a term names a method or a field, not the paper's own system: a title
+    "Monte Carlo: ..." says the paper is called that. A coined word ("Falcon", "Synthesizer") is
+    capitalised by few other abstracts."""
+    if not _PLAIN_WORDS.fullmatch(name):
+        return False
+    frequent = model.get("frequent", {})
+    return frequent.get(name if " " not in name else name.lower(), 0) >= EVERYDAY_MIN_DF
 
 
 # "judgments of the European Court of Human Rights (ECtHR)", "data from the UK Biobank": what a
