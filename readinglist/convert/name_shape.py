@@ -12,16 +12,17 @@ from functools import lru_cache
 from . import lexicon
 from .lexicon import NAME_CHARS
 
-# A token: letters/digits joined by - + . ' ; may end in ++ or + ("FruitNeRF++", "Dr.V", "M0.5").
-_TOKEN_BODY = rf"[{NAME_CHARS}]+(?:(?:[-+]|\.(?=[{NAME_CHARS}]))[{NAME_CHARS}]+)*(?:\+\+|\+(?![{NAME_CHARS}]))?"
-TOKEN = re.compile(rf"(?<![{NAME_CHARS}\-+]){_TOKEN_BODY}")
+# A token: letters/digits joined by - + . ' ; may end in ++ or + ("FruitNeRF++", "Dr.V", "M0.5"); "&"
+# joins two parts when a capital follows it ("TopP&R", "Walk&Retrieve").
+_TOKEN_BODY = rf"[{NAME_CHARS}]+(?:(?:[-+]|\.(?=[{NAME_CHARS}])|&(?=[A-Z]))[{NAME_CHARS}]+)*(?:\+\+|\+(?![{NAME_CHARS}]))?"
+TOKEN = re.compile(rf"(?<![{NAME_CHARS}\-+&]){_TOKEN_BODY}")
 # The tokens that may be a candidate: those with a capital (every capital of NAME_CHARS is in _CAPITALS:
 # A-Z, Latin-1's capitals, the Latin Extended blocks (both cases) and the Greek block) or a "+";
 # an all-lowercase one never is. The look-ahead scans the run of token
 # characters from the token's start, so it lets through every such token (and a few others,
 # which the candidates' own test leaves out), and never starts a token where _TOKEN would not.
 _CAPITALS = lexicon.UPPER + "\u0100-\u024f\u0370-\u03ff"
-TOKEN_CAPITAL = re.compile(rf"(?<![{NAME_CHARS}\-+])(?=[{NAME_CHARS}\-+.]*[{_CAPITALS}+]){_TOKEN_BODY}")
+TOKEN_CAPITAL = re.compile(rf"(?<![{NAME_CHARS}\-+&])(?=[{NAME_CHARS}\-+.&]*[{_CAPITALS}+]){_TOKEN_BODY}")
 _CAP_WORD = rf"(?:[A-Z][{NAME_CHARS}]+(?:-[{NAME_CHARS}]+)*)"
 CAP_RUN = re.compile(rf"(?<![{NAME_CHARS}\-])({_CAP_WORD}(?: (?:(?:of|for|and|in|on|the|&) )?{_CAP_WORD}){{1,3}})(?![{NAME_CHARS}])")
 STOP = lexicon.MINOR_WORDS
