@@ -218,7 +218,12 @@ def spells_out(words: list[str], name: str | None) -> bool:
     if not name or len(words) < 2:
         return False
     capitals = "".join(c for c in name if c.isupper()).lower()
-    return len(capitals) >= 3 and "".join(w[:1] for w in words if w.lower() not in DANGLING).lower() == capitals
+    if len(capitals) < 3:
+        return False
+    kept = [w for w in words if w.lower() not in DANGLING]
+    if "".join(w[:1] for w in kept).lower() == capitals:
+        return True  # a hyphenated word may give one initial or one per part ("Multi-Agent" of MAFOCOPS)
+    return any("-" in w for w in kept) and "".join(p[:1] for w in kept for p in w.split("-") if p).lower() == capitals
 
 
 _FINDING = re.compile(r"\b(?:we|this paper|this work)\s+(?:also\s+)?(?:show|find|demonstrate|prove|reveal|observe)s?\s+that\s+"

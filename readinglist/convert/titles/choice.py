@@ -6,7 +6,7 @@ or joined to the topic, "<phrase> for <phrase of the opening sentences>") that p
 from __future__ import annotations
 
 from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
-from .candidates import option_words, candidates
+from .candidates import option_words, candidates, spells_out
 from .described import described_family, described_lead, fits_family
 from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
@@ -53,6 +53,9 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             current += STATED_MARGIN  # honest before clever: what the abstract says of the name
     options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None,
                          name if named else None)
+    spelled = title[len(name or "") + 2 :].lower().split() if named and not bare else []
+    if spelled and spells_out(spelled, name):  # "MAFOCOPS: multi-agent first order ...": no cut of it
+        options = [o for o in options if not _cut_of(option_words(o[3], o[4]), spelled)]
     described = described_family(plain, name) if named and name else None
     if described and name:  # "Name, a <kind> ...": no input, part or background phrase in its place
         options = [o for o in options if o[4] is None or fits_family(o[3], described, name)]
@@ -92,3 +95,13 @@ def _stated(body: str, plain: str) -> bool:
     words = body.split()
     return (len(words) >= 3 and " ".join(words).lower() in plain.lower()
             and RELATIVE.isdisjoint(w.lower() for w in words) and "," not in body)
+
+
+def _cut_of(words: list[str], spelled: list[str]) -> bool:
+    """Do ``words`` hold part of the spelled-out name but not all of it ("order constrained
+    optimization in policy space" of "multi-agent first order constrained optimization ...")?"""
+    low = [w.lower() for w in words]
+    n = len(spelled)
+    if low[:n] == spelled:
+        return False
+    return any(low[i : i + k] == spelled[j : j + k] for k in (3,) for i in range(len(low) - k + 1) for j in range(n - k + 1))
