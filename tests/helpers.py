@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import fcntl
+import gzip
+import json
 import os
 import pty
 import random
@@ -355,3 +357,13 @@ def generated_records(n: int, *, words: int = 40) -> list[Record]:
         )
         for i in range(n)
     ]
+
+
+def training_corpus(folder: Path, rows: list[dict]) -> Path:
+    """A training corpus written for a test (``train.jsonl.gz`` in ``folder``): each row (its
+    "title" and "abstract") with an id and a source, as the training scripts read them."""
+    path = folder / "train.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        for i, row in enumerate(rows):
+            f.write(json.dumps({"id": str(i), "source": "test", **row}) + "\n")
+    return path

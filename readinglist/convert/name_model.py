@@ -62,7 +62,7 @@ from functools import lru_cache
 from .models import DATA, read_model
 from .name_candidates import Candidate, is_introduced, candidate_kind, candidates
 from .name_context import find_all
-from .name_shape import bucket
+from .name_shape import bucket, capitalised_count
 
 __all__ = ["Candidate", "candidates", "choose", "load_model"]
 
@@ -177,8 +177,7 @@ def everyday_term(name: str, model: dict) -> bool:
     capitalised by few other abstracts."""
     if not _PLAIN_WORDS.fullmatch(name):
         return False
-    frequent = model.get("frequent", {})
-    return frequent.get(name if " " not in name else name.lower(), 0) >= EVERYDAY_MIN_DF
+    return capitalised_count(name, model.get("frequent", {})) >= EVERYDAY_MIN_DF
 
 
 # "judgments of the European Court of Human Rights (ECtHR)", "data from the UK Biobank": what a

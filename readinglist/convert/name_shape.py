@@ -63,6 +63,12 @@ _CAPITALISED = re.compile(r"[A-Z][a-z]+")
 _KNOWN_PREFIXES = tuple(k for k in lexicon.KNOWN_SYSTEMS if len(k) >= 3)
 
 
+def capitalised_count(name: str, frequent: dict) -> int:
+    """How many training abstracts capitalise ``name`` (``frequent_names`` of the name model: a
+    token as written, a phrase of capitalised words lowercased)."""
+    return frequent.get(name if " " not in name else name.lower(), 0)
+
+
 def shape_features(name: str, common: frozenset, frequent: dict, own_counts: int = 0) -> dict[str, float]:
     words = name.split()
     f: dict[str, float] = {f"words_{min(len(words), 4)}": 1.0}
@@ -91,7 +97,7 @@ def shape_features(name: str, common: frozenset, frequent: dict, own_counts: int
             not f["generic_acronym"] and low.startswith(_KNOWN_PREFIXES)
             and any(low.startswith(k) and len(low) > len(k) + 1 for k in _KNOWN_PREFIXES)
         )
-        df = max(0, frequent.get(core, 0) - own_counts)
+        df = max(0, capitalised_count(core, frequent) - own_counts)
         f[f"corpus_df_{bucket(df, (2, 9, 49))}"] = 1.0
     else:
         f["multi_title_case"] = float(all(w[:1].isupper() for w in words if w.lower() not in STOP))
@@ -106,7 +112,7 @@ def shape_features(name: str, common: frozenset, frequent: dict, own_counts: int
         initials = "".join(p[:1] for w in words if w.lower() not in STOP for p in w.split("-") if p).upper()
         f["generic_acronym"] = float(len(initials) >= 2 and initials in lexicon.GENERIC_ACRONYMS)
         # how many training abstracts capitalise this phrase ("Knowledge Distillation": many)
-        df = max(0, frequent.get(name.lower(), 0) - own_counts)
+        df = max(0, capitalised_count(name, frequent) - own_counts)
         f[f"phrase_df_{bucket(df, (2, 9, 49))}"] = 1.0
     return f
 

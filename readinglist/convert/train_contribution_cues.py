@@ -18,15 +18,13 @@ when the hand-set cues find none. Pure Python; writes ``convert/data/contributio
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections import Counter
-from pathlib import Path
 
 from .models import DATA
 from .titles.constants import CUE_ADVERBS, NAMING_VERBS
-from .training import corpus_sha256, parser, read_rows
+from .training import command_line, counting_args, read_rows, write_model
 
 OUT = DATA / "contribution_cues.json"
 MIN_USES = 30
@@ -42,11 +40,7 @@ _CUE = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:(?:" + "|".join(CUE_
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = parser(__doc__, OUT)
-    ap.add_argument("--limit", type=int, default=40000)
-    a = ap.parse_args(argv)
-    path = Path(a.corpus)
-    sha = corpus_sha256(path)
+    a, path, sha = counting_args(__doc__, OUT, argv)
     uses: Counter = Counter()
     titled: Counter = Counter()
     pointed: Counter = Counter()
@@ -72,12 +66,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{MIN_USES} times whose next eight content words share >= 2 words with the real title at >= {MIN_SHARE} "
         f"of the rate of {', '.join(REFERENCE)} (smoothed with {PRIOR} pseudo-uses), not followed by a pointer "
         "or a clause word in half their uses or more, nor one that gives a name (call, term, name, dub)",
-        "command": "python -m readinglist.convert.train_contribution_cues" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
+        "command": command_line("train_contribution_cues", a),
         "corpus": path.name,
         "corpus_sha256": sha,
         "verbs": verbs,
     }
-    Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    write_model(a.out, model)
     return 0
 
 

@@ -13,14 +13,12 @@ reads a candidate "<a> for <b>" against these counts. Pure Python; writes
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections import Counter
-from pathlib import Path
 
 from .models import DATA
-from .training import corpus_sha256, parser, read_rows
+from .training import command_line, counting_args, read_rows, write_model
 
 OUT = DATA / "for_links.json"
 MIN_LINKS = 15
@@ -53,11 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     from .lexicon import split_sentences
     from .titles.links import TOKEN, forms, link
 
-    ap = parser(__doc__, OUT)
-    ap.add_argument("--limit", type=int, default=40000)
-    a = ap.parse_args(argv)
-    path = Path(a.corpus)
-    sha = corpus_sha256(path)
+    a, path, sha = counting_args(__doc__, OUT, argv)
     p_first: Counter = Counter()
     q_first: Counter = Counter()
     prior = [0, 0]
@@ -83,14 +77,14 @@ def main(argv: list[str] | None = None) -> int:
         "about": "readinglist: in abstracts whose title is '<P> for <Q>', sentences where P's and Q's heads are at "
         f"most a few tokens apart: prior = [P first, Q first]; words: word between them -> [P first, Q first], "
         f"words in >= {MIN_LINKS} such sentences",
-        "command": "python -m readinglist.convert.train_for_links" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
+        "command": command_line("train_for_links", a),
         "corpus": path.name,
         "corpus_sha256": sha,
         "papers": papers,
         "prior": prior,
         "words": words,
     }
-    Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    write_model(a.out, model)
     return 0
 
 

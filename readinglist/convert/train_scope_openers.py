@@ -15,14 +15,12 @@ title names. Pure Python; writes ``convert/data/scope_openers.json``."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections import Counter
-from pathlib import Path
 
 from .models import DATA
-from .training import corpus_sha256, parser, read_rows
+from .training import command_line, counting_args, read_rows, write_model
 
 OUT = DATA / "scope_openers.json"
 MIN_WORDS = 400
@@ -42,11 +40,7 @@ def _stem(word: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     from .scope import CLOSERS
 
-    ap = parser(__doc__, OUT)
-    ap.add_argument("--limit", type=int, default=40000)
-    a = ap.parse_args(argv)
-    path = Path(a.corpus)
-    sha = corpus_sha256(path)
+    a, path, sha = counting_args(__doc__, OUT, argv)
     said: Counter = Counter()
     titled: Counter = Counter()
     papers = 0
@@ -74,14 +68,14 @@ def main(argv: list[str] | None = None) -> int:
         "about": "readinglist: two words (a word and a preposition) after which the abstract's phrase seldom reaches "
         f"the real title: opener -> [phrase words in the title, phrase words], >= {MIN_WORDS} words, smoothed rate "
         f"< {MAX_RATIO} x the rate of all such phrases ({rate:.4f})",
-        "command": "python -m readinglist.convert.train_scope_openers" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
+        "command": command_line("train_scope_openers", a),
         "corpus": path.name,
         "corpus_sha256": sha,
         "papers": papers,
         "rate": round(rate, 4),
         "openers": openers,
     }
-    Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    write_model(a.out, model)
     return 0
 
 

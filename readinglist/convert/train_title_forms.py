@@ -61,14 +61,12 @@ writes ``convert/data/title_forms.json``."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections import Counter
-from pathlib import Path
 
 from .models import DATA
-from .training import corpus_sha256, parser, read_rows
+from .training import command_line, counting_args, read_rows, write_model
 
 OUT = DATA / "title_forms.json"
 MIN_TITLES = 20
@@ -115,11 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     from .titles import words_of_title
     from .titles.text import gerund_of
 
-    ap = parser(__doc__, OUT)
-    ap.add_argument("--limit", type=int, default=40000)
-    a = ap.parse_args(argv)
-    path = Path(a.corpus)
-    sha = corpus_sha256(path)
+    a, path, sha = counting_args(__doc__, OUT, argv)
     ends: Counter = Counter()
     titles: Counter = Counter()
     starts: Counter = Counter()
@@ -217,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         f"abstract_only: words in >= {ABSTRACT_MIN} abstracts, in titles < {ABSTRACT_ONLY_RATE} as often (smoothed); "
         f"verb_form: -s words used >= {VERB_USE_MIN} times in the abstracts, before an article or a possessive in >= "
         f"{VERB_DET_RATE} of them (smoothed), in < {MIN_TITLES} titles and < {VERB_TITLE_RATE} as often as in abstracts",
-        "command": "python -m readinglist.convert.train_title_forms" + (f" --limit {a.limit}" if a.limit != 40000 else ""),
+        "command": command_line("train_title_forms", a),
         "corpus": path.name,
         "corpus_sha256": sha,
         "papers": papers,
@@ -232,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         "abstract_only": abstract_only,
         "verb_form": verb_forms,
     }
-    Path(a.out).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    write_model(a.out, model)
     return 0
 
 

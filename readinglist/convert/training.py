@@ -42,6 +42,30 @@ def parser(doc: str | None, out: Path) -> argparse.ArgumentParser:
     return ap
 
 
+#: How many rows the counting scripts read by default (rows from here on are kept for checking).
+COUNT_LIMIT = 40000
+
+
+def counting_args(doc: str | None, out: Path, argv: list[str] | None) -> tuple[argparse.Namespace, Path, str]:
+    """A counting script's command line (:func:`parser` and ``--limit``, default
+    :data:`COUNT_LIMIT`), parsed; the corpus path and its digest."""
+    ap = parser(doc, out)
+    ap.add_argument("--limit", type=int, default=COUNT_LIMIT)
+    a = ap.parse_args(argv)
+    path = Path(a.corpus)
+    return a, path, corpus_sha256(path)
+
+
+def command_line(module: str, a: argparse.Namespace) -> str:
+    """The command that rebuilds a counting script's model, as recorded in it."""
+    return f"python -m readinglist.convert.{module}" + (f" --limit {a.limit}" if a.limit != COUNT_LIMIT else "")
+
+
+def write_model(path: str | Path, model: dict) -> None:
+    """Write a model as the package keeps it: JSON, one key per line."""
+    Path(path).write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
 def missing_sklearn() -> int:
     """Say that training needs the optional extra; the exit status to return."""
     print("training needs scikit-learn: pip install -e '.[train]'", file=sys.stderr)

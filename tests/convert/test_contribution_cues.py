@@ -4,11 +4,12 @@ titles repeat says what the paper does and gives the contribution phrase when th
 
 from __future__ import annotations
 
-import gzip
 import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from helpers import training_corpus
 
 from readinglist.convert import train_contribution_cues
 from readinglist.convert.titles import contribution
@@ -18,10 +19,7 @@ TOPICS = ["sparse routing scheme", "graph kernel estimator", "streaming tokenize
 
 
 def _train(tmp_path, rows: list[tuple[str, str]]) -> dict:
-    corpus = tmp_path / "train.jsonl.gz"
-    with gzip.open(corpus, "wt", encoding="utf-8") as f:
-        for i, (title, abstract) in enumerate(rows):
-            f.write(json.dumps({"id": str(i), "title": title, "abstract": abstract, "source": "test"}) + "\n")
+    corpus = training_corpus(tmp_path, [{"title": title, "abstract": abstract} for title, abstract in rows])
     out = tmp_path / "contribution_cues.json"
     assert train_contribution_cues.main([str(corpus), "--out", str(out)]) == 0
     return json.loads(out.read_text(encoding="utf-8"))

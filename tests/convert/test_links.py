@@ -3,12 +3,13 @@ train_for_links.py): a composed "<a> for <b>" never runs against the abstract's 
 
 from __future__ import annotations
 
-import gzip
 import json
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+
+from helpers import training_corpus
 
 from readinglist.convert import train_for_links
 from readinglist.convert.titles import links
@@ -92,10 +93,7 @@ def test_the_trainer_counts_which_phrase_comes_first_around_each_word(tmp_path):
     rows += [{"title": f"Tool{i}: lattice sieves for prime search", "abstract": "Lattice sieves enable prime search at scale."}
              for i in range(20)]
     rows += [{"title": "Notes on nothing", "abstract": "Nothing here."}]
-    corpus = tmp_path / "train.jsonl.gz"
-    with gzip.open(corpus, "wt", encoding="utf-8") as f:
-        for i, row in enumerate(rows):
-            f.write(json.dumps({"id": str(i), "source": "test", **row}) + "\n")
+    corpus = training_corpus(tmp_path, rows)
     out = tmp_path / "for_links.json"
     assert train_for_links.main([str(corpus), "--out", str(out)]) == 0
     model = json.loads(out.read_text(encoding="utf-8"))

@@ -3,11 +3,12 @@ work is evaluated, what a problem stems from or leads to, is never offered as a 
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 
 import pytest
+
+from helpers import training_corpus
 
 from readinglist.convert import train_scope_openers
 from readinglist.convert.scope import PAIRS, in_scope
@@ -36,10 +37,7 @@ def test_the_trainer_keeps_pairs_whose_phrases_seldom_reach_the_title(tmp_path):
     rows = [{"title": f"Sparse kit {i} for gauge ranking",
              "abstract": f"We propose a framework for gauge ranking. Experiments on ledger{i} tide{i} data, with gains."}
             for i in range(300)]
-    corpus = tmp_path / "train.jsonl.gz"
-    with gzip.open(corpus, "wt", encoding="utf-8") as f:
-        for i, row in enumerate(rows):
-            f.write(json.dumps({"id": str(i), "source": "test", **row}) + "\n")
+    corpus = training_corpus(tmp_path, rows)
     out = tmp_path / "scope_openers.json"
     assert train_scope_openers.main([str(corpus), "--out", str(out)]) == 0
     model = json.loads(out.read_text(encoding="utf-8"))

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import gzip
 import json
+
+from helpers import training_corpus
 
 from readinglist.convert import train_title_forms
 from readinglist.convert.titles import words_of_title
 
 
 def _train(tmp_path, titles: list[str], abstracts: list[str] | None = None) -> dict:
-    corpus = tmp_path / "train.jsonl.gz"
-    with gzip.open(corpus, "wt", encoding="utf-8") as f:
-        for i, t in enumerate(titles):
-            abstract = abstracts[i] if abstracts else "x"
-            f.write(json.dumps({"id": str(i), "title": t, "abstract": abstract, "source": "test"}) + "\n")
+    corpus = training_corpus(tmp_path, [{"title": t, "abstract": abstracts[i] if abstracts else "x"} for i, t in enumerate(titles)])
     out = tmp_path / "title_forms.json"
     assert train_title_forms.main([str(corpus), "--out", str(out)]) == 0
     return json.loads(out.read_text(encoding="utf-8"))

@@ -104,4 +104,5 @@ def _cut_of(words: list[str], spelled: list[str]) -> bool:
     n = len(spelled)
     if low[:n] == spelled:
         return False
-    return any(low[i : i + k] == spelled[j : j + k] for k in (3,) for i in range(len(low) - k + 1) for j in range(n - k + 1))
+    runs = {tuple(spelled[j : j + 3]) for j in range(n - 2)}  # any three of its words in a row
+    return any(tuple(low[i : i + 3]) in runs for i in range(len(low) - 2))

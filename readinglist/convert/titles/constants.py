@@ -143,3 +143,8 @@ REVERSED_BELOW = 0.25
 # says "approximate" more often than "exact" claims what the paper does not (:func:`.relations.opposite_said`)
 OPPOSITE_MODIFIERS = {"exact": "approximat", "approximate": "exact", "shorter": "longer", "longer": "shorter"}
 BOUND_MARGIN = 1e-7  # far above the rounding of either sum: the bound never drops a candidate that could win
+#: Where a comma joins two modifiers of one head ("a massively multilingual, rubric-agnostic
+#: model", :func:`.text.clause`): a word ending so is a modifier when the learned lists do not
+#: know it ("streamable"); a word of these after the comma starts a clause or a list instead.
+MODIFIER_ENDINGS = ("able", "ible", "ive", "ous", "-driven", "-based", "-aware", "-agnostic", "-free")
+NOT_GOING_ON = frozenset("which who whose where when while and or but that including such e.g. i.e. as".split())

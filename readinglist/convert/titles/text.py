@@ -10,7 +10,9 @@ from functools import lru_cache
 from itertools import islice
 
 from ..lexicon import DANGLING
-from .constants import ANAPHORA, CUT_ANY, CUT_CLAUSE, CUT_PREP, FALLBACK_TITLE, FILLER_WORDS, FINITE, HOW_WORDS, MAX_CHARS, MAX_WORDS, NOT_GERUND
+from .constants import (ANAPHORA, CUT_ANY, CUT_CLAUSE, CUT_PREP, FALLBACK_TITLE, FILLER_WORDS, FINITE, HOW_WORDS, MAX_CHARS, MAX_WORDS,
+                        MODIFIER_ENDINGS, NOT_GERUND, NOT_GOING_ON)
+from .forms import not_final, not_phrase_final
 
 
 _FILLER = re.compile(
@@ -109,26 +111,19 @@ def clause(text: str) -> str:
         return text[: m.start()]
 
 
-#: a word ending so is a modifier (when the learned lists do not know it: "streamable")
-_MODIFIER_END = re.compile(r"[a-z](?:able|ible|ive|ous|-driven|-based|-aware|-agnostic|-free)$")
-_NOT_GOING_ON = frozenset("which who whose where when while and or but that including such e.g. i.e. as".split())
-
-
 def _modifiers_go_on(before: str, after: str) -> bool:
     """Does a comma join two modifiers of one head ("the first fully streamable, speech-driven
     gesture framework")? The phrase before it is short and ends on a modifier (learned: a word
     titles and the abstracts' phrases never end on, or an adjective's ending), and what follows
     goes on as words of a noun phrase, not a clause or a list."""
-    from .forms import not_final, not_phrase_final
-
     words = before.split()
     follow = after.split(None, 1)
     if not words or len(words) > 5 or not follow:
         return False
     last, nxt = words[-1].lower(), follow[0].lower()
-    if last in DANGLING or nxt in DANGLING or nxt in _NOT_GOING_ON or nxt in CUT_CLAUSE or not nxt[:1].isalpha() or nxt.endswith("ing") or not follow[0][:1].islower():
+    if last in DANGLING or nxt in DANGLING or nxt in NOT_GOING_ON or nxt in CUT_CLAUSE or not nxt[:1].isalpha() or nxt.endswith("ing") or not follow[0][:1].islower():
         return False
-    return last in not_final() or last in not_phrase_final() or bool(_MODIFIER_END.search(last))
+    return last in not_final() or last in not_phrase_final() or any(last.endswith(e) and last[: -len(e)][-1:].isalpha() for e in MODIFIER_ENDINGS)
 
 
 def _cut_anaphora(words: list[str]) -> list[str]:
