@@ -39,7 +39,7 @@ def sentence_case(phrase: str, plain: str) -> str:
             low = core.lower()
             kept = low in proper_words() or (proper and low not in _lowercase_words(plain) and low not in common_words())
             proper = bool(one_capital) and kept
-            if one_capital and not kept:
+            if one_capital and not kept and not _coined(word, len(new_parts), parts, plain):
                 part = part.lower()  # "Aligned" of "Aligned Mass Transport"; "UNlearning" spells the acronym
             elif _INNER_CAPITAL.fullmatch(core) and low in _lowercase_words(plain):
                 part = part.lower()  # "MotIf-driven contrastive leaRning" spells MICRO; the abstract writes "motif"
@@ -49,6 +49,19 @@ def sentence_case(phrase: str, plain: str) -> str:
 
 
 _JOINED = re.compile("([-\u2013])")  # "Kolmogorov-Arnold", "German\u2013Bulgarian"
+
+
+def _coined(word: str, at: int, parts: list[str], plain: str) -> bool:
+    """Is this capitalised part joined by a hyphen to capitals ("Iso-C", "Mixup-CAM") of a term the
+    abstract writes so in mid-sentence and never writes in lowercase? Such a term is a coined
+    name and keeps its capital; "Multi-GPU" of an abstract that says "multi-node" does not."""
+    if at + 2 >= len(parts) or parts[at + 1] not in "-\u2013" or not parts[at + 2].strip(",;:").isupper():
+        return False
+    core = word.strip(",;:")
+    return (parts[at].lower() not in _lowercase_words(plain)
+            and re.search(rf"(?<=[a-z,;]\s){re.escape(core)}(?![\w-])", plain) is not None)
+
+
 _INNER_CAPITAL = re.compile(r"[A-Za-z][a-z]+[A-Z][a-z]+")
 
 
