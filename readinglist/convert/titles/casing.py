@@ -37,9 +37,10 @@ def sentence_case(phrase: str, plain: str) -> str:
             core = part.strip(",;:")
             one_capital = _ONE_CAPITAL.fullmatch(core)
             low = core.lower()
-            kept = low in proper_words() or (proper and low not in _lowercase_words(plain) and low not in common_words())
+            kept = (low in proper_words() or (proper and low not in _lowercase_words(plain) and low not in common_words())
+                    or _coined(word, len(new_parts), parts, plain))
             proper = bool(one_capital) and kept
-            if one_capital and not kept and not _coined(word, len(new_parts), parts, plain):
+            if one_capital and not kept:
                 part = part.lower()  # "Aligned" of "Aligned Mass Transport"; "UNlearning" spells the acronym
             elif _INNER_CAPITAL.fullmatch(core) and low in _lowercase_words(plain):
                 part = part.lower()  # "MotIf-driven contrastive leaRning" spells MICRO; the abstract writes "motif"
@@ -52,10 +53,11 @@ _JOINED = re.compile("([-\u2013])")  # "Kolmogorov-Arnold", "German\u2013Bulgari
 
 
 def _coined(word: str, at: int, parts: list[str], plain: str) -> bool:
-    """Is this capitalised part joined by a hyphen to capitals ("Iso-C", "Mixup-CAM") of a term the
-    abstract writes so in mid-sentence and never writes in lowercase? Such a term is a coined
-    name and keeps its capital; "Multi-GPU" of an abstract that says "multi-node" does not."""
-    if at + 2 >= len(parts) or parts[at + 1] not in "-\u2013" or not parts[at + 2].strip(",;:").isupper():
+    """Is ``parts[at]`` (the parts alternate with their hyphens) joined to capitals ("Iso-C",
+    "Mixup-CAM") in a term the abstract writes so in mid-sentence and never writes in lowercase?
+    Such a term is a coined name and keeps its capital; "Multi-GPU" of an abstract that says
+    "multi-node" does not."""
+    if at + 2 >= len(parts) or not parts[at + 2].strip(",;:").isupper():
         return False
     core = word.strip(",;:")
     return (parts[at].lower() not in _lowercase_words(plain)
