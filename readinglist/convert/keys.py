@@ -64,18 +64,25 @@ class KeyParts:
     year: int | None = None
 
 
+_SPACED_VERSION = re.compile(r"[Vv]?\d+(?:\.\d+)*")
+
+
 def _name_key(name: str) -> str:
     """A name as a key part: a one-word name whole (``canvit``), a spelled-out name of several
     words by its initials, one for each part of a hyphenated word as an acronym has
     (``Generative Trajectory Planning`` -> ``gtp``, ``Mode-Controlled Policy Optimization`` ->
-    ``mcpo``), at most 24 characters. A hyphenated one-word name stays whole."""
+    ``mcpo``), at most 24 characters. A hyphenated one-word name stays whole, and a version
+    written apart is left out (``HerO 2`` -> ``hero``, ``Kandinsky 5.0`` -> ``kandinsky``): the
+    year follows the name in a key, and ``hero22026`` would read as one number."""
     words = [w for w in re.split(r"[\s]+", name) if w]
+    if len(words) > 1 and _SPACED_VERSION.fullmatch(words[-1]):
+        words.pop()
     if len(words) > 1:
         parts = [p for w in words for p in re.split(r"[-\u2010\u2011]+", w) if p]
         initials = clean_key("".join(p[0] for p in parts if p[:1].isalnum()))
         if len(initials) >= 2:
             return initials
-    return clean_key(name)[:24]
+    return clean_key(" ".join(words))[:24]
 
 
 def _field(spec: str, parts: KeyParts) -> str:

@@ -130,3 +130,35 @@ def _everyday(core: str) -> bool:
         return True
     low = core.lower()
     return any(low in (k, k + "s") for k in lexicon.KNOWN_SYSTEMS)
+
+
+# What may follow a name as its version: "V2", "v2.0" (spaced, hyphenated or glued), "3.5"
+# (spaced or glued) or a small number after a space or hyphen ("HerO 2", "PARD-2"); never a
+# number glued to a word, a sign or a unit ("2%", "2x", "2B", "0-shot").
+_VERSION = re.compile(
+    rf"(?P<sep>[ \-]?)(?P<ver>[Vv]\d+(?:\.\d+)*|\d+(?:\.\d+)+|(?<=[ \-])\d{{1,2}})(?![{NAME_CHARS}%+×])(?!-[A-Za-z])(?!\.\d)"
+)
+
+
+def with_version(name: str, plain: str) -> str:
+    """``name`` with the version the abstract mostly writes after it: "HerO 2" of an abstract that
+    says "HerO 2" four times and "HerO" once (the earlier system), "InternVL3.5", "OrthoAI v2".
+    The name unchanged when fewer than half of its mentions carry one version."""
+    versions: dict[str, int] = {}
+    forms: dict[tuple[str, str], int] = {}
+    mentions = 0
+    for m in re.finditer(re.escape(name), plain):
+        if m.start() and (plain[m.start() - 1].isalnum() or plain[m.start() - 1] == "-"):
+            continue  # inside a longer word
+        mentions += 1
+        v = _VERSION.match(plain, m.end())
+        if v and (v.group("sep") or not name[-1].isdigit()):  # "GPT4" + "0" is no version
+            key = v.group("ver").lower().lstrip("v")
+            versions[key] = versions.get(key, 0) + 1
+            forms[key, v.group(0)] = forms.get((key, v.group(0)), 0) + 1
+    if not versions:
+        return name
+    best = max(versions, key=lambda k: versions[k])
+    if 2 * versions[best] < mentions:
+        return name
+    return name + max((f for k, f in forms if k == best), key=lambda f: forms[best, f])

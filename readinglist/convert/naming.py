@@ -362,12 +362,12 @@ def detect_name(raw: str, plain: str) -> str | None:
     learned choice among candidates (:mod:`readinglist.convert.name_model`), which reads the cue rules
     below as one of its features."""
     from .name_model import choose, load_model
+    from .name_shape import with_version
 
     if not plain:
         return None
-    if load_model().get("weights"):
-        return choose(raw or "", plain)
-    return detect_name_by_rules(raw, plain)
+    name = choose(raw or "", plain) if load_model().get("weights") else detect_name_by_rules(raw, plain)
+    return with_version(name, plain) if name else None
 
 
 def detect_name_by_rules(raw: str, plain: str) -> str | None:

@@ -29,6 +29,11 @@ DEFAULT = "[name|title:2][year]"
         ("Generative Trajectory Planning", "Generative Trajectory Planning: planning", 2026, "gtp2026"),
         ("Mode-Controlled Policy Optimization", "Mode-Controlled Policy Optimization: a dial", 2026, "mcpo2026"),
         ("Joint-OCTAMamba", "Joint-OCTAMamba: retinal vessel segmentation", 2026, "jointoctamamba2026"),
+        # a version written apart is left out: the year follows, "hero22026" would read as a number
+        ("HerO 2", "HerO 2: a fact-checking system", 2026, "hero2026"),
+        ("Kandinsky 5.0", "Kandinsky 5.0: foundation models", 2026, "kandinsky2026"),
+        ("Gemini Embedding 2", "Gemini Embedding 2: a multimodal embedding model", 2026, "ge2026"),
+        ("ResTv2", "ResTv2: a vision transformer", 2023, "restv22023"),
         (None, "ℓ1 regularization that prunes knowledge tentacles", 2026, "l1regularization2026"),
         (None, "A new approach to the theory of grokking", 2025, "theorygrokking2025"),
     ],
