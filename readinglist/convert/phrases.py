@@ -3,6 +3,7 @@
 A phrase is a run of content words between function words, verbs and punctuation ("sparse
 hypergraph community detection"); two phrases joined by "of", "for", "in", "on", "with", "via",
 "under" or "from" make one longer phrase ("community detection in stochastic block models").
+The phrases are found by :mod:`readinglist.convert.phrase_spans`; this module scores them.
 A phrase is central when its words recur in the abstract (real titles reuse the abstract's most
 repeated content words) and it comes from the sentence that states the contribution.
 
@@ -22,138 +23,12 @@ from functools import lru_cache
 from itertools import repeat
 
 from . import lexicon
-from .scope import in_scope, may_have_scope
 from .models import DATA, read_model
+from .phrase_spans import BREAK, JOIN, WEAK, candidate_phrases, content, phrases_and_counts
 
 __all__ = ["candidate_phrases", "best_phrase"]
 
-# Words that end a phrase: function words, auxiliaries, common verbs and adverbs of abstracts.
-_BREAK = frozenset(
-    """a an the this these those that which who whom whose what when where why how is are was were be been being
-    do does did has have had can could may might will would shall should must not no nor and or but if then than
-    so such also both either neither each every all some any many much more most less few several other another
-    it its we our us they their them he she his her you your i me my here there however moreover furthermore
-    additionally finally first second third while whereas although though because since as at by to into onto
-    over under up down out about against between among through during before after above below across along
-    around within without upon towards toward beyond despite unlike like per vs versus e.g i.e etc et al
-    propose proposes proposed introduce introduces introduced present presents presented show shows showed shown
-    demonstrate demonstrates demonstrated achieve achieves achieved outperform outperforms outperformed use uses
-    used using based enable enables enabled improve improves improved provide provides provided require requires
-    required remain remains make makes made allow allows allowed lead leads led obtain obtains obtained find finds
-    found study studies studied develop develops developed design designs designed perform performs performed
-    evaluate evaluates evaluated conduct conducts conducted achieve yield yields yielded reduce reduces reduced
-    leverage leverages leveraged establish establishes established address addresses addressed exhibit exhibits
-    suffer suffers consider considers considered focus focuses aim aims seek seeks rely relies relying often
-    typically usually commonly widely recently significantly substantially consistently still yet even only
-    very well further new novel simple effective efficient existing current recent prior previous various
-    different key main specific general extensive experiments results paper work performance state-of-the-art sota code
-    available publicly github https http www com org one two three four five six seven eight nine ten""".split()
-)
-_NOT_ADVERBS = frozenset("family early anomaly assembly monopoly supply italy july reply butterfly".split())
-_MAX_PHRASE = 11  # no title phrase is longer (titles ask for at most 11 words)
-_NUMBER = re.compile(r"[\d.,%]+")
-_PERCENT = re.compile(r"\d%")
-_SUBJECTS = frozenset("that which who it they we he she this these".split())
-# Words that may join two phrases into one.
-_JOIN = frozenset("of for in on with via under from".split())
-# Head words that say nothing alone (kept inside a longer phrase).
-_WEAK = frozenset("approach method methods framework model models task tasks problem problems".split())
-_TOKEN = re.compile(r"[^\s,;:.!?()\[\]{}\"“”~|=<>]+|[,;:.!?()\[\]{}\"“”~|=<>]")
-_WORDLIKE = re.compile(r"^[\w][\w'’\-+/²³]*$")
 _CUE = re.compile(r"\b(?:we|this paper|this work|our)\b", re.IGNORECASE)
-
-
-def _content(word: str) -> str:
-    return word.lower().strip("'’")
-
-
-# token -> (a phrase word?, the joining word it is or None, after it comes a verb?, all
-# lowercase?, the word as counted in the abstract's word frequencies or None when it is not
-# counted), worked out once per distinct token
-_TOKEN_CLASS: dict[str, tuple[bool, str | None, bool, bool, str | None]] = {}
-
-
-def _classify(tok: str) -> tuple[bool, str | None, bool, bool, str | None]:
-    low = tok.lower()
-    adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in learned_verbs()
-    word = bool(_WORDLIKE.match(tok) and low not in _BREAK and low not in _JOIN and not adverb
-                and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok))
-    if len(_TOKEN_CLASS) > 200_000:
-        _TOKEN_CLASS.clear()
-    counted = _content(tok) if len(tok) > 2 else None
-    _TOKEN_CLASS[tok] = result = (word, low if low in _JOIN else None, low in _SUBJECTS or adverb, tok.islower(), counted)
-    return result
-
-
-_HARD_BREAK: tuple[list[str], str | None] = ([], None)  # in a sentence's runs: no phrase joins across it
-
-
-def candidate_phrases(plain: str) -> list[tuple[list[str], int, int]]:
-    """(words, sentence index, start offset) of every phrase, joined phrases included."""
-    return _candidate_phrases(plain)[0]
-
-
-def _candidate_phrases(plain: str) -> tuple[list[tuple[list[str], int, int]], list[str]]:
-    """The phrases, and every word of the runs (the phrases not joined from others) longer than
-    two characters in its counted form: what the word frequencies count."""
-    out: list[tuple[list[str], int, int]] = []
-    counts: list[str] = []
-    classes = _TOKEN_CLASS
-    for s_idx, (offset, sent) in enumerate(lexicon.split_sentences(plain)):
-        runs: list[tuple[list[str], str | None]] = []  # (run, joining word before it)
-        run: list[str] = []
-        join: str | None = None
-        after_subject = False  # the word after "that", "which", "it" ... is a verb ("that decouples X")
-        toks = _TOKEN.findall(sent)
-        low_toks = _TOKEN.findall(sent.lower())
-        if len(low_toks) != len(toks):  # lowercasing changed a token's bounds (rare letters)
-            low_toks = [t.lower() for t in toks]
-        scoped = in_scope(low_toks) if may_have_scope(low_toks) else None
-        for t_idx, tok in enumerate(toks):
-            word, join_word, subject, lower, counted = classes.get(tok) or _classify(tok)
-            if scoped is not None and scoped[t_idx]:  # what the paper avoids, compares against or cites: no title phrase
-                if word and counted is not None:
-                    counts.append(counted)
-                if run:
-                    runs.append((run, join))
-                    run = []
-                join = None
-                if runs and runs[-1] is not _HARD_BREAK:
-                    runs.append(_HARD_BREAK)
-                continue
-            if word:
-                if after_subject and not run and lower:
-                    after_subject = False
-                    continue
-                run.append(tok)  # every run ends up among the phrases
-                if counted is not None:
-                    counts.append(counted)
-                continue
-            after_subject = subject
-            if run:
-                runs.append((run, join))
-                run = []
-                join = join_word
-            elif join_word is None:
-                join = None
-            if join_word is None and runs and runs[-1] is not _HARD_BREAK:
-                runs.append(_HARD_BREAK)  # (one for several in a row: each starts the chain afresh)
-        if run:
-            runs.append((run, join))
-        chain: list[list[str]] = []  # phrases ending at the previous run, joined so far
-        for words, j in runs:
-            if not words:
-                chain = []
-                continue
-            out.append((words, s_idx, offset))
-            if not (j and chain):
-                chain = [words]
-                continue
-            grown = [c + [j] + words for c in chain if len(c) + 1 + len(words) <= _MAX_PHRASE]
-            for c in grown:
-                out.append((c, s_idx, offset))
-            chain = [words] + [c for c in grown if c.count(j) <= 2]
-    return out, counts
 
 
 _MODEL_PATH = DATA / "phrase_model.json"
@@ -185,11 +60,11 @@ _WORD_KIND: dict[str, tuple[str, bool, bool, bool] | None] = {}
 
 
 def _word_kind(word: str) -> tuple[str, bool, bool, bool] | None:
-    if word.lower() in _JOIN:
+    if word.lower() in JOIN:
         kind = None
     else:
-        low = _content(word)
-        kind = (low, low in _WEAK, word[:1].isupper(), not word.islower() and lexicon.is_coined(word))
+        low = content(word)
+        kind = (low, low in WEAK, word[:1].isupper(), not word.islower() and lexicon.is_coined(word))
     if len(_WORD_KIND) > 200_000:
         _WORD_KIND.clear()
     _WORD_KIND[word] = kind
@@ -260,7 +135,7 @@ def phrase_features(
 @lru_cache(maxsize=4)
 def _context(plain: str) -> tuple[tuple, Counter, frozenset, tuple, dict]:
     """What every phrase of one abstract is scored against (computed once per abstract)."""
-    found, counts = _candidate_phrases(plain)
+    found, counts = phrases_and_counts(plain)
     phrases = tuple(found)
     # each word once per occurrence: the runs themselves, not the longer phrases joined from them
     tf = Counter(counts)
@@ -372,7 +247,7 @@ def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict
 def ranked_phrases(plain: str, budget: int) -> list[tuple[float, list[str], int]]:
     """(score, words, sentence index) of every distinct candidate phrase of at most ``budget``
     words, in the order of the text (:func:`scored_phrases` without the features)."""
-    return [(score, words, s_idx) for score, words, s_idx, _content, _key in _scored(plain, budget)]
+    return [(score, words, s_idx) for score, words, s_idx, content, _key in _scored(plain, budget)]
 
 
 _DEFAULT_WEIGHTS = {"centrality_sum": 1.0, "words_2": -0.5, "in_cue_sentence": 0.8, "weak_words": -0.6}
@@ -384,12 +259,12 @@ def score_words(words: list[str], plain: str) -> float:
     _phrases, tf, cue_sents, sentences, cache = _context(plain)
     model = load_model()
     weights, affinity = model.get("weights", _DEFAULT_WEIGHTS), model.get("affinity", {})
-    content = [w for w in words if w.lower() not in _BREAK]
+    content = [w for w in words if w.lower() not in BREAK]
     s_idx = 0
     if content:
         at = plain.find(content[0])
         s_idx = next((i for i, (o, s) in enumerate(sentences) if o <= at < o + len(s)), 0) if at >= 0 else 0
-    kept = [w for w in words if w.lower() not in _BREAK or w.lower() in _JOIN]
+    kept = [w for w in words if w.lower() not in BREAK or w.lower() in JOIN]
     f = phrase_features(kept, s_idx, tf, cue_sents, affinity, cache)
     return _score(f, weights)
 

@@ -101,13 +101,13 @@ def test_prior_last_holds_every_case_of_the_cues_last_letters() -> None:
 def test_phrase_word_counts_are_the_runs_words(words: list[str]) -> None:
     from collections import Counter
 
-    from readinglist.convert import phrases
+    from readinglist.convert import phrase_spans
 
     text = " ".join(words)
-    found, counts = phrases._candidate_phrases(text)
-    runs = [w for ws, _s, _o in found if phrases._JOIN.isdisjoint(ws) for w in ws if len(w) > 2]
-    assert Counter(counts) == Counter(phrases._content(w) for w in runs)
-    assert found == phrases.candidate_phrases(text)
+    found, counts = phrase_spans.phrases_and_counts(text)
+    runs = [w for ws, _s, _o in found if phrase_spans.JOIN.isdisjoint(ws) for w in ws if len(w) > 2]
+    assert Counter(counts) == Counter(phrase_spans.content(w) for w in runs)
+    assert found == phrase_spans.candidate_phrases(text)
 
 
 _PHRASE_WORDS = st.sampled_from(["Sparse", "graph", "graphs", "learning", "of", "for", "the", "We", "propose", "method",
@@ -119,11 +119,11 @@ _PHRASE_WORDS = st.sampled_from(["Sparse", "graph", "graphs", "learning", "of", 
 def test_phrase_scores_are_the_weighted_sums_of_their_features(words: list[str], budget: int) -> None:
     """The score taken without building the feature dict is the weighted feature sum, to the
     last bit; no phrase ends on a word that would need trimming."""
-    from readinglist.convert import phrases
+    from readinglist.convert import phrase_spans, phrases
 
     text = " ".join(words)
     weights = phrases.load_model().get("weights", phrases._DEFAULT_WEIGHTS)
     for score, ws, f, _s in phrases.scored_phrases(text, budget):
         assert score == phrases._score(f, weights)
-        assert len(ws) <= budget and ws[-1].lower() not in phrases._JOIN | phrases._BREAK
+        assert len(ws) <= budget and ws[-1].lower() not in phrase_spans.JOIN | phrase_spans.BREAK
     assert [(s, w, i) for s, w, _f, i in phrases.scored_phrases(text, budget)] == phrases.ranked_phrases(text, budget)
