@@ -3,128 +3,27 @@
 Target: a field value that BibTeX, biber and pdflatex with ``\\documentclass{article}`` and its
 default OT1 fonts all accept. So: pure ASCII, balanced braces, no TS1 (textcomp) symbols, no
 amsmath, ``<``, ``>`` and ``|`` only in math (OT1 text renders them as ¡, ¿ and an em dash). The
-commands and characters allowed are in latexvocab; plain text as BibTeX is in literal."""
+commands and characters allowed are in latexvocab; one character or a run of text as LaTeX is
+in bibchars; plain text as BibTeX is in literal."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
-from .plain import COMBINING, latex_plain, macro_plain, ascii_fold
-from .latexvocab import ACCENTS_OT1, CHAR_LATEX, FMT_KEEP, MATH_ARG_COMMANDS, MATH_COMMANDS, MATH_DROP, MATH_REWRITE, MATH_SPECIAL, TEXT_COMMANDS
+from .bibchars import ENDS_CONTROL_WORD, MATH_ESCAPES, TEXT_ESCAPES, char_bibtex, char_latex, escape_math, escape_text
+from .plain import latex_plain, macro_plain
+from .latexvocab import FMT_KEEP, MATH_ARG_COMMANDS, MATH_COMMANDS, MATH_DROP, MATH_REWRITE, MATH_SPECIAL, TEXT_COMMANDS
 from .tokens import CODE, EMPH, ESC, FMT, GROUP, MATH, QUOTE, TEXT, BRACE_SCAN, NAME, match_brace, normalize_space, tokenize
 
 
-def special_chars(chars: str) -> re.Pattern:
-    """A pattern matching one character of ``chars`` (printable ASCII), a control character other
-    than tab and the newlines, or any non-ASCII character; written as the class of every other
-    character: a class running up to U+10FFFF is far slower to compile than its complement
-    (tests/text/test_text.py checks both match the same characters)."""
-    safe = "".join(c for c in map(chr, range(0x20, 0x7F)) if c not in chars)
-    return re.compile("[^\t\n\r" + "".join("\\" + c if c in "[]\\^-" else c for c in safe) + "]")
-
-
 ADJACENT_MATH = re.compile(r"(?<!\\)\$\$")
-_ACCENT_CMD = re.compile(r"\\[^A-Za-z{}\\]|\\[cvuHrdbtk](?![A-Za-z])")
-_EMPTY_ACCENT = re.compile(r"\\[^A-Za-z]\{\}|\\[A-Za-z]\{\}$")
-_CMD_NAMES = re.compile(r"\\([A-Za-z]+|.)")
-_ENSUREMATH = re.compile(r"^\\ensuremath\{(.*)\}$", re.S)
-_TEXT_ESCAPES = {
-    "\\": "$\\backslash$", "{": "$\\lbrace$", "}": "$\\rbrace$", "%": "\\%", "&": "\\&",
-    "#": "\\#", "_": "\\_", "$": "\\$", "^": "\\textasciicircum{}", "~": "$\\sim$", "<": "$<$", ">": "$>$",
-    "|": "$|$",
-}
-_TEXT_SPECIAL = special_chars('\\{}%&#_$^~<>|"')
-
-
-def _names_ok(latex: str, allowed: frozenset) -> bool:
-    return all(n in allowed or n in ACCENTS_OT1 or n in "{}" for n in _CMD_NAMES.findall(latex))
-
-
-@lru_cache(maxsize=4096)
-def _char_latex(ch: str, math: bool) -> str | None:
-    """Safe LaTeX for one non-ASCII character in text or math mode, or None (cached)."""
-    mine = CHAR_LATEX.get(ch)
-    if mine is not None:
-        return mine[1] if math else mine[0]
-    if unicodedata.category(ch) == "Mn":  # a combining mark on its own
-        return ""
-    from pylatexenc.latexencode import unicode_to_latex
-
-    try:
-        latex = unicode_to_latex(ch, non_ascii_only=True, unknown_char_policy="keep", unknown_char_warning=False)
-    except Exception:
-        return None
-    m = _ENSUREMATH.match(latex)
-    if m and latex.isascii() and _names_ok(m.group(1), MATH_COMMANDS):
-        inner = m.group(1)
-        if _ENDS_CONTROL_WORD.search(inner):
-            inner += " "
-        return inner if math else "$" + inner.strip() + "$"
-    if _ACCENT_CMD.search(latex):
-        # biber decodes accents back to Unicode and LaTeX must know the result: keep the accent
-        # only for precomposed Latin letters (U+00C0-U+017F) made of an ASCII letter + one mark
-        nfd = unicodedata.normalize("NFD", ch)
-        if not ("\u00c0" <= ch <= "\u017f" and len(nfd) == 2 and nfd[0].isascii() and nfd[0].isalpha()):
-            latex = ""
-        latex = latex.replace("\\i}", "i}").replace("\\i", "i")  # \`\i -> \`i (biber: ì, not ı̀)
-    if latex and not m and latex != ch and latex.isascii() and _names_ok(latex, TEXT_COMMANDS) and not _EMPTY_ACCENT.search(latex):
-        if not (latex.startswith("{") and latex.endswith("}")):
-            latex = "{" + latex + "}"
-        return "\\mbox{" + latex + "}" if math else latex
-    # an accented letter with no LaTeX of its own (Greek with tonos, ...): its base letter
-    base = COMBINING.sub("", unicodedata.normalize("NFD", ch))
-    if base and base != ch and len(base) == 1:
-        return base if base.isascii() else _char_latex(base, math)
-    return None
-
-
-@lru_cache(maxsize=4096)
-def char_bibtex(ch: str, math: bool) -> str:
-    """LaTeX for one non-ASCII character: :func:`_char_latex`, else its ASCII transliteration,
-    else ``?``."""
-    latex = _char_latex(ch, math)
-    if latex is not None:
-        return latex
-    folded = ascii_fold(unicodedata.normalize("NFC", ch)).strip() or "?"
-    return _escape_math(folded) if math else _escape_text(folded)
-
-
-def _escape_text(s: str) -> str:
-    """Escape a plain text run for LaTeX text mode (ASCII output)."""
-    return _TEXT_SPECIAL.sub(_text_sub, s)
-
-
-def _text_sub(m: re.Match) -> str:
-    c = m.group()
-    if c > "\x7f":
-        return char_bibtex(c, False)
-    if c == '"':
-        # a straight double quote opens after a space or bracket, closes otherwise
-        i = m.start()
-        before = m.string[i - 1] if i else " "
-        return "``" if before.isspace() or before in "([{" else "''"
-    esc = _TEXT_ESCAPES.get(c)
-    return "" if esc is None else esc
-
 
 _MATH_TEXT_ARG = {
     "text": None, "textrm": None, "mbox": None, "textnormal": None, "textup": None,
     "textit": "textit", "textbf": "textbf", "emph": "emph", "texttt": "texttt", "textsf": "textsf",
 }
 _SPACE_AFTER_WORD = re.compile(r"(\\[A-Za-z]+) (?=[_^{}])")
-_ENDS_CONTROL_WORD = re.compile(r"\\[A-Za-z]+$")
-_MATH_ESCAPES = {
-    "{": "\\lbrace ", "}": "\\rbrace ", "\\": "\\backslash ", "%": "\\%", "&": "\\&", "#": "\\#",
-    "$": "\\$", "^": "\\hat{}", "_": "\\_",
-}
-
-
-def _escape_math(s: str) -> str:
-    """Escape ASCII text for math mode."""
-    return "".join(_MATH_ESCAPES.get(c, c) for c in s if c >= " " and c != "\x7f")
-
 
 def _brace_pairs(s: str) -> set:
     """Positions of the ``{``/``}`` in ``s`` that pair up (escaped ones skipped)."""
@@ -159,9 +58,9 @@ def _unknown_math_command(name: str) -> str:
         pieces = []
         for ch in plain:
             if ch.isascii():
-                pieces.append(_escape_math(ch))
+                pieces.append(escape_math(ch))
                 continue
-            latex = _char_latex(ch, True)
+            latex = char_latex(ch, True)
             if latex is None:
                 break
             pieces.append(latex)
@@ -187,7 +86,7 @@ def _math_bibtex(latex: str) -> str:
 
     def atom(text: str) -> None:
         nonlocal f
-        if text[:1].isalpha() and out and _ENDS_CONTROL_WORD.search(out[-1]):
+        if text[:1].isalpha() and out and ENDS_CONTROL_WORD.search(out[-1]):
             out.append(" ")
         out.append(text)
         if f.owed:  # an argument of the previous command
@@ -271,7 +170,7 @@ def _math_bibtex(latex: str) -> str:
                 if c in "%&#_$,;:! ":
                     atom("\\" + c)
                 elif c in "{}":
-                    atom(_MATH_ESCAPES[c])
+                    atom(MATH_ESCAPES[c])
                 elif c == "|":
                     atom("\\Vert ")
                 elif c in "\\()[]\n\t":
@@ -279,7 +178,7 @@ def _math_bibtex(latex: str) -> str:
                 elif c == "'":
                     prime()
                 elif c.isascii():
-                    atom(_escape_math(c))
+                    atom(escape_math(c))
                 else:
                     atom(char_bibtex(c, True))
                 continue
@@ -307,7 +206,7 @@ def _math_bibtex(latex: str) -> str:
                         atom("\\" + (cmd or "mbox") + "{" + _render_bibtex(tokenize(inner)) + "}")
                 # without a braced argument the command is dropped
             elif name in MATH_ARG_COMMANDS:
-                if out and _ENDS_CONTROL_WORD.search(out[-1]):
+                if out and ENDS_CONTROL_WORD.search(out[-1]):
                     out.append(" ")
                 out.append("\\" + name)  # an atom once its arguments are there
                 f.owed = MATH_ARG_COMMANDS[name]
@@ -360,7 +259,7 @@ def _bibtex_into(tokens, parts: list) -> None:
     for t in tokens:
         kind = t[0]
         if kind is TEXT:
-            parts.append(_escape_text(t[1]))
+            parts.append(escape_text(t[1]))
         elif kind is MATH:
             body = _math_bibtex(t[1])
             if body:
@@ -376,11 +275,11 @@ def _bibtex_into(tokens, parts: list) -> None:
             parts.append("{" + _render_bibtex(t[1]) + "}")
         elif kind is ESC:
             c = t[1]
-            parts.append(_TEXT_ESCAPES.get(c, c) if c in "%&#_${}" else _escape_text(c))
+            parts.append(TEXT_ESCAPES.get(c, c) if c in "%&#_${}" else escape_text(c))
         elif kind is QUOTE:
             parts.append({"\u201c": "``", "\u201d": "''", "\u2018": "`", "\u2019": "'"}[t[1]])
         elif kind is CODE:
-            parts.append("\\texttt{" + _escape_text(t[1]) + "}")
+            parts.append("\\texttt{" + escape_text(t[1]) + "}")
         else:  # MACRO
             name, raw = t[1], t[2]
             if name in TEXT_COMMANDS and (raw == "\\" + name or raw == "\\" + name + "{}"):
@@ -390,7 +289,7 @@ def _bibtex_into(tokens, parts: list) -> None:
                 # a command with no reading of its own (\\input{x}, \\end{document}, C:\\path):
                 # the user's text, kept as written rather than lost
                 if plain.strip():
-                    parts.append(_escape_text(plain))
+                    parts.append(escape_text(plain))
                 else:
                     from .literal import bibtex_text  # literal builds on this module's spellings
 

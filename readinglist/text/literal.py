@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .bibtex import ADJACENT_MATH, char_bibtex, special_chars
+from .bibchars import char_bibtex, special_chars
+from .bibtex import ADJACENT_MATH
 from .plain import to_plain
 from .tokens import normalize_space
 

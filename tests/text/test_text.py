@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from readinglist import text
 from readinglist.text import ascii_fold, normalize_space, to_plain, tokenize
-from readinglist.text import bibtex as text_bibtex
+from readinglist.text import bibchars as text_bibchars
 from readinglist.text import latexvocab, literal
 from readinglist.text import tokens as text_tokens
 
@@ -441,7 +441,7 @@ def test_the_special_character_classes_match_what_their_written_out_form_matches
     import re
 
     for pattern, written in (
-        (text_bibtex._TEXT_SPECIAL, '[\\\\{}%&#_$^~<>|"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
+        (text_bibchars._TEXT_SPECIAL, '[\\\\{}%&#_$^~<>|"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
         (literal._LITERAL_SPECIAL, '[\\\\{}$%&#_^~<>|"*`\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]'),
     ):
         reference = re.compile(written)
