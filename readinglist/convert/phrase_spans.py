@@ -58,9 +58,9 @@ _TOKEN_CLASS: dict[str, tuple[bool, str | None, bool, bool, str | None]] = {}
 
 
 def _classify(tok: str) -> tuple[bool, str | None, bool, bool, str | None]:
-    low = tok.lower()
     from .phrases import learned_verbs  # the phrase model's verbs (that module reads this one)
 
+    low = tok.lower()
     adverb = (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS) or low in learned_verbs()
     word = bool(_WORDLIKE.match(tok) and low not in BREAK and low not in JOIN and not adverb
                 and not _NUMBER.fullmatch(tok) and not _PERCENT.search(tok))

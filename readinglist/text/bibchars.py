@@ -12,6 +12,7 @@ from functools import lru_cache
 from .plain import COMBINING, ascii_fold
 from .latexvocab import ACCENTS_OT1, CHAR_LATEX, MATH_COMMANDS, TEXT_COMMANDS
 
+
 def special_chars(chars: str) -> re.Pattern:
     """A pattern matching one character of ``chars`` (printable ASCII), a control character other
     than tab and the newlines, or any non-ASCII character; written as the class of every other
@@ -31,6 +32,11 @@ TEXT_ESCAPES = {
     "|": "$|$",
 }
 _TEXT_SPECIAL = special_chars('\\{}%&#_$^~<>|"')
+ENDS_CONTROL_WORD = re.compile(r"\\[A-Za-z]+$")
+MATH_ESCAPES = {
+    "{": "\\lbrace ", "}": "\\rbrace ", "\\": "\\backslash ", "%": "\\%", "&": "\\&", "#": "\\#",
+    "$": "\\$", "^": "\\hat{}", "_": "\\_",
+}
 
 
 def _names_ok(latex: str, allowed: frozenset) -> bool:
@@ -102,13 +108,6 @@ def _text_sub(m: re.Match) -> str:
         return "``" if before.isspace() or before in "([{" else "''"
     esc = TEXT_ESCAPES.get(c)
     return "" if esc is None else esc
-
-
-ENDS_CONTROL_WORD = re.compile(r"\\[A-Za-z]+$")
-MATH_ESCAPES = {
-    "{": "\\lbrace ", "}": "\\rbrace ", "\\": "\\backslash ", "%": "\\%", "&": "\\&", "#": "\\#",
-    "$": "\\$", "^": "\\hat{}", "_": "\\_",
-}
 
 
 def escape_math(s: str) -> str:
