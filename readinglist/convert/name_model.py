@@ -215,14 +215,24 @@ def _only_a_source(name: str, cands: list[Candidate], plain: str) -> bool:
 def _acronym_for_part(name: str, cands: list[Candidate], plain: str) -> str:
     """``name``, or the acronym of the long form it is only ever a word of: "NOrmed" of
     "NOrmed Index of Retention (NOIR)" and "PArallel" of "PArallel Decoding jailbreak (PAD)"
-    are capitals that spell the acronym, not a name; the paper's name is the acronym."""
+    are capitals that spell the acronym, not a name; the paper's name is the acronym. A long
+    form whose short form is a word rather than capitals ("LATent TIme-Correlated Exploration
+    (Lattice)") is read from the text: the short form in brackets right after it."""
     if " " in name:
         return name
     for c in cands:
         long_form, acro = c.name, c.other_form
-        if not acro or " " not in long_form or name not in long_form.split() or " " in acro or acro == name:
+        if " " not in long_form or name not in long_form.split():
             continue
         spans = find_all(plain, long_form)
-        if spans and all(any(a <= p < a + len(long_form) for a in spans) for p in find_all(plain, name)):
+        if not spans or not all(any(a <= p < a + len(long_form) for a in spans) for p in find_all(plain, name)):
+            continue
+        if not acro:
+            m = _SHORT_FORM_AFTER.match(plain, spans[0] + len(long_form))
+            acro = m.group(1) if m else None
+        if acro and " " not in acro and acro != name:
             return acro
     return name
+
+
+_SHORT_FORM_AFTER = re.compile(r"\s*\(([A-Z][\w-]{1,30})\)")

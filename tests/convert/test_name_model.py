@@ -297,6 +297,32 @@ def test_capitals_that_spell_an_acronym_are_not_the_name(long_form, acronym):
     assert name in (None, acronym, long_form)
 
 
+def test_a_capitalised_word_of_a_long_form_gives_way_to_its_bracketed_short_form():
+    """"CORrelated" only spells "Coral" in "CORrelated Actuator Leaps (Coral)": a short form
+    that is a word, not capitals, is still the paper's name."""
+    text = (
+        "Exploring with independent noise on each actuator wastes effort on bodies with many muscles. "
+        "Here, we propose CORrelated Actuator Leaps (Coral), a method that injects correlated noise into "
+        "the latent state of the policy network. Coral-SAC reaches a higher reward than unstructured "
+        "exploration on locomotion tasks, and Coral-PPO on musculoskeletal control."
+    )
+    name = detect_name(text, generation_text(text))
+    assert name != "CORrelated"
+    assert name in (None, "Coral")
+
+
+def test_the_middle_one_of_three_listed_benchmarks_is_not_the_papers_name():
+    """"A, B, and C were created": B is one of three, and the paper is not named by it."""
+    text = (
+        "Hand-designed activation functions leave accuracy on the table. This paper improves the search "
+        "through three steps: First, the benchmark datasets Kite-Bench-CNN, Kite-Bench-ResNet, and "
+        "Kite-Bench-ViT were created by training three architectures with thousands of generated "
+        "activation functions. Second, a surrogate of their performance is fitted, which finds better "
+        "activation functions on real tasks."
+    )
+    assert detect_name(text, generation_text(text)) != "Kite-Bench-ResNet"
+
+
 def test_an_institution_whose_cases_are_used_is_not_the_papers_name():
     """The court of "judgments of the European Court of Human Rights (ECtHR)" is the source of the
     data, not what the paper made."""

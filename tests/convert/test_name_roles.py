@@ -148,6 +148,7 @@ def test_a_benchmark_released_beside_the_method_is_not_the_methods_name():
         ("employing the pretrained ", " model as the encoder.", "role_built_on"),
         ("We compare six methods (", ", MoBar, DinoQux) under shift.", "role_enumerated"),
         ("We compare six methods (KiteSim, MoBar, ", ") under shift.", "role_enumerated"),
+        ("the suites KiteSim, ", ", and DinoQux were built from scratch.", "role_enumerated"),
     ],
 )
 def test_each_role_of_a_thing_the_paper_uses_or_sets_itself_against(before, after, role):
