@@ -182,7 +182,9 @@ def mention_roles(before: str, after: str) -> list[str]:
             if group == "contrast":
                 contrast = contrast or bool(_CONTRAST_BEFORE.match(tail, at))
             elif not built_on:
-                built_on = bool((_BUILT_ON_BEFORE.match(tail, at) if at >= near else None) if group == "built"
+                # a built-on word ending inside the near window ("pre-trained with" whose "trained
+                # with" starts there) is read from the window's start, as a plain search reads it
+                built_on = bool((_BUILT_ON_BEFORE.search(tail, max(at, near)) if m.end() > near else None) if group == "built"
                                 else _CREDITED_BEFORE.match(tail, at))
     else:
         contrast = bool(_CONTRAST_BEFORE.search(tail))

@@ -5,7 +5,7 @@ Every abstract here is written for the test."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from readinglist.convert.name_model import candidates
@@ -178,6 +178,7 @@ _ROLE_PIECES = ["unlike ", "Unlike ", "instead of ", "rather than ", "without ",
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_ROLE_PIECES), max_size=10).map("".join))
+@example("pre-trained with " + "x" * 30 + "unlike ")  # "trained with" starts inside the near window, "pre-" before it
 def test_a_contrast_or_a_use_is_found_as_the_pattern_finds_it(before):
     """The quick path (each pattern tried only where a word it starts with occurs) agrees with a
     plain search of the pattern."""
