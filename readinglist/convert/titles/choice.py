@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
 from .candidates import option_words, candidates, spells_out
-from .described import described_family, described_lead, fits_family
-from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, STATED_MARGIN
+from .described import described_family, described_lead, fits_family, said_of_name, stated_description
+from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, NAMED_MARGIN, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .relations import opposite_said
-from .text import ALNUM, first_tokens, word_list
+from .text import ALNUM, finish, first_tokens, word_list
 
 
 def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
@@ -45,17 +45,27 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     get = probs.get
     scorer = Scorer(get, tokens(name or "") if named else [], length)
     prefix = scorer.prefix
+    body = title[len(name or "") + 2 :] if named and not bare else ""
+    own = bool(body) and bool(name) and said_of_name(body, plain, name or "")  # the abstract's "Name, a <body>"
+    if body and not own and name and _gives_way(title, plain, name, named, bare):
+        head = stated_description(body, plain, name)  # "tinyV: a lightweight LLM-based verifier that checks the ..."
+        if head and head != body:
+            title, body, own = finish(f"{name}: {head}") or title, head, True
     title_tokens = tokens(title)
     current = 0.0
     if title_tokens:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
-        if named and not bare and _stated(title[len(name or "") + 2 :], plain):
-            current += STATED_MARGIN  # honest before clever: what the abstract says of the name
+        if body and _stated(body, plain):
+            current += STATED_MARGIN + (NAMED_MARGIN if own else 0.0)  # honest before clever: what the abstract says of the name
     options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None,
                          name if named else None)
-    spelled = title[len(name or "") + 2 :].lower().split() if named and not bare else []
+    spelled = body.lower().split()
     if spelled and spells_out(spelled, name):  # "MAFOCOPS: multi-agent first order ...": no cut of it
         options = [o for o in options if not _cut_of(option_words(o[3], o[4]), spelled)]
+    if own:  # a candidate saying more of it ("... for <task>") weighs with the same margin, any other must beat both
+        said = [w.lower() for w in word_list(body) if w.lower() not in _ARTICLES]
+        options = sorted(((o[0] + NAMED_MARGIN, *o[1:]) if _extends(option_words(o[3], o[4]), said) else o for o in options),
+                         key=lambda o: -o[0])
     described = described_family(plain, name) if named and name else None
     if described and name:  # "Name, a <kind> ...": no input, part or background phrase in its place
         options = [o for o in options if o[4] is None or fits_family(o[3], described, name)]
@@ -70,12 +80,8 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     baseline = Opening(opening, get, length)
     best = not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
-    if (bare or for_a_verb(title_low := ALNUM.findall(title.lower())) or ends_badly(title) or ends_on_a_verb(title_low, plain)
-            or subject_and_verb(title_low, plain) or reads_as_clause(title, name if named else None)
-            or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title))
-            or opposite_said(title_low, plain)):
-        best = -1.0  # "models for explain rules", "... for covering large", "Tested on ...", "exact ..." of an
-        # approximate method: any candidate that passes is better
+    if _gives_way(title, plain, name, named, bare):
+        best = -1.0  # any candidate that passes is better
     head = first_tokens(plain)
     for score, new, count, words, tail in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
@@ -87,6 +93,16 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             if made:
                 best, chosen = value, made
     return chosen
+
+
+def _gives_way(title: str, plain: str, name: str | None, named: bool, bare: bool) -> bool:
+    """Does the title made so far give way to any candidate that passes the checks: the name
+    alone, "models for explain rules", "... for covering large", "Tested on ...", "exact ..." of
+    an approximate method?"""
+    low = ALNUM.findall(title.lower())
+    return (bare or for_a_verb(low) or ends_badly(title) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain)
+            or reads_as_clause(title, name if named else None)
+            or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title)) or opposite_said(low, plain))
 
 
 def _stated(body: str, plain: str) -> bool:
@@ -106,3 +122,12 @@ def _cut_of(words: list[str], spelled: list[str]) -> bool:
         return False
     runs = {tuple(spelled[j : j + 3]) for j in range(n - 2)}  # any three of its words in a row
     return any(tuple(low[i : i + 3]) in runs for i in range(len(low) - 2))
+
+
+_ARTICLES = ("a", "an", "the")
+
+
+def _extends(words: list[str], said: list[str]) -> bool:
+    """Do ``words`` (articles aside) start with ``said`` and say more?"""
+    low = [w.lower() for w in words if w.lower() not in _ARTICLES]
+    return len(low) > len(said) and low[: len(said)] == said

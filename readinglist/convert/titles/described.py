@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from ..kinds import KIND_OF, described_kind
-from ..lexicon import split_sentences
+from ..lexicon import literal_spans, split_sentences
+from .constants import NOT_CONTENT, RELATIVE
 from .contribution import introduces
 from .text import article, describe, gerund_of, head_noun, PARTICIPLE_END, strip_dangling
 from .topic import restates, topic_phrase
@@ -212,3 +213,41 @@ _OWN_PART = r"\b(?:novel|new|proposed)\s+"
 _MEANS_END = re.compile(_MEANS_BEFORE + r"\Z")
 _OWN_PART_END = re.compile(_OWN_PART + r"\Z")
 _OWN = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
+
+
+_APPOSITIVE_GAP = re.compile(r"(?:\s*\([^()]{1,80}\))?\s*(?:,|:|\s+is|\s*[\u2014\u2013])\s*(?:(?:a|an|the)\s+)?$", re.IGNORECASE)
+_NAMING_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:called|named|termed|dubbed)\s+)?(?:\(\s*)?$", re.IGNORECASE)
+
+
+def stated_description(body: str, plain: str, name: str) -> str:
+    """``body``, or its words up to a relative clause ("a hybrid transformer encoder pre-trained
+    model" of "... model that encodes numbers"), when the abstract says that of the name
+    (:func:`said_of_name`); else ""."""
+    words = body.split()
+    cut = next((i for i, w in enumerate(words) if w.lower() in RELATIVE), len(words))
+    head = " ".join(words[:cut]).rstrip(",")
+    return head if len([w for w in head.split() if w.lower() not in NOT_CONTENT]) >= 2 and said_of_name(head, plain, name) else ""
+
+
+def said_of_name(body: str, plain: str, name: str) -> bool:
+    """Is ``body`` (a title's part after "Name: ") a noun phrase the abstract says word for word
+    of the name: its appositive ("CONE, a hybrid transformer encoder pre-trained model ...",
+    "X (...): a ...", "X is a ...") or the phrase that names it ("a video benchmark called
+    VESPER", "a new sampler, HopWalker")? Not when it runs on into a relative clause or holds a
+    comma: a description cut there is no longer what the abstract says."""
+    low = plain.lower()
+    said = re.sub(r"^(?:a|an|the)\s+", "", " ".join(body.split()).lower())
+    if len(said.split()) < 2 or "," in said or not RELATIVE.isdisjoint(said.split()) or len(low) != len(plain):
+        return False
+    for start, end in literal_spans(plain, name, _NAME_CHAR, _WORD_CHAR):
+        after = low.find(said, end, end + 100 + len(said))
+        if after >= 0 and _APPOSITIVE_GAP.match(low, end, after):
+            return True
+        before = low.rfind(said, max(0, start - 40 - len(said)), start)
+        if before >= 0 and _NAMING_GAP.match(low, before + len(said), start):
+            return True
+    return False
+
+
+_NAME_CHAR = re.compile(r"[\w\-]")
+_WORD_CHAR = re.compile(r"\w")

@@ -12,7 +12,7 @@ from ..kinds import contradicts, name_kind
 from .casing import expand, sentence_case
 from .checks import defects
 from .constants import FALLBACK_TITLE, MAX_WORDS, NOT_CONTENT, RULE_MARGIN
-from .described import described_subtitle, fits_described
+from .described import described_subtitle, fits_described, stated_description
 from .contribution import contribution_phrases, fallback, find_contribution, Found, with_topic
 from .named import name_description, what_we_did
 from .relations import says_the_reverse
@@ -76,6 +76,12 @@ def _repair(title: str, plain: str, name: str | None) -> str:
         return title  # the phrase would call the named thing a kind it is not
     if body_ok and score_words(body.split(), plain) + RULE_MARGIN >= score_words(phrase, plain):
         return title
+    if named and name and not (name_words & set(ALNUM.findall(body.lower()))):
+        # honest before clever: what the abstract says the name is, not a phrase of elsewhere;
+        # a description running on into a relative clause is kept up to it
+        said = stated_description(body, plain, name)
+        if said and (said != body or body_ok):
+            return finish(f"{name}: {said}") or title
     if not named:
         phrase = phrase_with_topic(phrase, plain)
     text = sentence_case(" ".join(phrase), plain)
@@ -118,3 +124,4 @@ def _rule_title(text: str, name: str | None) -> str:
     if not words:
         words = fallback(text, MAX_WORDS)
     return finish(capitalise(" ".join(words)))
+

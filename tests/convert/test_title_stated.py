@@ -1,0 +1,78 @@
+"""A name's title keeps what the abstract says the name is (issue 25: honest before clever).
+
+When the abstract says "we propose tinyZ, a lightweight LLM-based verifier ...", that appositive
+is the paper's own account of the name; a phrase of the background scored higher by the title-word
+model ("tinyZ: negatives slow RL-based fine-tuning of LLMs") must not take its place.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from readinglist.convert.generation import generation_text
+from readinglist.convert.naming import detect_name
+from readinglist.convert.titles import make_title
+from readinglist.convert.titles.described import said_of_name, stated_description
+
+VERIFIER = (
+    "Verifiers decide which answers of a language model earn a reward in reinforcement learning (RL). "
+    "Rule-based verifiers often reject correct answers, and these false negatives slow RL-based "
+    "fine-tuning of LLMs. We propose tinyZ, a lightweight LLM-based verifier that augments existing "
+    "rule-based methods. Adding tinyZ to RL-based fine-tuning of LLMs raises pass rates by up to 10% "
+    "on math benchmarks and speeds up convergence."
+)
+
+
+def _title(text: str) -> str:
+    plain = generation_text(text)
+    return make_title(text, plain, detect_name(text, plain))
+
+
+def test_the_description_the_abstract_gives_the_name_is_its_subtitle():
+    title = _title(VERIFIER)
+    assert title.startswith("tinyZ: ")
+    assert "lightweight LLM-based verifier" in title
+    assert "negatives slow" not in title
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "body", "said"),
+    [
+        ("We propose KiteNet, a sparse graph encoder for tables.", "KiteNet", "a sparse graph encoder for tables", True),
+        ("We propose KiteNet, a sparse graph encoder for tables.", "KiteNet", "sparse graph encoder", True),
+        ("We propose KiteNet (Kite Network): a sparse graph encoder.", "KiteNet", "a sparse graph encoder", True),
+        ("KiteNet is a sparse graph encoder for tables.", "KiteNet", "a sparse graph encoder", True),
+        ("We build a sparse graph encoder called KiteNet.", "KiteNet", "a sparse graph encoder", True),
+        ("We build a sparse graph encoder, KiteNet, for tables.", "KiteNet", "sparse graph encoder", True),
+        # said, but not of the name
+        ("Dense graph encoders are slow. We propose KiteNet, which prunes edges.", "KiteNet", "dense graph encoders", False),
+        ("We propose KiteNet. Experiments on a sparse graph encoder benchmark follow.", "KiteNet", "sparse graph encoder", False),
+        # a description cut at a relative clause or a comma is no longer what the abstract says
+        ("We propose KiteNet, a graph encoder that prunes edges.", "KiteNet", "a graph encoder that prunes", False),
+        ("We propose KiteNet, a sparse, fast graph encoder.", "KiteNet", "sparse, fast graph encoder", False),
+        ("We propose KiteNet, a sparse graph encoder.", "KiteNet", "encoder", False),
+    ],
+)
+def test_what_is_said_of_the_name(text, name, body, said):
+    assert said_of_name(body, text, name) is said
+
+
+def test_a_description_running_on_into_a_relative_clause_is_kept_up_to_it():
+    text = "We propose KiteNet, a sparse graph encoder that prunes edges of large tables."
+    assert stated_description("a sparse graph encoder that prunes edges", text, "KiteNet") == "a sparse graph encoder"
+    assert stated_description("a sparse graph encoder", text, "KiteNet") == "a sparse graph encoder"
+    assert stated_description("edges of large tables", text, "KiteNet") == ""
+
+
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9).filter(
+    lambda w: w not in {"that", "which", "where", "whose", "who", "whereby", "the", "and", "for"})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_WORD, min_size=2, max_size=6), st.sampled_from([", a ", " is a ", ": a ", " (KN), a "]))
+def test_an_appositive_is_said_of_the_name_and_the_same_words_elsewhere_are_not(words, gap):
+    body = " ".join(words)
+    assert said_of_name(body, f"We propose KiteNet{gap}{body}. It works.", "KiteNet")
+    assert not said_of_name(body, f"We propose KiteNet. Earlier work built the {body} by hand and it fails.", "KiteNet")
