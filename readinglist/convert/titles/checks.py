@@ -147,6 +147,8 @@ def for_a_verb(low: list[str]) -> bool:
 def _plain_verb(w: str, verbs: frozenset[str]) -> bool:
     """A verb's plain form: a word whose -s form the phrase model learned as a verb
     (``verbs``: :func:`readinglist.convert.phrases.learned_verbs`)."""
+    if w.endswith("ss"):  # "for suppress undesirable knowledge", "LLMs process": its -es form a learned verb
+        return w.isalpha() and w + "es" in verbs
     return w.isalpha() and len(w) > 3 and not w.endswith(("ing", "ly", "s")) and (w + "s" in verbs or w + "es" in verbs)
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
 from .candidates import option_words, candidates, spells_out
-from .described import described_family, described_lead, fits_family, said_of_name, stated_description
-from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, NAMED_MARGIN, STATED_MARGIN
+from .described import described_family, described_lead, fits_family, proposed_as_said, said_of_name, stated_description
+from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, OWN_MARGIN, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .relations import opposite_said
 from .text import ALNUM, finish, first_tokens, word_list
@@ -47,6 +47,8 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     prefix = scorer.prefix
     body = title[len(name or "") + 2 :] if named and not bare else ""
     own = bool(body) and bool(name) and said_of_name(body, plain, name or "")  # the abstract's "Name, a <body>"
+    if not named and title and proposed_as_said(title, plain):
+        body, own = title, True  # "we propose a <title>": the authors' own words for what they made
     if body and not own and name and _gives_way(title, plain, name, named, bare):
         head = stated_description(body, plain, name)  # "tinyV: a lightweight LLM-based verifier that checks the ..."
         if head and head != body:
@@ -56,7 +58,7 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     if title_tokens:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
         if body and _stated(body, plain):
-            current += STATED_MARGIN + (NAMED_MARGIN if own else 0.0)  # honest before clever: what the abstract says of the name
+            current += STATED_MARGIN + (OWN_MARGIN if own else 0.0)  # honest before clever: what the abstract says of the name
     options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None,
                          name if named else None)
     spelled = body.lower().split()
@@ -64,7 +66,7 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         options = [o for o in options if not _cut_of(option_words(o[3], o[4]), spelled)]
     if own:  # a candidate saying more of it ("... for <task>") weighs with the same margin, any other must beat both
         said = [w.lower() for w in word_list(body) if w.lower() not in _ARTICLES]
-        options = sorted(((o[0] + NAMED_MARGIN, *o[1:]) if _extends(option_words(o[3], o[4]), said) else o for o in options),
+        options = sorted(((o[0] + OWN_MARGIN, *o[1:]) if _extends(option_words(o[3], o[4]), said) else o for o in options),
                          key=lambda o: -o[0])
     described = described_family(plain, name) if named and name else None
     if described and name:  # "Name, a <kind> ...": no input, part or background phrase in its place

@@ -16,7 +16,7 @@ import re
 
 from ..kinds import KIND_OF, described_kind
 from ..lexicon import literal_spans, split_sentences
-from .constants import NOT_CONTENT, RELATIVE
+from .constants import NOT_CONTENT, PRONOUNS, RELATIVE
 from .contribution import introduces
 from .text import article, describe, gerund_of, head_noun, PARTICIPLE_END, strip_dangling
 from .topic import restates, topic_phrase
@@ -251,3 +251,25 @@ def said_of_name(body: str, plain: str, name: str) -> bool:
 
 _NAME_CHAR = re.compile(r"[\w\-]")
 _WORD_CHAR = re.compile(r"\w")
+
+
+_PROPOSE = re.compile(
+    r"\b(?:we|this (?:paper|work|study))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|build|construct|create)[sd]?\s+"
+    r"(?:(?:a|an|the|two|three)\s+)?(?:(?:new|novel|simple|general)\s+)?$"
+)
+
+
+def proposed_as_said(title: str, plain: str) -> bool:
+    """Is ``title`` (an article aside) the object of the authors' "we propose/introduce/present
+    ...", said word for word: what they say they made?"""
+    low = plain.lower()
+    said = re.sub(r"^(?:a|an|the)\s+", "", " ".join(title.split()).lower())
+    if (len(said.split()) < 2 or "," in said or not RELATIVE.isdisjoint(said.split()) or not PRONOUNS.isdisjoint(said.split())
+            or "--" in said or len(low) != len(plain)):
+        return False
+    at = low.find(said)
+    while at >= 0:
+        if _PROPOSE.search(low, max(0, at - 80), at):
+            return True
+        at = low.find(said, at + 1)
+    return False
