@@ -35,6 +35,25 @@ def test_a_word_titles_do_not_hold_makes_a_clause_anywhere_in_it():
     assert not reads_as_clause("ToyRank: sparse voting rules for toy ranking", "ToyRank")
 
 
+def test_a_sentence_that_lost_its_subject_is_a_clause():
+    """"Investigated whether ...", "Defined modified distances": a past form titles do not hold
+    opens a sentence whose subject was cut, not a title; an -ed word titles do hold stays."""
+    assert "investigated" in abstract_only()
+    assert reads_as_clause("Investigated whether toy rankers predict the vote", None)
+    assert reads_as_clause("ToyRank: investigated whether toy rankers predict the vote", "ToyRank")
+    assert not reads_as_clause("Randomized smoothing for toy rankers", None)
+    assert not reads_as_clause("Learned index structures for toy rankers", None)
+
+
+def test_a_title_ending_on_a_word_cut_short_ends_badly():
+    from readinglist.convert.titles.checks import ends_badly
+
+    assert ends_badly("Satellite video agent dr")
+    assert not ends_badly("Video agents for satellite images")
+    assert not ends_badly("A toy ranker for Go")
+    assert not ends_badly("Toy rankers, part II")
+
+
 def test_whole_relative_and_participle_phrases_and_inner_adverbs_are_left_to_the_post_edits():
     # long but whole: a relative clause with its verb, a participle's phrase, a number word
     assert not reads_as_clause("ToyRank: a ranker that leverages voting rules", "ToyRank")

@@ -59,6 +59,8 @@ def reads_as_clause(title: str, name: str | None) -> bool:
     if first.lower() in not_initial() or not FINITE.isdisjoint(words):
         return True  # the whole first word: "In-context ...", "Source\u2013target ..." are titles' words
     said = abstract_only()
+    if words[0] in said and words[0].endswith("ed"):
+        return True  # "Investigated whether ...": a sentence that lost its subject
     last = len(words) - 1
     for i, w in enumerate(words):
         if w in _RELATIVE and i < last - 1:
@@ -89,6 +91,8 @@ def ends_badly(title: str) -> bool:
     if not words:
         return False
     last = words[-1]
+    if len(last) <= 2 and last.isalpha() and title.rstrip()[-len(last):].islower():
+        return True  # "Satellite video agent dr": a word cut short
     return last in not_final() or last in not_phrase_final() or _adverb(last) or bool(PARTICIPLE_END.search(last.rsplit("-", 1)[-1])) or last.endswith("-based")
 
 
