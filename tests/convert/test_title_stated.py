@@ -112,3 +112,35 @@ def test_what_the_authors_say_they_propose(text, title, said):
     from readinglist.convert.titles.described import proposed_as_said
 
     assert proposed_as_said(title, text) is said
+
+
+SHIFT = (
+    "Covariate shift changes the input distribution between training and test, and importance-weighted "
+    "learning corrects for it with density ratios. When the shift is continuous, the density ratio has to "
+    "be estimated again at every step. We propose an online density ratio estimation method for dealing "
+    "with distribution shifts that change over time, and bound its dynamic regret. Importance-weighted "
+    "learning with our estimates tracks the shift on three benchmarks."
+)
+
+
+def test_a_title_whose_head_the_authors_propose_keeps_what_they_say_it_is_for():
+    """The head "online density ratio estimation method" is what the authors propose; the title
+    says it with their own "for dealing with distribution shifts", not a background phrase."""
+    title = _title(SHIFT)
+    assert title.lower().startswith("online density ratio estimation method")
+    assert "importance-weighted learning" not in title.lower()
+
+
+@pytest.mark.parametrize(
+    ("body", "bad"),
+    [
+        ("Robust early learning to reduce the side effect for as critical parameters", True),
+        ("Methodology for assessing robustness to subpopulation shift---specifically", True),
+        ("Sparse toy rankers for the long tail of queries", False),
+        ("Sparse toy rankers for whole-slide images", False),
+    ],
+)
+def test_a_sentences_joints_are_no_title(body, bad):
+    from readinglist.convert.titles.checks import defects
+
+    assert defects(body, "A toy abstract about rankers.", False) is bad

@@ -33,9 +33,14 @@ def defects(body: str, plain: str, named: bool) -> bool:
         return True
     if _BAD_START.match(body) or "http" in body or "www." in body:
         return True
+    if "--" in body or "\u2014" in body or _FOR_A_CONNECTIVE.search(body):
+        return True  # "... shift---specifically", "... for as critical parameters": a sentence's joints
     if not named and len(words) <= 3:
         return True
     return not named and len(words) >= 5 and first_five_tokens(body) == first_five_tokens(plain)
+
+
+_FOR_A_CONNECTIVE = re.compile(r"\bfor\s+(?:as|and|or|which|that|whether|if|is|are|was|were)\b", re.IGNORECASE)
 
 
 def reads_as_clause(title: str, name: str | None) -> bool:

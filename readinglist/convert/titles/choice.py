@@ -8,7 +8,7 @@ from __future__ import annotations
 from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
 from .candidates import option_words, candidates, spells_out
 from .described import described_family, described_lead, fits_family, proposed_as_said, said_of_name, stated_description
-from .constants import RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, OWN_MARGIN, STATED_MARGIN
+from .constants import PRONOUNS, RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, OWN_MARGIN, STATED_MARGIN
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .relations import opposite_said
 from .text import ALNUM, finish, first_tokens, word_list
@@ -47,8 +47,13 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     prefix = scorer.prefix
     body = title[len(name or "") + 2 :] if named and not bare else ""
     own = bool(body) and bool(name) and said_of_name(body, plain, name or "")  # the abstract's "Name, a <body>"
-    if not named and title and proposed_as_said(title, plain):
-        body, own = title, True  # "we propose a <title>": the authors' own words for what they made
+    if not named and title:
+        # "we propose a <title>", or a <title> whose head (up to a preposition) they say they propose
+        words = title.split()
+        cuts = [len(words)] + [i for i in range(len(words) - 1, 1, -1) if words[i].lower() in _HEAD_ENDS]
+        if PRONOUNS.isdisjoint(w.lower() for w in words):
+            body = next((" ".join(words[:i]) for i in cuts if proposed_as_said(" ".join(words[:i]), plain)), "")
+        own = bool(body)
     if body and not own and name and _gives_way(title, plain, name, named, bare):
         head = stated_description(body, plain, name)  # "tinyV: a lightweight LLM-based verifier that checks the ..."
         if head and head != body:
@@ -127,6 +132,7 @@ def _cut_of(words: list[str], spelled: list[str]) -> bool:
 
 
 _ARTICLES = ("a", "an", "the")
+_HEAD_ENDS = frozenset("for with in on via to of from by using".split())  # where a noun phrase's head ends
 
 
 def _extends(words: list[str], said: list[str]) -> bool:
