@@ -55,9 +55,9 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             body = next((" ".join(words[:i]) for i in cuts if proposed_as_said(" ".join(words[:i]), plain)), "")
         own = bool(body)
     if body and not own and name and _gives_way(title, plain, name, named, bare):
-        head = stated_description(body, plain, name)  # "tinyV: a lightweight LLM-based verifier that checks the ..."
-        if head and head != body:
-            title, body, own = finish(f"{name}: {head}") or title, head, True
+        stated = stated_description(body, plain, name)  # "tinyV: a lightweight LLM-based verifier that checks the ..."
+        if stated and stated != body:
+            title, body, own = finish(f"{name}: {stated}") or title, stated, True
     title_tokens = tokens(title)
     current = 0.0
     if title_tokens:
