@@ -135,11 +135,11 @@ _PRIOR_AFTER = re.compile(
 )
 # "six methods (A, B, X, C)", "A, X, and C": one item of a list of names, each someone's
 # (an item: a whole run of name characters holding a capital, taken at once: no backtracking inside it)
-_LIST_BEFORE_ITEMS = re.compile(r"(?:\(|,)\s*(?:(?=[\w.+-]*[A-Z])[\w.+-]++\s*,\s*)+(?:and\s+|or\s+)?$")
-_LIST_AFTER_ITEMS = re.compile(r"^\s*,\s*(?:and\s+|or\s+)?(?=[\w.+-]*[A-Z])[\w.+-]++\s*(?:,|\)|and\b|or\b)")
+_LIST_BEFORE_ITEMS = re.compile(r"(?:\(|,)\s*(?:(?=[\w.+-]*[A-Z])(?>[\w.+-]+)\s*,\s*)+(?:and\s+|or\s+)?$")
+_LIST_AFTER_ITEMS = re.compile(r"^\s*,\s*(?:and\s+|or\s+)?(?=[\w.+-]*[A-Z])(?>[\w.+-]+)\s*(?:,|\)|and\b|or\b)")
 # the middle of three ("A, B, and C"): an item and a comma before it, ", and <item>" after it
 _LIST_LAST_AFTER = re.compile(r"^\s*,\s*(?:and|or)\s+(?=[\w.+-]*[A-Z])[\w.+-]+")
-_ITEM_COMMA_BEFORE = re.compile(r"(?=[\w.+-]*[A-Z])[\w.+-]++\s*,\s*$")
+_ITEM_COMMA_BEFORE = re.compile(r"(?=[\w.+-]*[A-Z])(?>[\w.+-]+)\s*,\s*$")
 
 #: the roles that say the mention is a use of someone else's thing (or a measure), not a definition
 USE_ROLES = ("role_eval_object", "role_used_dataset", "role_compared", "role_cited", "role_metric_after",

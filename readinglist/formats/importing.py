@@ -119,7 +119,7 @@ def latex_to_unicode(latex: str) -> str:
 #: ``\ldots{}``: TeX reads it as that text (and an ellipsis), as :func:`latex_to_unicode` does.
 _PLAIN_GROUP = re.compile(r"\{([^\\${}*_`']*)(\\ldots\{\})?\}")
 #: Text and brace groups (not nested) without a TeX special.
-_PLAIN_GROUPS = re.compile(r"(?:[^\\${}*_`']++|\{[^\\${}*_`']*+\})*+")
+_PLAIN_GROUPS = re.compile(r"(?>(?:(?>[^\\${}*_`']+)|\{(?>[^\\${}*_`']*)\})*)")
 _HYPHEN_AT_BRACE = re.compile(r"-[{}]|[{}]-")
 
 

@@ -73,9 +73,9 @@ class Blocks:
 def _braced(depth: int) -> str:
     """The inside of a ``{...}`` group nested up to ``depth`` levels, as bibtexparser reads it: a
     brace right after a backslash is text, not a brace."""
-    inner = r"(?:[^{}\\]++|\\[{}]?)*+"
+    inner = r"(?>(?:(?>[^{}\\]+)|\\[{}]?)*)"
     for _ in range(depth):
-        inner = r"(?:[^{}\\]++|\\[{}]?|\{" + inner + r"\})*+"
+        inner = r"(?>(?:(?>[^{}\\]+)|\\[{}]?|\{" + inner + r"\})*)"
     return inner
 
 
@@ -87,7 +87,7 @@ _ENTRY_KEY = re.compile(r"\{([^{}\",=\\@]*),")
 #: One field: ``name = value`` up to the top-level ``,`` or ``}`` (the value: plain text,
 #: ``{...}`` groups and ``"..."`` strings; inside quotes braces do not count, as in bibtexparser).
 _FIELD = re.compile(
-    r"\s*([^\s{}\",=\\@]+)\s*=((?:[^{}\",\\@]++|\{" + _BRACED + r"\}|\"(?:[^\"\\@]++|\\\"?)*+(?<!\{)\")*+)([,}])"
+    r"\s*([^\s{}\",=\\@]+)\s*=((?>(?:(?>[^{}\",\\@]+)|\{" + _BRACED + r"\}|\"(?>(?:(?>[^\"\\@]+)|\\\"?)*)(?<!\{)\")*))([,}])"
 )
 _ENTRY_END = re.compile(r"\s*\}")
 #: ``@string{name = value}`` and ``@comment{...}`` / ``@preamble{...}`` after their ``@type``.

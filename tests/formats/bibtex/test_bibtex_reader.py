@@ -217,7 +217,7 @@ def test_round_trip_through_our_bibtex_export(tmp_path):
 
 # -- LaTeX to Unicode for titles and names ----------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from readinglist.formats.importing import latex_to_unicode  # noqa: E402
@@ -264,6 +264,7 @@ def test_latex_to_unicode_of_one_group_reads_as_to_plain(inner, tail, braces):
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(["a", "Z", "0", " ", "  ", "-", "--", "~", ":", "\u00e9", "\u2026", "{", "}", "{a b}", "{-}", "{}", "{--}", "{~}", "'", "$x$", "\\ldots{}", "{{a}}"]), max_size=10))
+@example(["{"])  # an unclosed brace: Python 3.11.2's possessive quantifiers read it as a group
 def test_latex_to_unicode_of_text_with_groups_reads_as_to_plain(pieces):
     """Text with brace groups in it (``{LLMs} at {Scale}``) is read without the tokenizer when
     nothing else in it is special to TeX and no hyphen touches a brace: the same text as
