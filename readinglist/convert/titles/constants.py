@@ -122,8 +122,12 @@ NOT_MEANS_PENALTY = 0.06
 # added to what a name of three or more capitals stands for ("Scalable Vector Network" of SaVeNet),
 # alone or for the topic: the authors' own words for what they made. dev.jsonl: 0 R1 0.4183,
 # 0.03 0.4186 (8 titles change, e.g. "CoreFed: agents with data of high quality for federated
-# learning" -> "CoreFed: core-stable fairness for federated learning"), 0.06 0.4184, 0.1 0.4185
-SPELLED_MARGIN = 0.03
+# learning" -> "CoreFed: core-stable fairness for federated learning"), 0.06 0.4184, 0.1 0.4185.
+# Raised to 0.2 by paired blind reading (4 readers; the 27 dev titles 0.03 -> 0.2 changes, old and new
+# against the real one): false 20.4% -> 3.7%, gen>=real 25.0% -> 25.9% ("VICE: variational
+# interpretable concept embeddings", "SMMD: smooth maximum mean discrepancy for large language
+# models" for "SMMD: numeric tokens for ..."); dev R1 0.4075 -> 0.4087, worse than LEAD 17.1% -> 17.0%
+SPELLED_MARGIN = 0.2
 # added to the title made so far: its words are a feature of the word model, which estimates
 # that title a little high (a phrase scoring up to 0.02 below it still replaces it)
 CHOICE_MARGIN = -0.02
