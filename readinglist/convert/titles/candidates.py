@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from ..lexicon import DANGLING
 from .contribution import find_contribution, own_sentences
+from .described import proposed
 from ..kinds import KIND_OF
 from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAX_WORDS, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import stems, Option, Scorer
@@ -106,10 +107,10 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         a_initials = {initials, initials + "s"}
         room = pair_max - len(a)
         spelled = spells_out(a, name)  # what the name stands for is the paper's own: no composed guess
-        if not (spelled or _proposed(a, plain) or _makes(a, made) or _owned(a, plain)):
+        if not (spelled or proposed(a, plain) or _makes(a, made) or _owned(a, plain)):
             continue  # not what the paper makes: "<a background model> for <task>" is the readers' commonest false title
         # "higher-quality labels for <task>": real titles seldom put such a head before "for"
-        penalty = 0.0 if spelled else CROSS_PENALTY + (0.0 if means_for(a) or _proposed(a, plain) else NOT_MEANS_PENALTY)
+        penalty = 0.0 if spelled else CROSS_PENALTY + (0.0 if means_for(a) or proposed(a, plain) else NOT_MEANS_PENALTY)
         a_befores = befores_of(a, plain)  # "for"s that a follows: b before one says the reverse
         for b, toks_b, n_b, b_low, b_sentence, b_initials, b_len in tails:
             # what was made (said later) comes first, what the abstract opens with after "for";
@@ -240,10 +241,6 @@ def option_words(words: list[str], tail: list[str] | None) -> list[str]:
 
 
 
-_PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)[sd]?\s+"
-                      r"(?:(?:a|an|the|our|novel|new|simple)\s+)*")
-
-
 def _made_phrases(plain: str) -> tuple[tuple[str, int], ...]:
     """What the paper makes: the contribution phrase (:func:`.contribution.find_contribution`: the
     object of "we propose / study / evaluate ..."), and the object of every other "we propose /
@@ -288,14 +285,6 @@ _HEAD_END = re.compile(r"\s(?:for|with|in|on|under|over|across|at|into|between|a
                        r"tailored|designed|trained|learned|built|used)\s")
 
 
-def _proposed(a: list[str], plain: str) -> bool:
-    """Do the authors say they propose ``a`` ("we propose a novel skip-tree task")? Then it is
-    their contribution, whatever its head."""
-    said = " ".join(a)
-    return any(plain.startswith(said, at) and not plain[at + len(said) : at + len(said) + 1].isalnum()
-               for at in _proposal_starts(plain))
-
-
 def _only_means(b: list[str], plain: str) -> bool:
     """Does the abstract speak of ``b`` only as what the work rests on ("a method rooted in
     trust region theory", "inspired by human perception") or as an example of something ("rule
@@ -332,9 +321,3 @@ def _owned_starts(plain: str) -> tuple[int, ...]:
 
 
 _OWNED = re.compile(r"\b(?:[Oo]ur|[Tt]he\s+proposed|[Aa]n?\s+(?:novel|new))\s+(?:(?:novel|new|proposed)\s+)?")
-
-
-@lru_cache(maxsize=4)
-def _proposal_starts(plain: str) -> tuple[int, ...]:
-    """Where the objects of the abstract's "we propose / introduce ..." start (after the article)."""
-    return tuple(m.end() for m in _PROPOSE.finditer(plain))

@@ -54,10 +54,12 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         if PRONOUNS.isdisjoint(w.lower() for w in words):
             body = next((" ".join(words[:i]) for i in cuts if proposed_as_said(" ".join(words[:i]), plain)), "")
         own = bool(body)
-    if body and not own and name and _gives_way(title, plain, name, named, bare):
+    gives_way = _gives_way(title, plain, name, named, bare)
+    if body and not own and name and gives_way:
         stated = stated_description(body, plain, name)  # "tinyV: a lightweight LLM-based verifier that checks the ..."
         if stated and stated != body:
             title, body, own = finish(f"{name}: {stated}") or title, stated, True
+            gives_way = _gives_way(title, plain, name, named, bare)
     title_tokens = tokens(title)
     current = 0.0
     if title_tokens:
@@ -87,7 +89,7 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     baseline = Opening(opening, get, length)
     best = not_worse(dict.fromkeys(title_tokens), len(title_tokens), baseline) + CHOICE_WEIGHT * current
     chosen = title
-    if _gives_way(title, plain, name, named, bare):
+    if gives_way:
         best = -1.0  # any candidate that passes is better
     head = first_tokens(plain)
     for score, new, count, words, tail in options:

@@ -13,6 +13,7 @@ for any kind, what the learned choice may put in its place).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..kinds import KIND_OF, described_kind
 from ..lexicon import literal_spans, split_sentences
@@ -236,8 +237,8 @@ def said_of_name(body: str, plain: str, name: str) -> bool:
     VESPER", "a new sampler, HopWalker")? Not when it runs on into a relative clause or holds a
     comma: a description cut there is no longer what the abstract says."""
     low = plain.lower()
-    said = re.sub(r"^(?:a|an|the)\s+", "", " ".join(body.split()).lower())
-    if len(said.split()) < 2 or "," in said or not RELATIVE.isdisjoint(said.split()) or len(low) != len(plain):
+    said = _said_phrase(body)
+    if not said or len(low) != len(plain):
         return False
     for start, end in literal_spans(plain, name, _NAME_CHAR, _WORD_CHAR):
         after = low.find(said, end, end + 100 + len(said))
@@ -253,23 +254,39 @@ _NAME_CHAR = re.compile(r"[\w\-]")
 _WORD_CHAR = re.compile(r"\w")
 
 
-_PROPOSE = re.compile(
-    r"\b(?:we|this (?:paper|work|study))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|build|construct|create)[sd]?\s+"
-    r"(?:(?:a|an|the|two|three)\s+)?(?:(?:new|novel|simple|general)\s+)?$"
-)
+def _said_phrase(text: str) -> str:
+    """``text`` lowercased, its spaces single and a leading article dropped: a phrase the abstract
+    may say word for word of what the paper made; "" when it is fewer than two words, holds a comma
+    or runs on into a relative clause (a description cut there is no longer what the abstract says)."""
+    said = re.sub(r"^(?:a|an|the)\s+", "", " ".join(text.split()).lower())
+    words = said.split()
+    return said if len(words) >= 2 and "," not in said and RELATIVE.isdisjoint(words) else ""
 
 
 def proposed_as_said(title: str, plain: str) -> bool:
     """Is ``title`` (an article aside) the object of the authors' "we propose/introduce/present
-    ...", said word for word: what they say they made?"""
+    ...", said word for word (:func:`proposed`): what they say they made? Not with a pronoun of
+    theirs in it ("approaches to enhancing our data") or a run of dashes."""
+    said = _said_phrase(title)
+    return bool(said) and PRONOUNS.isdisjoint(said.split()) and "--" not in said and proposed(said.split(), plain)
+
+
+def proposed(words: list[str], plain: str) -> bool:
+    """Do the authors say they propose ``words`` ("we propose a novel skip-tree task"), word for
+    word and letter case aside? Then it is their contribution, whatever its head."""
+    said = " ".join(words)
     low = plain.lower()
-    said = re.sub(r"^(?:a|an|the)\s+", "", " ".join(title.split()).lower())
-    if (len(said.split()) < 2 or "," in said or not RELATIVE.isdisjoint(said.split()) or not PRONOUNS.isdisjoint(said.split())
-            or "--" in said or len(low) != len(plain)):
-        return False
-    at = low.find(said)
-    while at >= 0:
-        if _PROPOSE.search(low, max(0, at - 80), at):
-            return True
-        at = low.find(said, at + 1)
-    return False
+    text, said = (low, said.lower()) if len(low) == len(plain) else (plain, said)
+    return any(text.startswith(said, at) and not text[at + len(said) : at + len(said) + 1].isalnum() for at in proposal_starts(plain))
+
+
+@lru_cache(maxsize=4)
+def proposal_starts(plain: str) -> tuple[int, ...]:
+    """Where the objects of the abstract's "we propose / introduce ..." start (after the article
+    and "novel", "new" ...)."""
+    return tuple(m.end() for m in _PROPOSE.finditer(plain))
+
+
+_PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:\w+\s+)?"
+                      r"(?:propose|introduce|present|develop|design|build|construct|create)[sd]?\s+"
+                      r"(?:(?:a|an|the|our|two|three|novel|new|simple|general)\s+)*")

@@ -124,4 +124,3 @@ def _rule_title(text: str, name: str | None) -> str:
     if not words:
         words = fallback(text, MAX_WORDS)
     return finish(capitalise(" ".join(words)))
-
