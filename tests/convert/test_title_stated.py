@@ -136,6 +136,7 @@ def test_a_title_whose_head_the_authors_propose_keeps_what_they_say_it_is_for():
     [
         ("Robust early learning to reduce the side effect for as critical parameters", True),
         ("Methodology for assessing robustness to subpopulation shift---specifically", True),
+        ("Broad empirical evidence for our three-part taxonomy", True),  # the authors' sentence, not a title
         ("Sparse toy rankers for the long tail of queries", False),
         ("Sparse toy rankers for whole-slide images", False),
     ],
@@ -144,3 +145,29 @@ def test_a_sentences_joints_are_no_title(body, bad):
     from readinglist.convert.titles.checks import defects
 
     assert defects(body, "A toy abstract about rankers.", False) is bad
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a simple and training-free method for visual token pruning", "a training-free method for visual token pruning"),
+        ("a highly simple approach for contrastive pre-training", "a approach for contrastive pre-training"),
+        ("an embarrassingly simple approach to few-shot learning", "a approach to few-shot learning"),
+        ("a simple yet effective regularizer for sparse attention", "a regularizer for sparse attention"),
+    ],
+)
+def test_filler_goes_with_its_conjunction_and_intensifier(text, expected):
+    """"a simple and training-free method" loses "simple and", not "simple" alone (which left "an and
+    training-free method"); "highly simple" goes whole (the article is mended later)."""
+    from readinglist.convert.titles.text import describe
+
+    assert " ".join(describe(text, 15)) == expected
+
+
+def test_a_phrase_cut_at_its_verb_to_three_words_is_no_title():
+    """The abstract's best phrase "auxiliary differentiable constraint c(x,y) on x" is cut at the
+    verb after it; three words left make no title, the next phrase is taken."""
+    text = ("Diffusion models learn rich priors over images. Considering the problem of inferring high-dimensional "
+            "data x in a model that consists of a prior p(x) and an auxiliary differentiable constraint c(x,y) on x "
+            "given some additional information y, we show that diffusion models can be used as plug-and-play priors.")
+    assert len(_title(text).split()) >= 4

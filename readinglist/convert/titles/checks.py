@@ -22,6 +22,7 @@ from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, he
 
 
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
+_OWN_WORD = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)  # "evidence for our taxonomy": the authors' sentence
 
 
 def defects(body: str, plain: str, named: bool) -> bool:
@@ -31,7 +32,7 @@ def defects(body: str, plain: str, named: bool) -> bool:
         return True
     if not FINITE.isdisjoint(map(str.lower, LETTERS.findall(body))):
         return True
-    if _BAD_START.match(body) or "http" in body or "www." in body:
+    if _BAD_START.match(body) or _OWN_WORD.search(body) or "http" in body or "www." in body:
         return True
     if "--" in body or "\u2014" in body or _FOR_A_CONNECTIVE.search(body):
         return True  # "... shift---specifically", "... for as critical parameters": a sentence's joints

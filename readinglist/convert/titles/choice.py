@@ -109,7 +109,7 @@ def _gives_way(title: str, plain: str, name: str | None, named: bool, bare: bool
     alone, "models for explain rules", "... for covering large", "Tested on ...", "exact ..." of
     an approximate method?"""
     low = ALNUM.findall(title.lower())
-    return (bare or for_a_verb(low) or ends_badly(title) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain)
+    return (bare or (not named and len(low) <= 3) or for_a_verb(low) or ends_badly(title) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain)
             or reads_as_clause(title, name if named else None)
             or cut_start(word_list(title[len(name or "") + 2 :] if named and not bare else title)) or opposite_said(low, plain))
 

@@ -57,6 +57,8 @@ def _repair(title: str, plain: str, name: str | None) -> str:
         low = ALNUM.findall(" ".join(words).lower())
         if name_words & set(low):  # "MetaTeacher: a MetaTeacher framework" says the name twice
             return True
+        if len(strip_dangling(before_finite_verb(words))) < min_words:
+            return True  # "auxiliary differentiable constraint (is ...)": too short once cut at its verb
         return len(words) >= 4 and tuple(low[:5]) == opening
 
     min_words = max(2, 4 - len(word_list(name))) if named and name else 4

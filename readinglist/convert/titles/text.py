@@ -16,7 +16,8 @@ from .forms import not_final, not_phrase_final
 
 
 _FILLER = re.compile(
-    r"\b(?:(?:a|an)\s+)?(?:simple|effective|novel|new|general|generic)\s+(?:(?:yet|but|and)\s+(?:more\s+)?(?:effective|efficient|powerful|general|scalable)\s+)?"
+    r"\b(?:(?:a|an)\s+)?(?:(?:very|highly|quite|extremely|surprisingly|embarrassingly|remarkably|conceptually)\s+)?"
+    r"(?:simple|effective|novel|new|general|generic)\s+(?:(?:yet|but|and)\s+(?:(?:more\s+)?(?:effective|efficient|powerful|general|scalable)\s+)?)?"
     r"|\b(?:simple|novel|new),\s+"
     r"|\bthe\s+first\s+|\bfirst\s+(?=systematic|large|comprehensive)",
     re.IGNORECASE,
