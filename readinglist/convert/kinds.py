@@ -23,7 +23,10 @@ FAMILIES = {
 }
 KIND_OF = {word: family for family, words in FAMILIES.items() for word in words.split()}
 _KINDS = "|".join(sorted(KIND_OF, key=len, reverse=True))
-_AFTER = re.compile(rf"^\)?\s*(?:\([^()]*\)\s*)?,\s*(?:which is\s+)?(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?({_KINDS})\b", re.IGNORECASE)
+# a kind noun that is part of a compound ("a large language model (LLM)-powered system") is not the kind
+_NOT_COMPOUND = r"(?!-|\s*\([^()]{1,20}\)-)"
+_AFTER = re.compile(rf"^\)?\s*(?:\([^()]*\)\s*)?,\s*(?:which is\s+)?(?:a|an|the|our)\s+(?:(?:[\w-]+|\([^()]{{1,20}}\)-[\w-]+)\s+){{0,5}}?({_KINDS})\b{_NOT_COMPOUND}",
+                    re.IGNORECASE)
 _DIRECT = re.compile(rf"^\)?\s+({_KINDS})\b", re.IGNORECASE)
 # "a benchmark, NAME", "the KIND called NAME" (an article, and no preposition between it and the
 # kind noun: the abstract says what NAME is, not "using our data as benchmark, NAME offers")

@@ -136,7 +136,6 @@ def test_a_title_whose_head_the_authors_propose_keeps_what_they_say_it_is_for():
     [
         ("Robust early learning to reduce the side effect for as critical parameters", True),
         ("Methodology for assessing robustness to subpopulation shift---specifically", True),
-        ("Broad empirical evidence for our three-part taxonomy", True),  # the authors' sentence, not a title
         ("Sparse toy rankers for the long tail of queries", False),
         ("Sparse toy rankers for whole-slide images", False),
     ],
@@ -171,3 +170,42 @@ def test_a_phrase_cut_at_its_verb_to_three_words_is_no_title():
             "data x in a model that consists of a prior p(x) and an auxiliary differentiable constraint c(x,y) on x "
             "given some additional information y, we show that diffusion models can be used as plug-and-play priors.")
     assert len(_title(text).split()) >= 4
+
+
+@pytest.mark.parametrize(
+    ("title", "name", "expected"),
+    [
+        ("FISH: our dataset for 3D skeletons in fisheye images", "FISH", "FISH: a dataset for 3D skeletons in fisheye images"),
+        ("Butterfly: a proactive risk evaluation framework for measuring whether LLMs can anticipate harms", "Butterfly",
+         "Butterfly: a proactive risk evaluation framework"),
+        # three words would be left: the title stays as it is
+        ("Grounding: a benchmark for measuring how well an agent can exploit past observations", "Grounding",
+         "Grounding: a benchmark for measuring how well an agent can exploit past observations"),
+        ("Sparse wave model for tidal gauges", None, "Sparse wave model for tidal gauges"),
+        ("multi-agent behaviour inference", None, "Multi-agent behaviour inference"),
+        ("mRNA design with language models", None, "mRNA design with language models"),
+        ("aA", "aA", "aA"),
+    ],
+)
+def test_the_authors_sentence_words_no_candidate_replaced_are_taken_out(title, name, expected):
+    from readinglist.convert.titles.postedits import sentence_words_out
+
+    assert sentence_words_out(title, name) == expected
+
+
+def test_an_acronym_in_parentheses_before_a_hyphen_goes_with_the_compound():
+    """"EZApp, a large language model (LLM)-powered system": the description is a system, not "a
+    large language model" cut at the parenthesis."""
+    text = ("College applications are hard. We present EZApp, a large language model (LLM)-powered system that "
+            "assists high-school students by structuring application forms.")
+    title = _title(text)
+    assert "model-powered system" in title, title
+
+
+def test_a_candidate_holding_the_authors_we_or_our_fails_the_form_checks():
+    """"Broad empirical evidence for our three-part taxonomy" is the authors' sentence: no candidate."""
+    from readinglist.convert.titles.checks import form_checked
+
+    plain = "Overfitting is studied. We give broad empirical evidence for our three-part taxonomy of overfitting."
+    assert form_checked("broad empirical evidence for our three-part taxonomy".split(), plain, None, False, []) == ""
+    assert form_checked("broad empirical evidence for a three-part taxonomy".split(), plain, None, False, []) != ""

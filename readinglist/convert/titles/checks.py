@@ -22,7 +22,7 @@ from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, he
 
 
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
-_OWN_WORD = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)  # "evidence for our taxonomy": the authors' sentence
+_OWN_WORD = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
 
 
 def defects(body: str, plain: str, named: bool) -> bool:
@@ -32,7 +32,7 @@ def defects(body: str, plain: str, named: bool) -> bool:
         return True
     if not FINITE.isdisjoint(map(str.lower, LETTERS.findall(body))):
         return True
-    if _BAD_START.match(body) or _OWN_WORD.search(body) or "http" in body or "www." in body:
+    if _BAD_START.match(body) or "http" in body or "www." in body:
         return True
     if "--" in body or "\u2014" in body or _FOR_A_CONNECTIVE.search(body):
         return True  # "... shift---specifically", "... for as critical parameters": a sentence's joints
@@ -292,8 +292,8 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
     text = sentence_case(" ".join(words), plain)
     made = finish(f"{name}: {text}" if named else capitalise(text))
     body = made[len(name or "") + 2 :] if named else made
-    if not made or len(made.split()) <= 3 or len(body.split()) < 3 or defects(body, plain, named):
-        return ""
+    if not made or len(made.split()) <= 3 or len(body.split()) < 3 or defects(body, plain, named) or _OWN_WORD.search(body):
+        return ""  # "evidence for our three-part taxonomy": the authors' sentence
     if named and (name or "").lower() in body.lower():
         return ""
     if " for " in body and acronym_twice(body) and acronym_said_once(made, name) == made:

@@ -1,7 +1,8 @@
 """The post-edits applied to the chosen title, in order: a leading verb as its -ing form, an
 acronym said twice ("SSL methods for semi-supervised learning") said once, a relative clause as
 "for" + gerund, a sentence's adverb inside it dropped, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>" when the
-abstract defends against them, a headless opener given its article.
+abstract defends against them, a headless opener given its article, and last the authors' sentence
+words that no candidate could replace ("our dataset", "... whether LLMs can ...") taken out.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
-from .constants import ATTACK_CUE, COMMON_DF, CUT_PREP, DEFENCE_CUE, MAX_WORDS, THREAT_HEADS
+from .constants import ATTACK_CUE, COMMON_DF, CUT_PREP, DEFENCE_CUE, FINITE, MAX_WORDS, THREAT_HEADS
 from .forms import abstract_only, article_starts, common_words, gerund_starts, proper_words
 from .text import article, gerund_of, head_noun, name_lead, word_list
 
@@ -212,4 +213,36 @@ def headless_opener(title: str, name: str | None) -> str:
         return title  # an acronym or a name keeps its form
     made = article(["a" if the == "a" else "the", first, *words[1:]])
     text = " ".join(made)
+    return lead + (text if lead else text[:1].upper() + text[1:])
+
+
+_CLAUSE_OPENERS = frozenset("that which who whose where when whether how if what".split())
+
+
+def sentence_words_out(title: str, name: str | None) -> str:
+    """A title whose words are still the authors' sentence when no candidate passed the checks:
+    "Name: our dataset for ..." -> "Name: a dataset for ..."; "Name: a risk evaluation framework
+    for measuring whether LLMs can anticipate harms" -> "Name: a risk evaluation framework" (a
+    clause with a finite verb is cut, with the "for <gerund>" that led to it, when three words
+    are left); a title without a name starts with a capital ("multi-agent ..." -> "Multi-agent ...")."""
+    lead = name_lead(title, name)
+    words = title[len(lead) :].split()
+    if not words:
+        return title
+    if words[0].lower() == "our" and len(words) > 1:
+        words = article(["a", *words[1:]])
+    low = [w.lower().strip(",;:") for w in words]
+    opener = next((i for i, w in enumerate(low) if w in _CLAUSE_OPENERS), None)
+    if opener is not None and not FINITE.isdisjoint(low[opener + 1 :]):
+        cut = opener
+        if cut >= 2 and low[cut - 2] == "for" and low[cut - 1].endswith("ing"):
+            cut -= 2  # "... for measuring | whether ...": the purpose goes with its clause
+        kept = words[:cut]
+        while kept and kept[-1].lower() in DANGLING:
+            kept = kept[:-1]
+        if len(kept) >= 3:
+            words = kept
+    text = " ".join(words)
+    if text == title[len(lead) :] and (lead or not words[0].islower()):
+        return title  # nothing taken out (a bare name, "mRNA ..." keep their letter case)
     return lead + (text if lead else text[:1].upper() + text[1:])

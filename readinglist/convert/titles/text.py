@@ -23,7 +23,8 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 LEADING = re.compile(r"^(?:(?:a|an|the|our|two|several|some)\s+)", re.IGNORECASE)
-PAREN = re.compile(r"\s*(?<![\w\-])\([^()]*\)(?![\w\-])|\s*\[[^\[\]]*\]")  # "SE(3)-equivariant" keeps its (3)
+# "SE(3)-equivariant" keeps its (3); "a large language model (LLM)-powered system" drops its acronym
+PAREN = re.compile(r"\s*(?<![\w\-])\([^()]*\)(?![\w\-])|\s*\[[^\[\]]*\]|\s+\([A-Z][A-Za-z0-9]{1,10}\)(?=-[a-z])")
 _QUOTES = re.compile(r"[\"“”‘`]|(?<![A-Za-z])'|(?<!s)'(?![A-Za-z])|(?<=s)'(?!\s)|’(?![A-Za-z])")
 _MARKUP = re.compile(r"\\[A-Za-z]+|[\\$*{}^]|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 _SUBSCRIPT = re.compile(r"(?<=[^\W_])_(?=[^\W_])")
