@@ -12,7 +12,7 @@ proposed X", "a novel X"); never after "for" a phrase the abstract names only as
 on ("a method rooted in X": :func:`_only_means`), nor one the opening only names as motivation or
 consequence (:func:`.purpose.served`: "<a> for global food security" when only the first sentence
 says food security matters; the same for "Name: <kind> for <b>"). Such a composed pair gives up ``CROSS_PENALTY`` of its
-expected ROUGE-1, and never puts after "for" a word real titles seldom head a "for" phrase with
+expected ROUGE-1 (and so does a phrase joined to the topic, composed by us as well), and never puts after "for" a word real titles seldom head a "for" phrase with
 (:func:`.forms.not_for_objects`, learned: "<method> for hidden layers"); one whose first head
 real titles seldom put before "for" (:func:`.relations.means_for`, learned: "labels for <task>")
 gives up ``NOT_MEANS_PENALTY`` more, unless the authors say they propose it ("we propose a
@@ -56,7 +56,8 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         options.append((*(e if words is phrase else scorer.info(words)), words, None))  # the phrase itself when nothing dangled
         joined = phrase_with_topic(words, plain, budget) if head_noun(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
         if joined is not words:
-            options.append((*scorer.info(joined), joined, None))
+            e_j, new_j, n_j = scorer.info(joined)
+            options.append((e_j - CROSS_PENALTY, new_j, n_j, joined, None))
     for m in _FINDING.finditer(plain):  # "we show that X drives Y": the finding, in the authors' words
         finding = strip_dangling(m.group(1).split())
         if 4 <= len(finding) <= budget and finding[0].lower() not in _NOT_SUBJECT:
