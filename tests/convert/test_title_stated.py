@@ -153,6 +153,8 @@ def test_a_sentences_joints_are_no_title(body, bad):
         ("a highly simple approach for contrastive pre-training", "a approach for contrastive pre-training"),
         ("an embarrassingly simple approach to few-shot learning", "a approach to few-shot learning"),
         ("a simple yet effective regularizer for sparse attention", "a regularizer for sparse attention"),
+        ("an efficient, simple, and training-free method for selection", "an efficient and training-free method for selection"),
+        ("a fast, scalable, and simple method for sorting", "a fast, scalable method for sorting"),
     ],
 )
 def test_filler_goes_with_its_conjunction_and_intensifier(text, expected):
@@ -209,3 +211,35 @@ def test_a_candidate_holding_the_authors_we_or_our_fails_the_form_checks():
     plain = "Overfitting is studied. We give broad empirical evidence for our three-part taxonomy of overfitting."
     assert form_checked("broad empirical evidence for our three-part taxonomy".split(), plain, None, False, []) == ""
     assert form_checked("broad empirical evidence for a three-part taxonomy".split(), plain, None, False, []) != ""
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ("large language models", True),
+        ("unified multimodal models", True),
+        ("graph neural networks", True),
+        ("steering language models", False),  # says what it does
+        ("compress large language models", False),
+        ("a large language model", False),  # what the name is
+        ("dual attribution for large language models", False),  # what it is, for what
+        ("a benchmark for evaluating VLMs' safety reasoning", False),
+    ],
+)
+def test_a_field_is_no_subtitle_for_a_name(body, field):
+    """"DAVinCI: large language models" says the name is the field it works in."""
+    from readinglist.convert.titles.checks import field_for_name
+
+    assert field_for_name(body) is field
+
+
+def test_a_name_is_not_titled_by_its_field():
+    """The title made so far "DAVinCI: large language models" gives way to a candidate."""
+    from readinglist.convert.titles.choice import by_expected_rouge
+
+    text = ("Large language models (LLMs) often make claims without evidence. We present DAVinCI, a dual "
+            "attribution and verification framework for claims made by large language models. Large language "
+            "models cite sources poorly, and large language models verify them rarely; DAVinCI attributes each "
+            "claim to its source and verifies it with an entailment model.")
+    title = by_expected_rouge("DAVinCI: large language models", text, "DAVinCI")
+    assert title.startswith("DAVinCI: ") and title != "DAVinCI: large language models", title

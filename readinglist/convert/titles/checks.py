@@ -15,9 +15,9 @@ from ..kinds import contradicts, name_kind
 from ..lexicon import DANGLING
 from .casing import sentence_case
 from .described import fits_described
-from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_STARTS, FINITE, NOT_CONTENT, QUESTION_WORDS
+from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_PREP, CUT_STARTS, FINITE, NOT_CONTENT, QUESTION_WORDS
 from .postedits import acronym_said_once, acronym_twice, relative_as_purpose
-from .forms import abstract_only, common_words, not_final, not_initial, not_phrase_final, TITLE_WORD, verb_forms, words_of_title
+from .forms import abstract_only, common_words, gerund_starts, not_final, not_initial, not_phrase_final, TITLE_WORD, verb_forms, words_of_title
 from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PAREN, PARTICIPLE_END
 
 
@@ -42,6 +42,18 @@ def defects(body: str, plain: str, named: bool) -> bool:
 
 
 _FOR_A_CONNECTIVE = re.compile(r"\bfor\s+(?:as|and|or|which|that|whether|if|is|are|was|were)\b", re.IGNORECASE)
+
+
+_PLURAL_KINDS = frozenset("models networks transformers llms mllms vlms lms".split())
+
+
+def field_for_name(body: str) -> bool:
+    """Is the part after "Name: " a field's plural kind and no more ("DAVinCI: large language
+    models", "ChatUMM: unified multimodal models")? It says the name is the field it works in:
+    readers judged such titles false."""
+    words = [w for w in body.lower().split() if w not in ("a", "an", "the")]
+    return (1 <= len(words) <= 4 and words[-1] in _PLURAL_KINDS and CUT_PREP.isdisjoint(words)
+            and not words[0].endswith("ing") and words[0] not in gerund_starts())  # "steering/compress language models" says what it does
 
 
 def reads_as_clause(title: str, name: str | None) -> bool:

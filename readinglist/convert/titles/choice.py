@@ -5,10 +5,11 @@ or joined to the topic, "<phrase> for <phrase of the opening sentences>") that p
 
 from __future__ import annotations
 
-from .checks import cut_start, ends_badly, ends_on_a_verb, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
+from .checks import cut_start, ends_badly, ends_on_a_verb, field_for_name, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
 from .candidates import option_words, candidates, spells_out
 from .described import described_family, described_lead, fits_family, proposed_as_said, said_of_name, stated_description
 from .constants import PRONOUNS, RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, OWN_MARGIN, STATED_MARGIN
+from .named import name_description
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .relations import opposite_said
 from .text import ALNUM, finish, first_tokens, word_list
@@ -101,7 +102,20 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             made = form_checked(option_words(words, tail), plain, name, named, head)
             if made:
                 best, chosen = value, made
-    return chosen
+    return _said_instead_of_field(chosen, plain, name, budget) if named and name else chosen
+
+
+def _said_instead_of_field(title: str, plain: str, name: str, budget: int) -> str:
+    """"DAVinCI: large language models" says the name is the field it works in: what the abstract
+    says the name is ("DAVinCI: a dual attribution and verification framework") when it says so,
+    else the title as it is (vague, not false)."""
+    if not title.startswith(f"{name}: ") or not field_for_name(title[len(name) + 2 :]):
+        return title
+    said = name_description(plain, name, budget)
+    if said and said[0] in ("A", "An", "The"):
+        said = [said[0].lower(), *said[1:]]  # "AMBERT (A Multi-grained BERT)": an article after the colon
+    made = form_checked(said, plain, name, True, first_tokens(plain)) if said else ""
+    return made or title
 
 
 def _gives_way(title: str, plain: str, name: str | None, named: bool, bare: bool) -> bool:

@@ -19,9 +19,11 @@ _FILLER = re.compile(
     r"\b(?:(?:a|an)\s+)?(?:(?:very|highly|quite|extremely|surprisingly|embarrassingly|remarkably|conceptually)\s+)?"
     r"(?:simple|effective|novel|new|general|generic)\s+(?:(?:yet|but|and)\s+(?:(?:more\s+)?(?:effective|efficient|powerful|general|scalable)\s+)?)?"
     r"|\b(?:simple|novel|new),\s+"
+    r"|,?\s+and\s+(?:simple|effective|novel|new|general|generic)\b(?=\s)"
     r"|\bthe\s+first\s+|\bfirst\s+(?=systematic|large|comprehensive)",
     re.IGNORECASE,
 )
+_LONE_AND = re.compile(r"\b(a|an|the)\s+([\w-]+),\s+and\s+(?=[\w]+-[\w-]+|\w+(?:ive|al|ous|ic|able|ent|ant|less)\b)", re.IGNORECASE)
 LEADING = re.compile(r"^(?:(?:a|an|the|our|two|several|some)\s+)", re.IGNORECASE)
 # "SE(3)-equivariant" keeps its (3); "a large language model (LLM)-powered system" drops its acronym
 PAREN = re.compile(r"\s*(?<![\w\-])\([^()]*\)(?![\w\-])|\s*\[[^\[\]]*\]|\s+\([A-Z][A-Za-z0-9]{1,10}\)(?=-[a-z])")
@@ -159,7 +161,10 @@ def describe(text: str, budget: int) -> list[str]:
     text = PAREN.sub("", text[:MAX_CHARS])
     low = text.lower()
     if any(w in low for w in FILLER_WORDS):
-        text = _FILLER.sub(lambda m: "a " if m.group(0)[:2].lower() in {"a ", "an", "th"} else "", text)
+        cut = _FILLER.sub(lambda m: "a " if m.group(0)[:2].lower() in {"a ", "an", "th"} else "", text)
+        if cut != text:  # "an efficient, simple, and training-free" lost "simple, ": no comma before the last
+            cut = _LONE_AND.sub(r"\1 \2 and ", cut)
+        text = cut
     if any(w in low for w in HOW_WORDS):
         text = _HOW_THESE.sub(r"\1 ", text)
     text = _PROBLEM_AS.sub("", text)
