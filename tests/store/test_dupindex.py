@@ -73,6 +73,7 @@ def _history(cache, rng, data) -> None:
     abstracts: dict[str, str] = {}
     sigs: dict[str, tuple] = {}
     serial = 0
+    edits = 0
     for _round in range(data.draw(st.integers(1, 4))):
         lazy = data.draw(st.booleans())
         if lazy:  # as an import opens it: from the signatures, reading abstracts when it must
@@ -113,7 +114,8 @@ def _history(cache, rng, data) -> None:
             name = rng.choice(sorted(abstracts))
             if change == "edit":  # a person changed the abstract by hand
                 abstracts[name] = rng.choice(ABSTRACTS)
-                sigs[name] = (serial, 3, 3, 3)
+                edits += 1  # the file's stat changes with every edit, as a real one's does
+                sigs[name] = (serial, 3, edits, 3)
             elif change == "remove":
                 del abstracts[name], sigs[name]
             else:  # a mark or a note: the file changed, its abstract did not
