@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from ..kinds import contradicts, name_kind
+from ..kinds import contradicts, FAMILIES, name_kind
 from ..lexicon import DANGLING
 from .casing import sentence_case
 from .described import fits_described
@@ -44,7 +44,8 @@ def defects(body: str, plain: str, named: bool) -> bool:
 _FOR_A_CONNECTIVE = re.compile(r"\bfor\s+(?:as|and|or|which|that|whether|if|is|are|was|were)\b", re.IGNORECASE)
 
 
-_PLURAL_KINDS = frozenset("models networks transformers llms mllms vlms lms".split())
+# the model family's plural kind nouns (:data:`..kinds.FAMILIES`) and the field's acronyms
+_PLURAL_KINDS = frozenset(w for w in FAMILIES["model"].split() if w.endswith("s")) | frozenset("llms mllms vlms lms".split())
 
 
 def field_for_name(body: str) -> bool:

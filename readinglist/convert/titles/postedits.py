@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
-from .constants import ATTACK_CUE, COMMON_DF, CUT_PREP, DEFENCE_CUE, FINITE, MAX_WORDS, THREAT_HEADS
+from .constants import ATTACK_CUE, COMMON_DF, CUT_PREP, DEFENCE_CUE, FINITE, HOW_WORDS, MAX_WORDS, RELATIVE, THREAT_HEADS
 from .forms import abstract_only, article_starts, common_words, gerund_starts, proper_words
 from .text import article, gerund_of, head_noun, name_lead, word_list
 
@@ -216,7 +216,7 @@ def headless_opener(title: str, name: str | None) -> str:
     return lead + (text if lead else text[:1].upper() + text[1:])
 
 
-_CLAUSE_OPENERS = frozenset("that which who whose where when whether how if what".split())
+_CLAUSE_OPENERS = RELATIVE | frozenset(HOW_WORDS) | {"if", "what"}
 
 
 def sentence_words_out(title: str, name: str | None) -> str:
