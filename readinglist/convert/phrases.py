@@ -24,7 +24,7 @@ from itertools import repeat
 
 from . import lexicon
 from .models import DATA, read_model
-from .phrase_spans import BREAK, JOIN, WEAK, candidate_phrases, content, phrases_and_counts
+from .phrase_spans import BREAK, JOIN, WEAK, candidate_phrases, content as content_form, phrases_and_counts
 
 __all__ = ["candidate_phrases", "best_phrase"]
 
@@ -63,7 +63,7 @@ def _word_kind(word: str) -> tuple[str, bool, bool, bool] | None:
     if word.lower() in JOIN:
         kind = None
     else:
-        low = content(word)
+        low = content_form(word)
         kind = (low, low in WEAK, word[:1].isupper(), not word.islower() and lexicon.is_coined(word))
     if len(_WORD_KIND) > 200_000:
         _WORD_KIND.clear()
@@ -83,13 +83,13 @@ def _word_info(word: str, tf: Counter, affinity: dict, cache: dict[str, _WordInf
     return info
 
 
-def _features(content: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set[int]) -> dict[str, float]:
+def _features(infos: list[_WordInfo], n_words: int, s_idx: int, cue_sents: Set[int]) -> dict[str, float]:
     # The named features, those that are zero left out, always in this order (the score adds
     # them up in it): bias, centrality_sum, centrality_mean, title_affinity_sum,
     # title_affinity_mean, title_affinity_first, title_affinity_last, words_N, joined,
     # in_cue_sentence, sentence_N, weak_words, capitalised_words, coined_words.
-    n = len(content)
-    logs, aff, weak, capitalised, coined = zip(*content) if content else ((), (), (), (), ())
+    n = len(infos)
+    logs, aff, weak, capitalised, coined = zip(*infos) if infos else ((), (), (), (), ())
     cent = sum([x for x in logs if x is not None])
     aff_sum = sum(aff)
     f = {"bias": 1.0}
@@ -189,7 +189,7 @@ def _weight_vector(weights: dict[str, float]) -> tuple:
 
 
 def _phrase_score(content: list[_WordInfo], n_words: int, in_cue: bool, s_idx: int, wv: tuple) -> float | None:
-    """``_score(_features(content, n_words, s_idx, cue_sents), weights)`` without the dict: the
+    """``_score(_features(infos, n_words, s_idx, cue_sents), weights)`` without the dict: the
     same products added up in the same order (a weight times 1.0 is the weight); None when every
     content word is weak (such a phrase is no candidate). ``content`` has two words or more."""
     logs, aff, weak, capitalised, coined = zip(*content)
@@ -241,13 +241,13 @@ def scored_phrases(plain: str, budget: int) -> list[tuple[float, list[str], dict
     """(score, words, features, sentence index) of every distinct candidate phrase of at most
     ``budget`` words (the features for training; see :func:`ranked_phrases`)."""
     _phrases, _tf, cue_sents, _sentences, _cache = _context(plain)
-    return [(score, words, _features(content, len(words), s_idx, cue_sents), s_idx) for score, words, s_idx, content, _key in _scored(plain, budget)]
+    return [(score, words, _features(infos, len(words), s_idx, cue_sents), s_idx) for score, words, s_idx, infos, _key in _scored(plain, budget)]
 
 
 def ranked_phrases(plain: str, budget: int) -> list[tuple[float, list[str], int]]:
     """(score, words, sentence index) of every distinct candidate phrase of at most ``budget``
     words, in the order of the text (:func:`scored_phrases` without the features)."""
-    return [(score, words, s_idx) for score, words, s_idx, content, _key in _scored(plain, budget)]
+    return [(score, words, s_idx) for score, words, s_idx, _content, _key in _scored(plain, budget)]
 
 
 _DEFAULT_WEIGHTS = {"centrality_sum": 1.0, "words_2": -0.5, "in_cue_sentence": 0.8, "weak_words": -0.6}
@@ -259,10 +259,10 @@ def score_words(words: list[str], plain: str) -> float:
     _phrases, tf, cue_sents, sentences, cache = _context(plain)
     model = load_model()
     weights, affinity = model.get("weights", _DEFAULT_WEIGHTS), model.get("affinity", {})
-    content = [w for w in words if w.lower() not in BREAK]
+    said = [w for w in words if w.lower() not in BREAK]
     s_idx = 0
-    if content:
-        at = plain.find(content[0])
+    if said:
+        at = plain.find(said[0])
         s_idx = next((i for i, (o, s) in enumerate(sentences) if o <= at < o + len(s)), 0) if at >= 0 else 0
     kept = [w for w in words if w.lower() not in BREAK or w.lower() in JOIN]
     f = phrase_features(kept, s_idx, tf, cue_sents, affinity, cache)

@@ -29,7 +29,7 @@ from ..lexicon import DANGLING
 from .contribution import find_contribution, own_sentences
 from .described import proposed
 from ..kinds import KIND_OF
-from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAX_WORDS, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAKE_VERBS, MAX_WORDS, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
 from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
 from .links import reads_reversed
@@ -278,7 +278,7 @@ def _bare(words: list[str]) -> str:
 
 _AROUND = ",;:.()[]\"'“”‘’"
 _MAKES = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article)|[Oo]ur (?:paper|work))\s+(?:\w+\s+)?"
-                    r"(?:propose|introduce|present|develop|design|build|construct|create|contribute|offer)(?:s|d)?\s+"
+                    rf"(?:{MAKE_VERBS}|contribute|offer)(?:s|d)?\s+"
                     r"|\bby\s+(?:introducing|proposing|presenting)\s+")
 _CLAUSE_END = re.compile(r"[.;:!?]|\s(?:that|which|who|whose|where|when|while|whereas|to|by|using|via|through|based|from|than|"
                          r"unlike|we|is|are|was|were|can|could|and\s+(?:show|demonstrate|prove|evaluate|find))\s")

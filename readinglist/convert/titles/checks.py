@@ -14,7 +14,7 @@ from functools import lru_cache
 from ..kinds import contradicts, FAMILIES, name_kind
 from ..lexicon import DANGLING
 from .casing import sentence_case
-from .described import fits_described
+from .described import AUTHORS, fits_described
 from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_PREP, CUT_STARTS, FINITE, NOT_CONTENT, QUESTION_WORDS
 from .postedits import acronym_said_once, acronym_twice, relative_as_purpose
 from .forms import abstract_only, common_words, gerund_starts, not_final, not_initial, not_phrase_final, TITLE_WORD, verb_forms, words_of_title
@@ -22,7 +22,6 @@ from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, he
 
 
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
-_OWN_WORD = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
 
 
 def defects(body: str, plain: str, named: bool) -> bool:
@@ -305,7 +304,7 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
     text = sentence_case(" ".join(words), plain)
     made = finish(f"{name}: {text}" if named else capitalise(text))
     body = made[len(name or "") + 2 :] if named else made
-    if not made or len(made.split()) <= 3 or len(body.split()) < 3 or defects(body, plain, named) or _OWN_WORD.search(body):
+    if not made or len(made.split()) <= 3 or len(body.split()) < 3 or defects(body, plain, named) or AUTHORS.search(body):
         return ""  # "evidence for our three-part taxonomy": the authors' sentence
     if named and (name or "").lower() in body.lower():
         return ""

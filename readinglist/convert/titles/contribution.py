@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lexicon import OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, split_sentences
-from .constants import ANALYTIC_HEADS, ANAPHORA, CUE_ADVERBS, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
+from .constants import ANALYTIC_HEADS, ANAPHORA, MAKE_VERBS, CUE_ADVERBS, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
 from .relations import says_the_reverse
 from .text import article, before_finite_verb, BY_MEANS, clause, describe, fit, gerund_of, head_noun, LEADING, PAREN, strip_dangling, word_list
 from .topic import open_question, topic_phrase
@@ -21,7 +21,7 @@ _VERB_CUE = (
     # (tier, pattern): lower tiers win; the object follows the match.
     (0, re.compile(
         r"\b(?:[Ww]e|[Tt]his (?:paper|work|study)|[Oo]ur (?:paper|work))\s+(?:(?:first|further|also|then|here|now|additionally|instead|therefore|thus)\s+)?"
-        r"(?:introduce|propose|present|develop|design|build|construct|create|curate|release|contribute|offer)(?:s|d)?"
+        rf"(?:{MAKE_VERBS}|curate|release|contribute|offer)(?:s|d)?"
         r"(?:\s+and\s+(?:analy[sz]e|evaluate|study|validate|test)s?)?\b|\bby\s+(?:introducing|proposing|presenting)\b")),
     (1, re.compile(
         r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:(?:first|further|also|then|here|now|systematically|formally)\s+)?"

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..kinds import KIND_OF, described_kind
 from ..lexicon import literal_spans, split_sentences
-from .constants import NOT_CONTENT, PRONOUNS, RELATIVE
+from .constants import MAKE_VERBS, NOT_CONTENT, PRONOUNS, RELATIVE
 from .contribution import introduces
 from .text import article, describe, gerund_of, head_noun, PARTICIPLE_END, strip_dangling
 from .topic import restates, topic_phrase
@@ -142,7 +142,7 @@ def described_family(plain: str, name: str) -> tuple[str, list[str], str] | None
     if found is None or not _informative(found[1], found[2]):
         return None
     sentence = next((s for o, s in split_sentences(plain) if o <= found[3] <= o + len(s)), "")
-    if _OWN.search(sentence) and not introduces(sentence):
+    if AUTHORS.search(sentence) and not introduces(sentence):
         return None  # "we use the forward Euler method to ...": a tool the paper uses, not what it makes
     return (KIND_OF[found[0]], [w.strip(",;:.()") for w in _for_purpose(found[2]).lower().split()[1:]],
             " ".join(sentence.lower().split()))
@@ -213,7 +213,8 @@ _MEANS_BEFORE = (r"\b(?:with|using|uses|via|through|by|based on|built on|leverag
 _OWN_PART = r"\b(?:novel|new|proposed)\s+"
 _MEANS_END = re.compile(_MEANS_BEFORE + r"\Z")
 _OWN_PART_END = re.compile(_OWN_PART + r"\Z")
-_OWN = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
+#: "we", "our": the authors speaking (in a sentence: of their own work; in a title: their sentence)
+AUTHORS = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
 
 
 _APPOSITIVE_GAP = re.compile(r"(?:\s*\([^()]{1,80}\))?\s*(?:,|:|\s+is|\s*[\u2014\u2013])\s*(?:(?:a|an|the)\s+)?$", re.IGNORECASE)
@@ -288,5 +289,5 @@ def proposal_starts(plain: str) -> tuple[int, ...]:
 
 
 _PROPOSE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study))\s+(?:\w+\s+)?"
-                      r"(?:propose|introduce|present|develop|design|build|construct|create)[sd]?\s+"
+                      rf"(?:{MAKE_VERBS})[sd]?\s+"
                       r"(?:(?:a|an|the|our|two|three|novel|new|simple|general)\s+)*")
