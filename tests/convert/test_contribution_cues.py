@@ -62,3 +62,22 @@ def test_without_the_learned_data_only_the_hand_set_cues_count(monkeypatch):
     assert find_contribution(plain, 15) is None
     learned_cue.cache_clear()
     assert learned_cue() is not None
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["deriving", "designing", "generating"]), st.sampled_from(TOPICS))
+def test_what_the_authors_do_by_doing_is_the_contribution_when_no_verb_says_it(gerund, topic):
+    """"We address this gap by deriving a sparse routing scheme ..." says what the paper does; with
+    no cue verb the title had been built from the background sentence (blind reading, stop 42:
+    false titles 22.3% -> 10.6% on the 47 papers it changed)."""
+    plain = (f"Search over large graphs remains slow on commodity hardware. We address this gap by {gerund} a {topic} "
+             f"for long documents. Experiments on three corpora confirm the gains.")
+    found = find_contribution(plain, 15)
+    assert found is not None and found.words[0].lower() == gerund and topic in " ".join(found.words).lower(), found
+
+
+def test_a_cue_verb_comes_before_what_the_authors_do_by_doing():
+    plain = ("Search is slow. We propose a sparse routing scheme for long documents. "
+             "We train it by generating synthetic graph kernel estimator data.")
+    found = find_contribution(plain, 15)
+    assert found is not None and found.tier == 0 and "sparse routing scheme" in " ".join(found.words), found

@@ -33,6 +33,11 @@ _VERB_CUE = (
 )
 
 
+# "we address this gap by deriving upper bounds on ...": the gerund after the authors' "by" (its
+# object follows the match), read when no verb above says what the paper does
+_BY_DOING = re.compile(r"\b[Ww]e\s+(?:[^.;:,]{0,80}?\s)?by\s+(?=[a-z]{3,}ing\s)")
+
+
 def introduces(sentence: str) -> bool:
     """Does the sentence say what the authors propose ("we introduce / propose / present ...",
     "this paper develops ..."), not what they use ("we use the forward Euler method to ...")?"""
@@ -75,6 +80,8 @@ def find_contribution(plain: str, budget: int, max_tier: int = 2) -> Found | Non
     if found is None and max_tier >= 1 and (learned := learned_cue()) is not None:
         # "we define X", "this paper describes X", "we focus on X": learned verbs, read as "we study X"
         found = _best_object(plain, low, budget, [(1, learned)])
+    if found is None and max_tier >= 1:  # "we overcome this by generating X": what they do, said as a means
+        found = _best_object(plain, low, budget, [(1, _BY_DOING)])
     if found is None and max_tier >= 2:  # evaluation verbs only when nothing is proposed or studied
         found = _best_object(plain, low, budget, [c for c in _VERB_CUE if c[0] == 2])
     return found
