@@ -54,7 +54,10 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         if len(words) < 2:
             continue
         options.append((*(e if words is phrase else scorer.info(words)), words, None))  # the phrase itself when nothing dangled
-        joined = phrase_with_topic(words, plain, budget) if head_noun(words) not in NOT_FOR_HEADS and (i == 0 or not own or i in own) else words
+        # only a phrase of the authors' own sentences is joined to the topic: one of the opening says
+        # what the topic is or does ("deep learning" of "BatchNorm has become a standard technique
+        # in deep learning"), and "<it> for <topic>" reverses that
+        joined = phrase_with_topic(words, plain, budget) if head_noun(words) not in NOT_FOR_HEADS and (not own or i in own) else words
         if joined is not words:
             e_j, new_j, n_j = scorer.info(joined)
             options.append((e_j - CROSS_PENALTY, new_j, n_j, joined, None))

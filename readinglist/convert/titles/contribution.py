@@ -14,7 +14,7 @@ from ..lexicon import OTHER_SPACE as _OTHER_SPACE, finditer_at as _finditer_at, 
 from .constants import ANALYTIC_HEADS, ANAPHORA, MAKE_VERBS, CUE_ADVERBS, CUE_STARTS, CUT_ANY, CUT_CLAUSE, GERUNDS, KINDS, MAX_CHARS, MAX_WORDS, MEANS, NOT_CONTENT, NOT_FOR_HEADS, RELATIVE
 from .relations import says_the_reverse
 from .text import article, before_finite_verb, BY_MEANS, clause, describe, fit, gerund_of, head_noun, LEADING, PAREN, strip_dangling, word_list
-from .topic import open_question, topic_phrase
+from .topic import open_question, says_topic, topic_phrase
 
 
 _VERB_CUE = (
@@ -267,8 +267,7 @@ def with_topic(found: Found, plain: str) -> list[str]:
     topic = topic_phrase(plain)
     if not topic or says_the_reverse(words, topic.split(), plain):
         return found.words
-    content = {w.lower() for w in re.findall(r"[\w-]{4,}", topic)}
-    if content & {w.lower().strip(",") for w in words} or len(words) + 1 + len(topic.split()) > MAX_WORDS:
+    if says_topic(words, topic) or len(words) + 1 + len(topic.split()) > MAX_WORDS:
         return found.words
     # "an account of X", "a view of collapse in X", "a method for X"
     return words + [found.analytic or "for"] + topic.split()

@@ -113,16 +113,23 @@ def phrase_with_topic(phrase: list[str], plain: str, budget: int = MAX_WORDS - 3
     topic = topic_phrase(plain)
     if not topic:
         return phrase
-    topic_words, content, initials = _topic_parts(topic)
+    topic_words = topic.split()
     if len(topic_words) < 2:
         return phrase  # "researchers", "robustness": too little to say what the paper is about
-    said = {w.lower().strip(",;:") for w in phrase}
-    said |= {part for w in said if "-" in w for part in w.split("-")}
-    if content & said or not initials.isdisjoint(said) or len(phrase) + 1 + len(topic_words) > budget:
-        return phrase  # the phrase says the topic already ("... of LLMs" and "large language models")
+    if says_topic(phrase, topic) or len(phrase) + 1 + len(topic_words) > budget:
+        return phrase
     if says_the_reverse(phrase, topic_words, plain):
         return phrase
     return phrase + ["for"] + topic_words
+
+
+def says_topic(phrase: list[str], topic: str) -> bool:
+    """Does ``phrase`` say the topic already ("... of LLMs" and "large language models", "...
+    capacity of GNNs" and "graph neural networks")? Then "for <topic>" is not added."""
+    _words, content, initials = _topic_parts(topic)
+    said = {w.lower().strip(",;:") for w in phrase}
+    said |= {part for w in said if "-" in w for part in w.split("-")}
+    return bool(content & said) or not initials.isdisjoint(said)
 
 
 _TOPIC_WORD = re.compile(r"[\w-]{4,}")
