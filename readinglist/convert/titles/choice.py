@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from .checks import cut_start, ends_badly, ends_on_a_verb, field_for_name, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
 from .candidates import option_words, candidates, spells_out
-from .described import described_family, described_lead, fits_family, proposed_as_said, said_of_name, stated_description
-from .constants import PRONOUNS, RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, OWN_MARGIN, STATED_MARGIN
+from .described import head_before_participle, described_family, described_lead, fits_family, proposed_as_said, said_of_name, stated_description
+from .constants import HEAD_PENALTY, PRONOUNS, RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, OWN_MARGIN, STATED_MARGIN
 from .named import name_description
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .relations import opposite_said
 from .text import ALNUM, finish, first_tokens, word_list
+from ..kinds import KIND_OF
 
 
 def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
@@ -79,6 +80,10 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     described = described_family(plain, name) if named and name else None
     if described and name:  # "Name, a <kind> ...": no input, part or background phrase in its place
         options = [o for o in options if o[4] is None or fits_family(o[3], described, name)]
+    said_head = _said_head(plain, name, budget) if named and name else None
+    if said_head:  # "AGD, an optimizer that ...": a subtitle headed otherwise says the name is something else
+        options = sorted(((o[0] - HEAD_PENALTY, *o[1:]) if not _same_kind(head_before_participle(o[3]), said_head) else o
+                          for o in options), key=lambda o: -o[0])
     opening = opening_words(plain)
     if opening is None:  # nothing to weigh against: the first candidate scoring above the title made so far
         for score, made in passing(((o[0], option_words(o[3], o[4])) for o in options), plain, name, named):
@@ -155,3 +160,22 @@ def _extends(words: list[str], said: list[str]) -> bool:
     """Do ``words`` (articles aside) start with ``said`` and say more?"""
     low = [w.lower() for w in words if w.lower() not in _ARTICLES]
     return len(low) > len(said) and low[: len(said)] == said
+
+
+def _said_head(plain: str, name: str, budget: int) -> str | None:
+    """The head noun of what the abstract says ``name`` is ("an optimizer that ..." -> "optimizer"),
+    singular and lowercase, or None."""
+    said = name_description(plain, name, budget)
+    head = head_before_participle(said) if said else None
+    return _singular(head) if head and len(head) > 3 else None
+
+
+def _singular(word: str | None) -> str:
+    low = (word or "").lower()
+    return low[:-1] if low.endswith("s") and not low.endswith("ss") else low
+
+
+def _same_kind(head: str, said: str) -> bool:
+    """Is ``head`` the noun ``said`` (singular) or one of its family ("transformer" and "model")?"""
+    one = _singular(head)
+    return one == said or (one in KIND_OF and KIND_OF.get(one) == KIND_OF.get(said))

@@ -161,7 +161,7 @@ def fits_family(words: list[str], described: tuple[str, list[str], str], name: s
     with wavelet transforms" is a model); not when it names something else of the abstract, an input, a part or
     the background ("Pressure2Motion: pressure data for ..." of "a motion capture algorithm that
     synthesizes human motion from a ground pressure sequence")."""
-    if KIND_OF.get(_head_before_participle(words)) == described[0] or _spells(words, name):
+    if KIND_OF.get(head_before_participle(words)) == described[0] or _spells(words, name):
         return True
     low = [w.lower() for w in words]
     if len(low) >= 2 and described[1][: len(low)] == low:
@@ -192,7 +192,7 @@ def _word_char(s: str, i: int) -> bool:
     return 0 <= i < len(s) and (s[i].isalnum() or s[i] == "_")
 
 
-def _head_before_participle(words: list[str]) -> str:
+def head_before_participle(words: list[str]) -> str:
     """The head noun of a phrase whose head is followed by a participle and its object ("a
     3D model integrated with wavelet transforms", "a network based on attention"): the noun
     before the participle, not the participle :func:`.text.head_noun` stops at."""
