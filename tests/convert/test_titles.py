@@ -445,9 +445,16 @@ def test_a_relative_clause_becomes_for_and_a_gerund():
     assert purpose("A model that learns shapes and robust features") == "A model for learning shapes and robust features"
     assert purpose("TileRank: a ranker that can predict the cost of a query plan") == (
         "TileRank: a ranker for predicting the cost of a query plan")  # a modal before the verb
+    # a verb the phrase model does not list but whose -ing form starts real titles (forms.gerund_starts)
+    assert purpose("COLD: a decoding framework which unifies constrained generation and sampling") == (
+        "COLD: a decoding framework for unifying constrained generation and sampling")
+    assert purpose("A metric that quantifies reasoning efficiency") == "A metric for quantifying reasoning efficiency"
+    assert purpose("SafeGround: a set of metrics that evaluate safety at two levels") == (
+        "SafeGround: a set of metrics for evaluating safety at two levels")  # a plural's verb
     for kept in ("A benchmark for retrieval that measures recall",  # "for" already said
                  "A method that aims to solve scheduling",  # "aims to ..." has no gerund title form
-                 "A theory that the world is flat"):  # no verb after "that"
+                 "A theory that the world is flat",  # no verb after "that"
+                 "A benchmark that humans find hard"):  # a noun, not a verb the titles start with
         assert purpose(kept) == kept
 
 

@@ -113,7 +113,7 @@ def acronym_twice(body: str) -> bool:
                for words, other in ((left_words, right_words), (right_words, left_words)) for w in words)
 
 
-_RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:(?:can|could|may|will)\s+)?(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
+_RELATIVE_VERB = re.compile(r"\s(?:that|which)\s+(?:(can|could|may|will)\s+)?(?:([a-z]+ly)\s+)?([a-z]+)(?=\s)")
 
 
 def relative_as_purpose(title: str) -> str:
@@ -128,19 +128,29 @@ def relative_as_purpose(title: str) -> str:
 
     verbs = learned_verbs()
 
-    def ing(verb: str) -> str | None:
+    def ing(verb: str, modal: bool = False) -> str | None:
+        """The -ing form of a verb after "that" (its third person, or its base form after a modal or
+        a plural), when the phrase model knows it as a verb or real titles start with its -ing form."""
         if len(verb) < 4 or verb in DANGLING:
             return None  # "that the ...": the phrase model's verbs came from "to X", so "thes" is one
         if verb in verbs:
             return gerund_of(verb)
-        third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
-        return gerund_of(third) if third else None
+        if modal or not verb.endswith("s") or verb.endswith("ss"):  # "that can predict", "metrics that evaluate"
+            third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
+            if third or modal:  # not "humanses" of "a benchmark that humans find hard"
+                return gerund_of(third) if third else gerund_starts().get(verb)
+        # a verb whose -ing form starts real titles ("unifies" -> "unifying"; learned, forms.gerund_starts);
+        # not a plural noun ("a benchmark that humans find hard")
+        starts = gerund_starts()
+        base = next((b for b in (verb[:-3] + "y" if verb.endswith("ies") else "", verb[:-1], verb[:-2]) if b and b in starts), None)
+        return starts[base] if base and verb.endswith("s") else None
 
-    adverb, first = m.group(1), ing(m.group(2))
+    modal = bool(m.group(1))
+    adverb, first = m.group(2), ing(m.group(3), modal)
     if not first:
         return title
     # a second verb joined by "and" follows suit ("performs matching and enables grounding")
-    rest = re.sub(r"(?<=\sand\s)([a-z]+)(?=\s)", lambda v: ing(v.group(1)) or v.group(1), title[m.end() :], count=1)
+    rest = re.sub(r"(?<=\sand\s)([a-z]+)(?=\s)", lambda v: ing(v.group(1), modal) or v.group(1), title[m.end() :], count=1)
     return f"{title[: m.start()]} for {adverb + ' ' if adverb else ''}{first}{rest}"
 
 
