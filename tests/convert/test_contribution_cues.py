@@ -81,3 +81,22 @@ def test_a_cue_verb_comes_before_what_the_authors_do_by_doing():
              "We train it by generating synthetic graph kernel estimator data.")
     found = find_contribution(plain, 15)
     assert found is not None and found.tier == 0 and "sparse routing scheme" in " ".join(found.words), found
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["proposed", "introduced", "developed"]), st.sampled_from(TOPICS))
+def test_a_new_thing_said_to_be_proposed_in_the_passive_is_the_contribution(verb, topic):
+    """"In this paper, a sparse routing scheme is proposed": no "we", but the same claim (blind
+    reading, stop 42: false titles 22.8% -> 8.7% on the 23 papers it changed)."""
+    plain = (f"Search over large graphs remains slow on commodity hardware. In this paper, a {topic} for long "
+             f"documents is {verb}. Experiments on three corpora confirm the gains.")
+    found = find_contribution(plain, 15)
+    assert found is not None and found.tier == 0 and topic in " ".join(found.words).lower(), found
+    # what is already there ("the ...") is no new contribution
+    assert find_contribution(plain.replace(f"a {topic}", f"the {topic}"), 15) is None
+
+
+def test_what_the_authors_devise_is_what_they_propose():
+    plain = "Search is slow. We devise a sparse routing scheme for long documents. It works."
+    found = find_contribution(plain, 15)
+    assert found is not None and found.tier == 0 and "sparse routing scheme" in " ".join(found.words), found

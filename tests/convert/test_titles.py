@@ -968,3 +968,12 @@ def test_reversed_relation_needs_more_than_a_shared_head_noun() -> None:
     assert says_the_reverse(
         ["sparse", "tomography", "minimization"], ["glacier", "costs"], "The glacier costs need a device for sparse tomography minimization."
     )
+
+
+def test_an_acronym_before_its_own_head_is_not_spelled_out_twice():
+    """"the GAT network" is not "the graph attention network network"."""
+    from readinglist.convert.titles.casing import expand
+
+    plain = "We study the graph attention network (GAT). GAT layers are common."
+    assert expand("scheme that balances the GAT network".split(), plain, 14) == "scheme that balances the GAT network".split()
+    assert expand("GAT layers for graphs".split(), plain, 14) == "graph attention network layers for graphs".split()

@@ -112,6 +112,9 @@ def expand(words: list[str], plain: str, budget: int) -> list[str]:
         key, plural = (core[:-1], "s") if core.endswith("s") and core[:-1] in defs else (core, "")
         if key in defs and key not in KEEP_ACRONYMS:
             long = defs[key].split()
+            after = out[i + 1].lower().strip(",;:") if i + 1 < len(out) else ""
+            if after and after.rstrip("s") == long[-1].lower().rstrip("s"):
+                continue  # "GAT network": "graph attention network network" says its head twice
             if len(out) - 1 + len(long) <= budget:
                 long[-1] += plural
                 out = out[:i] + long + out[i + 1 :]

@@ -42,7 +42,7 @@ STOP_BEFORE_NAME = frozenset(
     "we propose introduce present develop with called termed named dubbed namely this our a an the".split()
 ) | NAMING_VERBS
 #: The verbs of "we <verb> X" that say the authors made X (each pattern adds its own few).
-MAKE_VERBS = "propose|introduce|present|develop|design|build|construct|create"
+MAKE_VERBS = "propose|introduce|present|develop|design|build|construct|create|devise|craft"
 RELATIVE = frozenset("that which where whose who whereby".split())
 PRONOUNS = frozenset("it its they them their this these those he she we our".split())
 CAUSE_HEADS = frozenset("cause causes mechanism mechanisms source sources origin origins driver drivers".split())

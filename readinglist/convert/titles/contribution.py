@@ -38,6 +38,26 @@ _VERB_CUE = (
 _BY_DOING = re.compile(r"\b[Ww]e\s+(?:[^.;:,]{0,80}?\s)?by\s+(?=[a-z]{3,}ing\s)")
 
 
+# "A cross-scale GNN is proposed", "a novel X (X-Net) is developed": something new (an indefinite
+# article) that is proposed, in the passive voice; what comes before "is" is the object
+_PASSIVE = re.compile(r"(?:^|[.;,:]\s+|\s)(?:[Aa]n?)\s+((?:(?!is\b|are\b|was\b|were\b|which\b|that\b)[^\s.;:]+\s+){1,10}?)"
+                      r"(?:is|are)\s+(?:(?:first|further|also|then|here|thus|therefore)\s+)?"
+                      r"(?:proposed|introduced|presented|developed|designed|devised)\b")
+
+
+def _passive_object(plain: str, budget: int) -> Found | None:
+    """The first thing the abstract says is proposed in the passive voice, as a tier-0 contribution."""
+    if " is " not in plain and " are " not in plain:
+        return None
+    for m in _PASSIVE.finditer(plain):
+        words = describe(m.group(1).rstrip(", "), budget)
+        if words and words[0].lower() in ANAPHORA:
+            continue
+        if len([w for w in words if w.lower() not in NOT_CONTENT]) >= 2:
+            return Found(0, words)
+    return None
+
+
 def introduces(sentence: str) -> bool:
     """Does the sentence say what the authors propose ("we introduce / propose / present ...",
     "this paper develops ..."), not what they use ("we use the forward Euler method to ...")?"""
@@ -80,6 +100,8 @@ def find_contribution(plain: str, budget: int, max_tier: int = 2) -> Found | Non
     if found is None and max_tier >= 1 and (learned := learned_cue()) is not None:
         # "we define X", "this paper describes X", "we focus on X": learned verbs, read as "we study X"
         found = _best_object(plain, low, budget, [(1, learned)])
+    if found is None:  # "a novel dual-path deep unfolding network is proposed": the passive voice
+        found = _passive_object(plain, budget)
     if found is None and max_tier >= 1:  # "we overcome this by generating X": what they do, said as a means
         found = _best_object(plain, low, budget, [(1, _BY_DOING)])
     if found is None and max_tier >= 2:  # evaluation verbs only when nothing is proposed or studied
