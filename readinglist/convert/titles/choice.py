@@ -80,7 +80,8 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     described = described_family(plain, name) if named and name else None
     if described and name:  # "Name, a <kind> ...": no input, part or background phrase in its place
         options = [o for o in options if o[4] is None or fits_family(o[3], described, name)]
-    said_head = _said_head(plain, name, budget) if named and name else None
+    description = name_description(plain, name, budget) if named and name else []  # what the abstract says the name is
+    said_head = _described_head(description)
     if said_head:  # "AGD, an optimizer that ...": a subtitle headed otherwise says the name is something else
         options = sorted(((o[0] - HEAD_PENALTY, *o[1:]) if not _same_kind(head_before_participle(o[3]), said_head) else o
                           for o in options), key=lambda o: -o[0])
@@ -107,16 +108,16 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
             made = form_checked(option_words(words, tail), plain, name, named, head)
             if made:
                 best, chosen = value, made
-    return _said_instead_of_field(chosen, plain, name, budget) if named and name else chosen
+    return _said_instead_of_field(chosen, plain, name, description) if named and name else chosen
 
 
-def _said_instead_of_field(title: str, plain: str, name: str, budget: int) -> str:
+def _said_instead_of_field(title: str, plain: str, name: str, description: list[str]) -> str:
     """"DAVinCI: large language models" says the name is the field it works in: what the abstract
     says the name is ("DAVinCI: a dual attribution and verification framework") when it says so,
     else the title as it is (vague, not false)."""
     if not title.startswith(f"{name}: ") or not field_for_name(title[len(name) + 2 :]):
         return title
-    said = name_description(plain, name, budget)
+    said = description
     if said and said[0] in ("A", "An", "The"):
         said = [said[0].lower(), *said[1:]]  # "AMBERT (A Multi-grained BERT)": an article after the colon
     made = form_checked(said, plain, name, True, first_tokens(plain)) if said else ""
@@ -162,11 +163,10 @@ def _extends(words: list[str], said: list[str]) -> bool:
     return len(low) > len(said) and low[: len(said)] == said
 
 
-def _said_head(plain: str, name: str, budget: int) -> str | None:
-    """The head noun of what the abstract says ``name`` is ("an optimizer that ..." -> "optimizer"),
+def _described_head(description: list[str]) -> str | None:
+    """The head noun of what the abstract says the name is ("an optimizer that ..." -> "optimizer"),
     singular and lowercase, or None."""
-    said = name_description(plain, name, budget)
-    head = head_before_participle(said) if said else None
+    head = head_before_participle(description) if description else None
     return _singular(head) if head and len(head) > 3 else None
 
 

@@ -129,21 +129,21 @@ def relative_as_purpose(title: str) -> str:
     verbs = learned_verbs()
 
     def ing(verb: str, modal: bool = False) -> str | None:
-        """The -ing form of a verb after "that" (its third person, or its base form after a modal or
-        a plural), when the phrase model knows it as a verb or real titles start with its -ing form."""
+        """The -ing form of a verb after "that", when the phrase model knows it as a verb or real
+        titles start with its -ing form (:func:`.forms.gerund_starts`)."""
         if len(verb) < 4 or verb in DANGLING:
             return None  # "that the ...": the phrase model's verbs came from "to X", so "thes" is one
         if verb in verbs:
             return gerund_of(verb)
-        if modal or not verb.endswith("s") or verb.endswith("ss"):  # "that can predict", "metrics that evaluate"
-            third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
-            if third or modal:  # not "humanses" of "a benchmark that humans find hard"
-                return gerund_of(third) if third else gerund_starts().get(verb)
-        # a verb whose -ing form starts real titles ("unifies" -> "unifying"; learned, forms.gerund_starts);
-        # not a plural noun ("a benchmark that humans find hard")
-        starts = gerund_starts()
-        base = next((b for b in (verb[:-3] + "y" if verb.endswith("ies") else "", verb[:-1], verb[:-2]) if b and b in starts), None)
-        return starts[base] if base and verb.endswith("s") else None
+        if verb.endswith("s") and not verb.endswith("ss") and not modal:
+            # a third person ("unifies" -> "unifying") or a plural noun ("a benchmark that humans find hard")
+            made = gerund_of(verb)
+            return made if made in gerund_starts().values() else None
+        # the base form, after a modal ("that can predict") or a plural ("metrics that evaluate")
+        third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
+        if third:
+            return gerund_of(third)
+        return gerund_starts().get(verb) if modal else None
 
     modal = bool(m.group(1))
     adverb, first = m.group(2), ing(m.group(3), modal)
