@@ -10,13 +10,14 @@ from functools import lru_cache
 
 from ..kinds import contradicts, name_kind
 from .casing import expand, sentence_case
-from .checks import defects
-from .constants import FALLBACK_TITLE, MAX_WORDS, NOT_CONTENT, RULE_MARGIN
+from ..lexicon import split_sentences
+from .checks import defects, form_checked
+from .constants import CUT_ANY, FALLBACK_TITLE, KEPT_MAX_WORDS, MAX_WORDS, NOT_CONTENT, RELATIVE, RULE_MARGIN
 from .described import described_subtitle, fits_described, stated_description
-from .contribution import contribution_phrases, fallback, find_contribution, Found, with_topic
+from .contribution import contribution_phrases, fallback, find_contribution, Found, own_sentences, with_topic
 from .named import name_description, what_we_did
 from .relations import says_the_reverse
-from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, head_noun, LEADING, strip_dangling, word_list
+from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, first_tokens, head_noun, LEADING, PARTICIPLE_END, strip_dangling, word_list
 from .topic import phrase_with_topic, restates, topic_phrase
 
 
@@ -43,7 +44,8 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     """The better of the rule-made title and the abstract's best noun phrase
     (:mod:`readinglist.phrases`, scored by the learned phrase model), led by the name when there
     is one; a rule-made title that is a clause, a background sentence, a fragment or too short
-    always gives way to the phrase."""
+    always gives way to the phrase, unless that phrase is background and the abstract says
+    what the authors propose or study (:func:`_contribution_kept`)."""
     from ..phrases import best_phrase, score_words
 
     named = bool(name) and (title == name or title.startswith(f"{name}: "))
@@ -78,6 +80,10 @@ def _repair(title: str, plain: str, name: str | None) -> str:
         return title  # the phrase would call the named thing a kind it is not
     if body_ok and score_words(body.split(), plain) + RULE_MARGIN >= score_words(phrase, plain):
         return title
+    if not named and _background_only(phrase, plain):
+        kept = _contribution_kept(title, plain, body_ok)
+        if kept:
+            return kept
     if named and name and not (name_words & set(ALNUM.findall(body.lower()))):
         # honest before clever: what the abstract says the name is, not a phrase of elsewhere;
         # a description running on into a relative clause is kept up to it
@@ -89,6 +95,48 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     text = sentence_case(" ".join(phrase), plain)
     repaired = finish(f"{name}: {text}" if named else capitalise(text))
     return repaired or title
+
+
+def _background_only(phrase: list[str], plain: str) -> bool:
+    """Is the phrase said only in sentences where the authors do not speak of their own work
+    (the background, the problem, a prior method)?"""
+    said = " ".join(phrase).lower()
+    where = [i for i, (_o, sent) in enumerate(split_sentences(plain)) if said in sent.lower()]
+    return bool(where) and own_sentences(plain).isdisjoint(where)
+
+
+def _contribution_kept(title: str, plain: str, body_ok: bool) -> str:
+    """Honest before clever: when the abstract says what the authors propose or study and the
+    phrase that would replace it is background, the contribution stays: the rule-made title
+    when it passes, else the contribution's head phrase ("a neuroscience-inspired module | that
+    can be ...") with the topic, or "" when neither passes the form checks."""
+    found = find_contribution(plain, MAX_WORDS, max_tier=1)
+    if found is None:
+        return ""
+    words = title.split() if body_ok else LEADING.sub("", " ".join(found.words)).split()
+    head = _head_phrase(words)
+    if head is not words:
+        if len([w for w in head if w.lower() not in NOT_CONTENT]) < 2:
+            return ""
+        words = phrase_with_topic(head, plain)
+    if not words or len(words) > KEPT_MAX_WORDS:
+        return ""
+    if words[0][1:2].islower():
+        words = [words[0][:1].lower() + words[0][1:], *words[1:]]  # cased again from the abstract
+    return form_checked(LEADING.sub("", " ".join(words)).split(), plain, None, False, first_tokens(plain))
+
+
+def _head_phrase(words: list[str]) -> list[str]:
+    """The words up to a relative clause or a participle that follows the head, before any
+    preposition ("information-theoretic framework | showing that ...", "module | that can be
+    ..."), or ``words`` itself when there is none."""
+    for i, w in enumerate(words):
+        low = w.lower().strip(",;:")
+        if i >= 2 and (low in RELATIVE or PARTICIPLE_END.search(low) or (low.endswith("ing") and len(low) > 5)):
+            return strip_dangling(words[:i])
+        if low in CUT_ANY:
+            break
+    return words
 
 
 def _rule_title(text: str, name: str | None) -> str:
