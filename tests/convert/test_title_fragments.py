@@ -71,3 +71,26 @@ def test_an_acronym_and_its_spelled_out_words_on_both_sides_of_for_are_a_tautolo
     # one the post-edit says once ("Sparse graph ranking models") is left to it
     assert form_checked("sparse GR models for graph ranking".split(), plain, None, False, head) == "Sparse GR models for graph ranking"
     assert form_checked("sparse toy models for graph ranking".split(), plain, None, False, head) == "Sparse toy models for graph ranking"
+
+
+def test_a_participle_cut_from_its_object_does_not_take_for():
+    """"A framework showing (that ...)" joined to the topic read "framework showing for ...":
+    a participle whose object was cut, said of the sentences' words titles do not hold, or one
+    the abstract follows only with "that", "whether", an article or a number. A gerund used as
+    a noun ("message passing in ...") still takes "for"."""
+    from readinglist.convert.titles.checks import form_checked, participle_before_for, verbal_ending
+    from readinglist.convert.titles.text import first_tokens
+
+    plain = ("Multi-agent systems built on language models are widely used. We develop an information-theoretic "
+             "framework showing that team accuracy is bounded by task uncertainty. A gating model deciding whether "
+             "to call a tool is learned. Message passing in graph networks is a related idea.")
+    head = first_tokens(plain)
+    assert verbal_ending("information-theoretic framework showing".split(), plain)  # a sentence's word
+    assert verbal_ending("gating model deciding".split(), plain)  # followed by "whether" only
+    assert not verbal_ending("message passing".split(), plain)  # followed by "in": a noun
+    assert not verbal_ending("graph networks".split(), plain)
+    assert participle_before_for("framework showing for multi-agent systems".split(), plain)
+    assert not participle_before_for("message passing for multi-agent systems".split(), plain)
+    assert form_checked("information-theoretic framework showing for multi-agent systems".split(), plain, None, False, head) == ""
+    assert form_checked("information-theoretic framework for multi-agent systems".split(), plain, None, False, head) == (
+        "Information-theoretic framework for multi-agent systems")

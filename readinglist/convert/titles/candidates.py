@@ -26,6 +26,7 @@ import re
 from functools import lru_cache
 
 from ..lexicon import DANGLING
+from .checks import verbal_ending
 from .contribution import find_contribution, own_sentences
 from .described import proposed
 from ..kinds import KIND_OF
@@ -57,8 +58,9 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
         # only a phrase of the authors' own sentences is joined to the topic: one of the opening says
         # what the topic is or does ("deep learning" of "BatchNorm has become a standard technique
         # in deep learning"), and "<it> for <topic>" reverses that
-        joined = phrase_with_topic(words, plain, budget) if head_noun(words) not in NOT_FOR_HEADS and (not own or i in own) else words
-        if joined is not words:
+        base = _without_verbal_end(words, plain)
+        joined = phrase_with_topic(base, plain, budget) if head_noun(base) not in NOT_FOR_HEADS and (not own or i in own) else words
+        if joined is not words and joined is not base:
             e_j, new_j, n_j = scorer.info(joined)
             options.append((e_j - CROSS_PENALTY, new_j, n_j, joined, None))
     for m in _FINDING.finditer(plain):  # "we show that X drives Y": the finding, in the authors' words
@@ -77,6 +79,7 @@ def candidates(plain: str, budget: int, scorer: Scorer, kind: tuple[list[str], s
     # what was made comes from a sentence where the authors speak of their own work when the
     # abstract has one: a phrase of the background or of a compared method is no contribution
     heads = [(w, e, i) for e, w, i in every if i > 0 and len(w) >= 2 and (not own or i in own)][:PAIR_PHRASES]
+    heads = [(cut, scorer.info(cut), i) if (cut := _without_verbal_end(w, plain)) is not w else (w, e, i) for w, e, i in heads]
     tails = []
     not_for = not_for_objects()  # "<method> for hidden layers": real titles seldom say "for" that
     for e, w, i in every:
@@ -237,6 +240,16 @@ _NOT_SUBJECT = frozenset("it this these they there such our we its their the a a
 
 
 _FOR_AT = re.compile(r"\bfor\s+(?:(?:the|a|an)\s+)?")
+
+
+def _without_verbal_end(words: list[str], plain: str) -> list[str]:
+    """"A framework unifying (466,525 posts)" is joined to another phrase by its head, not by
+    the participle whose object was cut (:func:`.checks.verbal_ending`); ``words`` itself when
+    it does not end on one."""
+    if not verbal_ending(words, plain):
+        return words
+    cut = strip_dangling(words[:-1])
+    return cut if len(cut) >= 2 else words
 
 
 def option_words(words: list[str], tail: list[str] | None) -> list[str]:

@@ -141,6 +141,42 @@ def ends_on_a_verb(low: list[str], plain: str) -> bool:
     return seen > 0 and determined == seen
 
 
+_COMPLEMENT = _DETERMINER_AFTER_VERB | _OBJECT_AFTER_VERB | frozenset(("that", "if"))
+
+
+def participle_before_for(low: list[str], plain: str) -> bool:
+    """Does "for" follow a participle whose object was cut ("a framework showing for ...", "a
+    pipeline consisting for ...", "a model deciding for ...")? See :func:`verbal_ending`."""
+    return any(low[i + 1] == "for" and verbal_ending(low[: i + 1], plain) for i in range(1, len(low) - 1))
+
+
+def verbal_ending(words: list[str], plain: str) -> bool:
+    """Does the phrase end on a participle cut from its object ("operations generalizing",
+    "a pipeline consisting", "a model deciding")? A participle: an -ing word of the sentences'
+    words that titles do not hold (:func:`.forms.abstract_only`: "showing", "consisting",
+    "regarding"), or one the abstract follows, after the same word, only with an article,
+    "that", "whether" or a number ("a model deciding whether ..."), as a noun ("message passing
+    in ...", "sample weighting causes ...") is not."""
+    if len(words) < 2:
+        return False
+    w, before = words[-1].lower(), words[-2].lower()
+    if not w.endswith("ing") or len(w) < 5:
+        return False
+    if w in abstract_only():
+        return True
+    text = plain.lower()
+    pair = f"{before} {w} "
+    seen = complement = 0
+    at = text.find(pair)
+    while at >= 0:
+        if at == 0 or not text[at - 1].isalnum():
+            nxt = text[at + len(pair) :].split(" ", 1)[0].strip(",;:.")
+            seen += 1
+            complement += nxt in _COMPLEMENT or nxt[:1].isdigit()
+        at = text.find(pair, at + 1)
+    return seen > 0 and complement == seen
+
+
 def _adverb(word: str) -> bool:
     """An -ly adverb of a word the training abstracts use ("fundamentally"; not "family",
     "anomaly", "assembly")."""
@@ -317,7 +353,7 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
     low = ALNUM.findall(made.lower())
     if not CLAUSE_VERBS.isdisjoint(low) and QUESTION_WORDS.isdisjoint(low):
         return ""
-    if for_a_verb(low) or reads_as_clause(made, name if named else None) or ends_badly(made) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain):
+    if for_a_verb(low) or participle_before_for(low, plain) or reads_as_clause(made, name if named else None) or ends_badly(made) or ends_on_a_verb(low, plain) or subject_and_verb(low, plain):
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""
