@@ -15,6 +15,9 @@ HEAD = st.lists(st.sampled_from("gauge ledger tide relay prism ridge".split()), 
 @pytest.mark.parametrize("first, second", [
     ("massively multilingual", "rubric-agnostic"), ("fully streamable", "speech-driven"),
     ("large-scale", "high-quality"), ("training-free", "plug-and-play"),
+    # "-level", "-bias", "-all" compounds and "-ical" adjectives (stop 43: "a street-level, language-guided
+    # framework" had been cut to "a street-level", "a practical, one-size-fits-all method" to "a practical")
+    ("street-level", "language-guided"), ("low-bias", "trainable"), ("practical", "one-size-fits-all"),
 ])
 def test_two_modifiers_joined_by_a_comma_stay_one_phrase(first, second):
     text = f"a {first}, {second} reward model trained on 72 languages, achieving the best coverage"

@@ -185,6 +185,8 @@ OPPOSITE_MODIFIERS = {"exact": "approximat", "approximate": "exact", "shorter": 
 BOUND_MARGIN = 1e-7  # far above the rounding of either sum: the bound never drops a candidate that could win
 #: Where a comma joins two modifiers of one head ("a massively multilingual, rubric-agnostic
 #: model", :func:`.text.clause`): a word ending so is a modifier when the learned lists do not
-#: know it ("streamable"); a word of these after the comma starts a clause or a list instead.
-MODIFIER_ENDINGS = ("able", "ible", "ive", "ous", "-driven", "-based", "-aware", "-agnostic", "-free")
+#: know it ("streamable"; stop 43 added "ical", "-level", "-scale", "-bias", "-all": "a practical,
+#: one-size-fits-all method", "a street-level, language-guided framework" had lost their heads);
+#: a word of these after the comma starts a clause or a list instead.
+MODIFIER_ENDINGS = ("able", "ible", "ive", "ous", "ical", "-driven", "-based", "-aware", "-agnostic", "-free", "-level", "-scale", "-bias", "-all")
 NOT_GOING_ON = frozenset("which who whose where when while and or but that including such e.g. i.e. as".split())
