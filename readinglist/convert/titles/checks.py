@@ -126,19 +126,22 @@ def ends_on_a_verb(low: list[str], plain: str) -> bool:
     noun phrase is followed by punctuation, a preposition or a verb, not by "a" or "the")?"""
     if len(low) < 2:
         return False
-    tail = f"{low[-2]} {low[-1]} "
+    after = _words_after(low[-2], low[-1], plain)
+    return bool(after) and (not _OBJECT_AFTER_VERB.isdisjoint(after) or all(w in _DETERMINER_AFTER_VERB for w in after))
+
+
+def _words_after(first: str, second: str, plain: str) -> list[str]:
+    """The word after each place the abstract says "<first> <second>" (lowercase, its
+    punctuation stripped): what follows tells a verb (an object, "that") from a noun."""
     text = plain.lower()
-    at = text.find(tail)
-    seen = determined = 0
+    pair = f"{first} {second} "
+    out = []
+    at = text.find(pair)
     while at >= 0:
         if at == 0 or not text[at - 1].isalnum():
-            nxt = text[at + len(tail) :].split(" ", 1)[0].strip(",;:.")
-            if nxt in _OBJECT_AFTER_VERB:
-                return True
-            seen += 1
-            determined += nxt in _DETERMINER_AFTER_VERB
-        at = text.find(tail, at + 1)
-    return seen > 0 and determined == seen
+            out.append(text[at + len(pair) :].split(" ", 1)[0].strip(",;:."))
+        at = text.find(pair, at + 1)
+    return out
 
 
 _COMPLEMENT = _DETERMINER_AFTER_VERB | _OBJECT_AFTER_VERB | frozenset(("that", "if"))
@@ -159,22 +162,13 @@ def verbal_ending(words: list[str], plain: str) -> bool:
     in ...", "sample weighting causes ...") is not."""
     if len(words) < 2:
         return False
-    w, before = words[-1].lower(), words[-2].lower()
+    w = words[-1].lower()
     if not w.endswith("ing") or len(w) < 5:
         return False
     if w in abstract_only():
         return True
-    text = plain.lower()
-    pair = f"{before} {w} "
-    seen = complement = 0
-    at = text.find(pair)
-    while at >= 0:
-        if at == 0 or not text[at - 1].isalnum():
-            nxt = text[at + len(pair) :].split(" ", 1)[0].strip(",;:.")
-            seen += 1
-            complement += nxt in _COMPLEMENT or nxt[:1].isdigit()
-        at = text.find(pair, at + 1)
-    return seen > 0 and complement == seen
+    after = _words_after(words[-2].lower(), w, plain)
+    return bool(after) and all(n in _COMPLEMENT or n[:1].isdigit() for n in after)
 
 
 def _adverb(word: str) -> bool:
