@@ -15,7 +15,7 @@ from ..kinds import contradicts, FAMILIES, name_kind
 from ..lexicon import DANGLING
 from .casing import sentence_case
 from .described import AUTHORS, fits_described
-from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_PREP, CUT_STARTS, FINITE, NOT_CONTENT, QUESTION_WORDS
+from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_PREP, CUT_STARTS, FINITE, NOT_CONTENT, NOUN_ONLY_ENDINGS, QUESTION_WORDS
 from .postedits import acronym_said_once, acronym_twice, relative_as_purpose
 from .forms import abstract_only, common_words, gerund_starts, not_final, not_initial, not_phrase_final, TITLE_WORD, verb_forms, words_of_title
 from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PAREN, PARTICIPLE_END
@@ -124,8 +124,9 @@ def ends_on_a_verb(low: list[str], plain: str) -> bool:
     "... backgrounds in images play"): its last two words, in the abstract, before a pronoun or
     a question word, or before an article or a possessive each time the abstract says them (a
     noun phrase is followed by punctuation, a preposition or a verb, not by "a" or "the")?"""
-    if len(low) < 2:
-        return False
+    if len(low) < 2 or (low[-1].endswith(NOUN_ONLY_ENDINGS) and not low[0].endswith("ing")):
+        return False  # "making model quantization a natural direction": "quantization" is no verb
+        # (but "Making personalized stimulus optimization" stops before what it is made)
     after = _words_after(low[-2], low[-1], plain)
     return bool(after) and (not _OBJECT_AFTER_VERB.isdisjoint(after) or all(w in _DETERMINER_AFTER_VERB for w in after))
 

@@ -12,7 +12,8 @@ from .constants import HEAD_PENALTY, PRONOUNS, RELATIVE, CHOICE_MARGIN, CHOICE_W
 from .named import name_description
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .relations import opposite_said
-from .text import ALNUM, finish, first_tokens, word_list
+from .casing import expand
+from .text import ALNUM, finish, first_tokens, goes_on, strip_dangling, word_list
 from ..kinds import KIND_OF
 
 
@@ -48,7 +49,11 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     scorer = Scorer(get, tokens(name or "") if named else [], length)
     prefix = scorer.prefix
     body = title[len(name or "") + 2 :] if named and not bare else ""
-    own = bool(body) and bool(name) and said_of_name(body, plain, name or "")  # the abstract's "Name, a <body>"
+    description = name_description(plain, name, budget) if named and name else []  # what the abstract says the name is
+    # the abstract's "Name, a <body>", or that appositive as the rules cleaned it ("a novel framework
+    # for accurate ARVD quantization" -> "a framework for accurate autoregressive video ... quantization")
+    described_as_said = bool(body) and bool(name) and _as_described(title, body, description, plain, budget)
+    own = bool(body) and bool(name) and (said_of_name(body, plain, name or "") or described_as_said)
     if not named and title:
         # "we propose a <title>", or a <title> whose head (up to a preposition) they say they propose
         words = title.split()
@@ -66,7 +71,7 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     current = 0.0
     if title_tokens:
         current = 2.0 * sum([get(t, 0.0) for t in dict.fromkeys(title_tokens)]) / (len(title_tokens) + length) + CHOICE_MARGIN
-        if body and _stated(body, plain):
+        if body and (_stated(body, plain) or described_as_said):
             current += STATED_MARGIN + (OWN_MARGIN if own else 0.0)  # honest before clever: what the abstract says of the name
     options = candidates(plain, budget, scorer, described_lead(plain, name, budget) if named and name else None,
                          name if named else None)
@@ -80,7 +85,6 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     described = described_family(plain, name) if named and name else None
     if described and name:  # "Name, a <kind> ...": no input, part or background phrase in its place
         options = [o for o in options if o[4] is None or fits_family(o[3], described, name)]
-    description = name_description(plain, name, budget) if named and name else []  # what the abstract says the name is
     said_head = _described_head(description)
     if said_head:  # "AGD, an optimizer that ...": a subtitle headed otherwise says the name is something else
         options = sorted(((o[0] - HEAD_PENALTY, *o[1:]) if not _same_kind(head_before_participle(o[3]), said_head) else o
@@ -137,9 +141,31 @@ def _gives_way(title: str, plain: str, name: str | None, named: bool, bare: bool
 def _stated(body: str, plain: str) -> bool:
     """Does the abstract say the title's description word for word (the name's appositive "X, a
     <description>" or its own "<object> for <purpose>")?"""
+    return _plain_phrase(body) and " ".join(body.split()).lower() in plain.lower()
+
+
+def _as_described(title: str, body: str, description: list[str], plain: str, budget: int) -> bool:
+    """Is ``body`` what the abstract says the name is (:func:`.named.name_description`), its
+    acronyms spelled out as the rule-made title spells them, a plain phrase (:func:`_plain_phrase`)
+    that passes the form checks any candidate must pass?"""
+    name = title[: len(title) - len(body) - 2]
+    if not description or not _plain_phrase(body) or form_checked(body.split(), plain, name, True, first_tokens(plain)) != title:
+        return False
+    if name_description(plain, name, 2 * MAX_WORDS) != description:
+        return False  # cut to fit the title: no longer what the abstract says ("a dataset of 2.3K clips with dense")
+    tail = " ".join(description[-2:]) + ", "
+    at = plain.find(tail)
+    if at >= 0 and goes_on(plain[at + len(tail) :]):
+        return False  # cut at a comma inside the phrase ("a dataset of clips with dense, | bijective 3D ... correspondences")
+    said = [w.lower() for w in strip_dangling(expand(description, plain, budget)) if w.lower() not in _ARTICLES]
+    low = [w.lower() for w in body.split() if w.lower() not in _ARTICLES]
+    return len(said) >= 2 and low == said
+
+
+def _plain_phrase(body: str) -> bool:
+    """Three words or more, no relative clause, no comma: a description as the abstract says it."""
     words = body.split()
-    return (len(words) >= 3 and " ".join(words).lower() in plain.lower()
-            and RELATIVE.isdisjoint(w.lower() for w in words) and "," not in body)
+    return len(words) >= 3 and RELATIVE.isdisjoint(w.lower() for w in words) and "," not in body
 
 
 def _cut_of(words: list[str], spelled: list[str]) -> bool:

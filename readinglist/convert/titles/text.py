@@ -121,13 +121,24 @@ def _modifiers_go_on(before: str, after: str) -> bool:
     titles and the abstracts' phrases never end on, or an adjective's ending), and what follows
     goes on as words of a noun phrase, not a clause or a list."""
     words = before.split()
-    follow = after.split(None, 1)
-    if not words or len(words) > 5 or not follow:
+    if not words or len(words) > 5 or not goes_on(after):
         return False
-    last, nxt = words[-1].lower(), follow[0].lower()
-    if last in DANGLING or nxt in DANGLING or nxt in NOT_GOING_ON or nxt in CUT_CLAUSE or not nxt[:1].isalpha() or nxt.endswith("ing") or not follow[0][:1].islower():
+    last = words[-1].lower()
+    if last in DANGLING:
         return False
     return last in not_final() or last in not_phrase_final() or any(last.endswith(e) and last[: -len(e)][-1:].isalpha() for e in MODIFIER_ENDINGS)
+
+
+def goes_on(after: str) -> bool:
+    """Does the text after a comma go on as words of the same noun phrase ("low-dimensional, |
+    non-negative, interpretable embeddings"), not a clause ("which", "and", a gerund), a list of
+    symbols or a new sentence?"""
+    follow = after.split(None, 1)
+    if not follow:
+        return False
+    nxt = follow[0].lower()
+    return not (nxt in DANGLING or nxt in NOT_GOING_ON or nxt in CUT_CLAUSE or not nxt[:1].isalpha() or nxt.endswith("ing")
+                or not follow[0][:1].islower())
 
 
 def _cut_anaphora(words: list[str]) -> list[str]:
