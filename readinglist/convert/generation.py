@@ -35,13 +35,23 @@ def prepare(abstract: str) -> str:
     return _MACRO_NAME.sub(_macro_name, abstract)
 
 
+# "we propose SimBelief-a novel meta-RL framework", "MapBench-the first dataset": a hyphen typed
+# for a dash between a name (two capitals or more) and its appositive
+_DASH_TYPED = re.compile(r"\b([A-Za-z0-9]*[A-Z]\w*[A-Z]\w*)-(an?|the) (?=[A-Za-z])")
+
+
 def generation_text(abstract: str) -> str:
     """The text names, titles and tags are generated from (and the training scripts learn from):
     :func:`prepare`'s abstract as plain Unicode, sub- and superscripts as the characters a reader
-    sees ("$\\mu^2$Tokenizer" is the name "μ²Tokenizer", "Adam$^+$" is "Adam⁺")."""
+    sees ("$\\mu^2$Tokenizer" is the name "μ²Tokenizer", "Adam$^+$" is "Adam⁺"), and a hyphen
+    typed for a dash before a name's appositive read as a comma ("SimBelief-a novel framework" is
+    "SimBelief, a novel framework")."""
     from ..text import to_plain
 
-    return to_plain(prepare(abstract), scripts=True)
+    plain = to_plain(prepare(abstract), scripts=True)
+    if "-a" in plain or "-the " in plain:
+        plain = _DASH_TYPED.sub(r"\1, \2 ", plain)
+    return plain
 
 
 def generate(abstract: str, tagger, max_tags: int, generator=None) -> tuple[str | None, str, tuple[str, ...], str | None]:

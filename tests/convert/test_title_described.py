@@ -4,6 +4,7 @@
 "novel" and spells out the acronym, so it is no longer the abstract's words letter for letter, yet
 it is still what the abstract says the name is. It must not give way to a phrase of the background
 ("QuaVid: driving streaming video generation ..."), which says something false about the paper.
+The same holds for an appositive after a hyphen typed for a dash ("CARES-a context-aware ...").
 """
 
 from __future__ import annotations
@@ -73,3 +74,33 @@ def test_a_noun_before_an_article_is_no_verb(title, verb):
 )
 def test_what_goes_on_after_a_comma(after, on):
     assert goes_on(after) is on
+
+
+SELECTOR = (
+    "Vision-language models (VLMs) spend most of their compute on image tokens, yet many queries need only a "
+    "coarse view. We introduce \\emph{CARES}-a \\textbf{C}ontext-\\textbf{A}ware \\textbf{R}esolution "
+    "\\textbf{S}elector, a lightweight module that predicts the smallest input resolution a query needs. "
+    "CARES cuts compute by up to 80% while keeping accuracy on five benchmarks."
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("we propose SimBelief-a novel meta-RL framework", "we propose SimBelief, a novel meta-RL framework"),
+        ("we introduce MapBench-the first dataset", "we introduce MapBench, the first dataset"),
+        ("KG-RAG-an agentic framework", "KG-RAG, an agentic framework"),
+        # hyphens inside words stay
+        ("a one-to-many mapping in the T-a mode", "a one-to-many mapping in the T-a mode"),
+        ("a Vision-and-Language model", "a Vision-and-Language model"),
+    ],
+)
+def test_a_hyphen_typed_for_a_dash_before_an_appositive(typed, read):
+    assert generation_text(typed) == read
+
+
+def test_the_name_before_a_typed_dash_gets_its_appositive():
+    plain = generation_text(SELECTOR)
+    assert detect_name(SELECTOR, plain) == "CARES"
+    title = _title(SELECTOR)
+    assert title.startswith("CARES: ") and "context-aware resolution selector" in title.lower()
