@@ -46,6 +46,16 @@ def console_script() -> str:
 
 
 
+def titled(abstract: str) -> str:
+    """The generated title of one abstract, made as an import makes it (its name detected first)."""
+    from readinglist.convert.generation import generation_text
+    from readinglist.convert.naming import detect_name
+    from readinglist.convert.titles import make_title
+
+    plain = generation_text(abstract)
+    return make_title(abstract, plain, detect_name(abstract, plain))
+
+
 def seed_abstracts() -> list[str]:
     out = []
     for path in SEED_FILES:

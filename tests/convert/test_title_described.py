@@ -13,9 +13,10 @@ import pytest
 
 from readinglist.convert.generation import generation_text
 from readinglist.convert.naming import detect_name
-from readinglist.convert.titles import make_title
 from readinglist.convert.titles.checks import ends_on_a_verb
 from readinglist.convert.titles.text import goes_on
+
+from helpers import titled
 
 QUANTIZER = (
     "Autoregressive video diffusion models (AVDMs) generate long videos frame by frame and drive streaming video "
@@ -27,13 +28,8 @@ QUANTIZER = (
 )
 
 
-def _title(text: str) -> str:
-    plain = generation_text(text)
-    return make_title(text, plain, detect_name(text, plain))
-
-
 def test_the_cleaned_appositive_stays_against_the_background():
-    title = _title(QUANTIZER)
+    title = titled(QUANTIZER)
     assert title.startswith("QuaVid: ")
     assert "framework for accurate" in title and title.endswith("quantization")
     assert "streaming" not in title and "driving" not in title
@@ -102,5 +98,5 @@ def test_a_hyphen_typed_for_a_dash_before_an_appositive(typed, read):
 def test_the_name_before_a_typed_dash_gets_its_appositive():
     plain = generation_text(SELECTOR)
     assert detect_name(SELECTOR, plain) == "CARES"
-    title = _title(SELECTOR)
+    title = titled(SELECTOR)
     assert title.startswith("CARES: ") and "context-aware resolution selector" in title.lower()

@@ -11,10 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.convert.generation import generation_text
-from readinglist.convert.naming import detect_name
-from readinglist.convert.titles import make_title
 from readinglist.convert.titles.described import said_of_name, stated_description
+
+from helpers import titled
 
 VERIFIER = (
     "Verifiers decide which answers of a language model earn a reward in reinforcement learning (RL). "
@@ -25,13 +24,8 @@ VERIFIER = (
 )
 
 
-def _title(text: str) -> str:
-    plain = generation_text(text)
-    return make_title(text, plain, detect_name(text, plain))
-
-
 def test_the_description_the_abstract_gives_the_name_is_its_subtitle():
-    title = _title(VERIFIER)
+    title = titled(VERIFIER)
     assert title.startswith("tinyZ: ")
     assert "lightweight LLM-based verifier" in title
     assert "negatives slow" not in title
@@ -90,7 +84,7 @@ ADAPTATION = (
 def test_what_the_authors_say_they_propose_is_the_title_of_an_unnamed_paper():
     """Not "Pseudo-labelling for synthetic-to-real domain adaptation": the paper complements
     pseudo-labelling, it does not propose it."""
-    title = _title(ADAPTATION)
+    title = titled(ADAPTATION)
     assert title.lower().startswith("reconstruction-based strategy")
 
 
@@ -126,7 +120,7 @@ SHIFT = (
 def test_a_title_whose_head_the_authors_propose_keeps_what_they_say_it_is_for():
     """The head "online density ratio estimation method" is what the authors propose; the title
     says it with their own "for dealing with distribution shifts", not a background phrase."""
-    title = _title(SHIFT)
+    title = titled(SHIFT)
     assert title.lower().startswith("online density ratio estimation method")
     assert "importance-weighted learning" not in title.lower()
 
@@ -140,7 +134,7 @@ def test_a_title_whose_head_the_authors_propose_keeps_what_they_say_it_is_for():
         ("Sparse toy rankers for whole-slide images", False),
     ],
 )
-def test_a_sentences_joints_are_no_title(body, bad):
+def test_a_sentences_joints_are_notitled(body, bad):
     from readinglist.convert.titles.checks import defects
 
     assert defects(body, "A toy abstract about rankers.", False) is bad
@@ -165,13 +159,13 @@ def test_filler_goes_with_its_conjunction_and_intensifier(text, expected):
     assert " ".join(describe(text, 15)) == expected
 
 
-def test_a_phrase_cut_at_its_verb_to_three_words_is_no_title():
+def test_a_phrase_cut_at_its_verb_to_three_words_is_notitled():
     """The abstract's best phrase "auxiliary differentiable constraint c(x,y) on x" is cut at the
     verb after it; three words left make no title, the next phrase is taken."""
     text = ("Diffusion models learn rich priors over images. Considering the problem of inferring high-dimensional "
             "data x in a model that consists of a prior p(x) and an auxiliary differentiable constraint c(x,y) on x "
             "given some additional information y, we show that diffusion models can be used as plug-and-play priors.")
-    assert len(_title(text).split()) >= 4
+    assert len(titled(text).split()) >= 4
 
 
 @pytest.mark.parametrize(
@@ -200,7 +194,7 @@ def test_an_acronym_in_parentheses_before_a_hyphen_goes_with_the_compound():
     large language model" cut at the parenthesis."""
     text = ("College applications are hard. We present EZApp, a large language model (LLM)-powered system that "
             "assists high-school students by structuring application forms.")
-    title = _title(text)
+    title = titled(text)
     assert "model-powered system" in title, title
 
 
