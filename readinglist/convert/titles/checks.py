@@ -124,9 +124,10 @@ def ends_on_a_verb(low: list[str], plain: str) -> bool:
     "... backgrounds in images play"): its last two words, in the abstract, before a pronoun or
     a question word, or before an article or a possessive each time the abstract says them (a
     noun phrase is followed by punctuation, a preposition or a verb, not by "a" or "the")?"""
+    # "making model quantization a natural direction": "quantization" is no verb (but "Making
+    # personalized stimulus optimization" stops before what it is made)
     if len(low) < 2 or (low[-1].endswith(NOUN_ONLY_ENDINGS) and not low[0].endswith("ing")):
-        return False  # "making model quantization a natural direction": "quantization" is no verb
-        # (but "Making personalized stimulus optimization" stops before what it is made)
+        return False
     after = _words_after(low[-2], low[-1], plain)
     return bool(after) and (not _OBJECT_AFTER_VERB.isdisjoint(after) or all(w in _DETERMINER_AFTER_VERB for w in after))
 

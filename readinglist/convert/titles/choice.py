@@ -52,7 +52,7 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     description = name_description(plain, name, budget) if named and name else []  # what the abstract says the name is
     # the abstract's "Name, a <body>", or that appositive as the rules cleaned it ("a novel framework
     # for accurate ARVD quantization" -> "a framework for accurate autoregressive video ... quantization")
-    described_as_said = bool(body) and bool(name) and _as_described(title, body, description, plain, budget)
+    described_as_said = bool(body) and bool(name) and _as_described(body, name or "", description, plain, budget)
     own = bool(body) and bool(name) and (said_of_name(body, plain, name or "") or described_as_said)
     if not named and title:
         # "we propose a <title>", or a <title> whose head (up to a preposition) they say they propose
@@ -144,12 +144,14 @@ def _stated(body: str, plain: str) -> bool:
     return _plain_phrase(body) and " ".join(body.split()).lower() in plain.lower()
 
 
-def _as_described(title: str, body: str, description: list[str], plain: str, budget: int) -> bool:
+def _as_described(body: str, name: str, description: list[str], plain: str, budget: int) -> bool:
     """Is ``body`` what the abstract says the name is (:func:`.named.name_description`), its
     acronyms spelled out as the rule-made title spells them, a plain phrase (:func:`_plain_phrase`)
     that passes the form checks any candidate must pass?"""
-    name = title[: len(title) - len(body) - 2]
-    if not description or not _plain_phrase(body) or form_checked(body.split(), plain, name, True, first_tokens(plain)) != title:
+    if not description or not _plain_phrase(body):
+        return False
+    said = [w.lower() for w in strip_dangling(expand(description, plain, budget)) if w.lower() not in _ARTICLES]
+    if len(said) < 2 or [w.lower() for w in body.split() if w.lower() not in _ARTICLES] != said:
         return False
     if name_description(plain, name, 2 * MAX_WORDS) != description:
         return False  # cut to fit the title: no longer what the abstract says ("a dataset of 2.3K clips with dense")
@@ -157,9 +159,7 @@ def _as_described(title: str, body: str, description: list[str], plain: str, bud
     at = plain.find(tail)
     if at >= 0 and goes_on(plain[at + len(tail) :]):
         return False  # cut at a comma inside the phrase ("a dataset of clips with dense, | bijective 3D ... correspondences")
-    said = [w.lower() for w in strip_dangling(expand(description, plain, budget)) if w.lower() not in _ARTICLES]
-    low = [w.lower() for w in body.split() if w.lower() not in _ARTICLES]
-    return len(said) >= 2 and low == said
+    return form_checked(body.split(), plain, name, True, first_tokens(plain)) == f"{name}: {body}"
 
 
 def _plain_phrase(body: str) -> bool:
