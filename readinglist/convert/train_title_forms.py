@@ -51,12 +51,18 @@ are kept for setting and checking other numbers):
   never is) and found in fewer than ``MIN_TITLES`` titles, fewer than ``VERB_TITLE_RATE`` as often as
   in abstracts (smoothed): "inherits", "supplies", "alters", "exceeds": a title holding one
   after its subject is a clause ("Longest chain inherits merits").
+- **frame nouns**: a word w of the training *abstracts*' "the w of X" (X two content words or
+  more) in at least ``FRAME_MIN`` abstracts, whose real title holds X's words but not w in at
+  least ``FRAME_HELD_RATE`` of them, and which starts titles or subtitles as "(the) w of" at a
+  smoothed rate below ``FRAME_START_RATE`` of those abstracts ("problem", "task", "field",
+  "domain", "context"): "the problem of X" names X, and a title says X ("Problem of private
+  isotonic regression" -> "Private isotonic regression").
 
 :mod:`readinglist.convert.titles` rejects a candidate title ending on the first kind, turns a
 title starting with the second kind into its gerund, lowercases no word of the third kind and
 never joins a phrase after "for" whose head is of the fourth kind, weighs a composed "<a> for <b>"
 whose a is headed by a word of the sixth kind lower, and gives a title starting with a word of the seventh kind
-its article. Pure Python (no training extra needed);
+its article, and drops a frame noun and its "of" from a title's start. Pure Python (no training extra needed);
 writes ``convert/data/title_forms.json``."""
 
 from __future__ import annotations
@@ -90,6 +96,9 @@ ABSTRACT_ONLY_RATE = 0.005
 VERB_USE_MIN = 20
 VERB_DET_RATE = 0.2
 VERB_TITLE_RATE = 0.05
+FRAME_MIN = 60
+FRAME_HELD_RATE = 0.23
+FRAME_START_RATE = 0.01
 # what follows a verb's -s form, and almost never a plural noun
 _DETERMINERS = frozenset("a an the its their this these our his her each every such".split())
 # where a "for" phrase of a title stops: its head is the word before
@@ -106,6 +115,11 @@ _JOINS = re.compile(r"[-–]")
 # a word of an abstract (as a title's words are read: lowercase, hyphenated words whole) and
 # whether punctuation or the end of the text follows it
 _USE = re.compile(r"([a-z0-9][a-z0-9'\-]*)(\s*(?:[.,;:)!?\]]|$))?")
+# "the problem of private isotonic regression": a noun, and the two words after its "of"
+_THE_W_OF = re.compile(r"\bthe ([a-z]+) of ([a-z][\w-]* [a-z][\w-]*)")
+# a title or subtitle that starts "(On) (the) <w> of"
+_W_OF_START = re.compile(r"(?:on |towards? )?(?:the |a |an )?([a-z]+) of\b")
+_MINOR = frozenset("a an the of in on for to and or with by from as at this that these its their our".split())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     sentence_starts: Counter = Counter()
     in_abstracts: Counter = Counter()
     determined: Counter = Counter()
+    frame_uses: Counter = Counter()
+    frame_held: Counter = Counter()
+    frame_starts: Counter = Counter()
     papers = 0
     for row in read_rows(path, a.limit):
         before = None  # the word before, when no punctuation came between
@@ -150,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         if not words:
             continue
         papers += 1
+        _count_frames(row, words, frame_uses, frame_held, frame_starts)
         ends[words[-1]] += 1
         titles.update(set(words))
         for_heads.update(_for_heads(row["title"]))
@@ -188,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                         and not w.endswith("ss") and (determined[w] + 0.5) / (n + 2) >= VERB_DET_RATE
                         and titles[w] < MIN_TITLES and (titles[w] + 0.5) / (in_abstracts[w] + 2) < VERB_TITLE_RATE)
     lead_on = sorted(w for w, n in uses.items() if n >= USE_MIN and (final_uses[w] + 0.5) / (n + 2) < USE_MAX_FINAL)
+    frames = sorted(w for w, n in frame_uses.items() if n >= FRAME_MIN and frame_held[w] / n >= FRAME_HELD_RATE
+                    and (frame_starts[w] + 0.5) / (n + 2) < FRAME_START_RATE)
+    print(f"{papers} titles; {len(frames)} frame nouns: {', '.join(frames)}", file=sys.stderr)
     print(f"{papers} titles; {len(not_for)} words seldom head a 'for' phrase; {len(lead_on)} words seldom end an abstract's phrase",
           file=sys.stderr)
     print(f"{papers} titles; {len(not_subject)} words seldom come before 'for'; {len(article)} words start titles after an article",
@@ -210,7 +231,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{OPENER_MIN} abstract sentences, starting titles or subtitles < {OPENER_MAX_RATE} as often (smoothed); "
         f"abstract_only: words in >= {ABSTRACT_MIN} abstracts, in titles < {ABSTRACT_ONLY_RATE} as often (smoothed); "
         f"verb_form: -s words used >= {VERB_USE_MIN} times in the abstracts, before an article or a possessive in >= "
-        f"{VERB_DET_RATE} of them (smoothed), in < {MIN_TITLES} titles and < {VERB_TITLE_RATE} as often as in abstracts",
+        f"{VERB_DET_RATE} of them (smoothed), in < {MIN_TITLES} titles and < {VERB_TITLE_RATE} as often as in abstracts; "
+        f"frame: words w of the abstracts' 'the w of X' (X >= 2 content words) in >= {FRAME_MIN} abstracts, whose "
+        f"title holds X but not w in >= {FRAME_HELD_RATE} of them, starting titles or subtitles as '(the) w of' in "
+        f"< {FRAME_START_RATE} of them (smoothed)",
         "command": command_line("train_title_forms", a),
         "corpus": path.name,
         "corpus_sha256": sha,
@@ -225,9 +249,31 @@ def main(argv: list[str] | None = None) -> int:
         "not_initial": not_initial,
         "abstract_only": abstract_only,
         "verb_form": verb_forms,
+        "frame": frames,
     }
     write_model(a.out, model)
     return 0
+
+
+def _count_frames(row: dict, words: list[str], uses: Counter, held: Counter, starts: Counter) -> None:
+    """Count, for each noun w of the abstract's "the w of X", whether the title holds X's content
+    words but not w, and whether the title or its subtitle starts "(the) w of" (see the module
+    docstring)."""
+    title = row["title"].lower()
+    for part in {title, title.split(": ", 1)[-1]}:
+        m = _W_OF_START.match(part)
+        if m:
+            starts[m.group(1)] += 1
+    seen = set()
+    held_words = set(words)
+    for w, x in _THE_W_OF.findall((row.get("abstract") or "").lower()):
+        content = [y for y in x.split() if y not in _MINOR]
+        if w in seen or len(content) < 2:
+            continue
+        seen.add(w)
+        uses[w] += 1
+        if w not in held_words and all(y in held_words for y in content):
+            held[w] += 1
 
 
 def _for_heads(title: str) -> list[str]:

@@ -157,3 +157,21 @@ def test_a_verbs_s_form_is_learned_from_what_follows_it_and_a_plural_noun_is_not
     verbs = set(_train(tmp_path, titles, abstracts)["verb_form"])
     assert "outranks" in verbs
     assert "rankers" not in verbs and "ranks" not in verbs and "votes" not in verbs
+
+
+def test_a_frame_noun_is_learned_from_titles_that_say_what_it_frames(tmp_path):
+    # written for this test: 70 abstracts say "the quandary of <task>" and their titles say the
+    # task without "quandary"; 70 say "the lack of <data>" and their titles name something else;
+    # 70 say "the merit of <method>" and their titles start "The merit of ..."
+    titles, abstracts = [], []
+    for i in range(70):
+        titles.append(f"Sparse toy ranking {i} by voting")
+        abstracts.append("We study the quandary of sparse toy ranking in this note.")
+        titles.append(f"Label-free learning {i}")
+        abstracts.append("We address the lack of labelled graph data for ranking.")
+        titles.append(f"The merit of dense toy voting {i}")
+        abstracts.append("We show the merit of dense toy voting for ranking.")
+    frames = _train(tmp_path, titles, abstracts)["frame"]
+    assert "quandary" in frames
+    assert "lack" not in frames  # its titles do not say what it frames
+    assert "merit" not in frames  # titles start with it

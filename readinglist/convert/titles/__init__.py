@@ -30,7 +30,9 @@
 5. **Post-edits** (:mod:`.postedits`): a leading verb as -ing, an acronym said once, a relative
    clause as "for" + gerund, a sentence's adverb inside the title dropped ("specifically designed"), Title-Case terms in lowercase, "for <attacks>" as "against <attacks>"
    when the abstract defends against them, a headless opener given its article ("Framework for
-   X" -> "A framework for X"; learned: the words real titles start with only after one), and last
+   X" -> "A framework for X"; learned: the words real titles start with only after one), a frame
+   noun dropped ("Problem of X" -> "X"; learned: the nouns real titles do not start with before
+   "of" whose "the <noun> of X" names X), and last
    the authors' sentence words no candidate could replace taken out ("Name: our dataset" -> "Name:
    a dataset", a clause with a finite verb cut when three words are left).
 
@@ -47,7 +49,7 @@ from __future__ import annotations
 from .choice import by_expected_rouge
 from .constants import MAX_WORDS
 from .forms import gerund_starts, not_final, proper_words, words_of_title
-from .postedits import (acronym_said_once, against_threat, as_gerund, headless_opener, relative_as_purpose, sentence_words_out,
+from .postedits import (acronym_said_once, against_threat, as_gerund, frame_dropped, headless_opener, relative_as_purpose, sentence_words_out,
                         terms_in_lowercase, without_adverbs)
 from .rules import rule_made_title, title_for_tags
 from .text import clean, plain_title
@@ -65,4 +67,4 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
         name = clean(name)
     title = as_gerund(by_expected_rouge(rule_made_title(text, name), text, name), name)
     title = terms_in_lowercase(without_adverbs(relative_as_purpose(acronym_said_once(title, name))), name)
-    return sentence_words_out(headless_opener(against_threat(title, text), name), name)
+    return sentence_words_out(frame_dropped(headless_opener(against_threat(title, text), name), name), name)

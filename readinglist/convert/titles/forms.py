@@ -1,7 +1,7 @@
 """How real titles read, as learned from the training titles (``data/title_forms.json``): the
 words they never end on, the words written with a capital, the verbs they start with as -ing,
 the words they seldom put after "for", the words they seldom put before "for", the words they start with
-only after an article, the sentence openers they do not start with, the words they do not hold, the verbs' -s forms;
+only after an article, the nouns they do not start with before "of" ("problem", "task"), the sentence openers they do not start with, the words they do not hold, the verbs' -s forms;
 and the word counts of the training abstracts (``data/title_word_model.json``).
 """
 
@@ -75,6 +75,13 @@ def article_starts() -> dict[str, str]:
     """Words real titles start with only after an article, with that article ("framework" ->
     "a", "role" -> "the"; learned: ``data/title_forms.json``)."""
     return _forms().get("article_start", {})
+
+
+@lru_cache(maxsize=1)
+def frame_nouns() -> frozenset[str]:
+    """Nouns whose "the <noun> of X" names X, which real titles do not start with ("problem",
+    "task", "field"; learned: ``data/title_forms.json``)."""
+    return frozenset(_forms().get("frame", ()))
 
 
 def gerund_starts() -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The post-edits applied to the chosen title, in order: a leading verb as its -ing form, an
 acronym said twice ("SSL methods for semi-supervised learning") said once, a relative clause as
 "for" + gerund, a sentence's adverb inside it dropped, Title-Case terms in lowercase, "for <attacks>" as "against <attacks>" when the
-abstract defends against them, a headless opener given its article, and last the authors' sentence
+abstract defends against them, a headless opener given its article, a frame noun dropped from the start ("Problem of X" -> "X"), and last the authors' sentence
 words that no candidate could replace ("our dataset", "... whether LLMs can ...") taken out.
 """
 
@@ -11,8 +11,8 @@ import re
 
 from ..lexicon import DANGLING, MINOR_WORDS
 from .constants import ATTACK_CUE, COMMON_DF, CUT_PREP, DEFENCE_CUE, FINITE, HOW_WORDS, MAX_WORDS, RELATIVE, THREAT_HEADS
-from .forms import abstract_only, article_starts, common_words, gerund_starts, proper_words
-from .text import article, gerund_of, head_noun, name_lead, word_list
+from .forms import abstract_only, article_starts, common_words, frame_nouns, gerund_starts, proper_words
+from .text import article, capitalise, gerund_of, head_noun, name_lead, word_list
 
 
 # A run of two or more Capitalised words (minor words between them): "Large Language Models",
@@ -224,6 +224,23 @@ def headless_opener(title: str, name: str | None) -> str:
     made = article(["a" if the == "a" else "the", first, *words[1:]])
     text = " ".join(made)
     return lead + (text if lead else text[:1].upper() + text[1:])
+
+
+def frame_dropped(title: str, name: str | None) -> str:
+    """"Problem of private isotonic regression" -> "Private isotonic regression", "SpatialRank:
+    problem of urban event ranking" -> "SpatialRank: urban event ranking": a title (or its part
+    after "Name: ") that starts with a noun whose "the <noun> of X" names X and which real titles
+    do not start with (learned: :func:`.forms.frame_nouns`) says X, when more than three words
+    are left."""
+    lead = name_lead(title, name)
+    words = title[len(lead) :].split()
+    if len(words) < 3 or words[1] != "of" or words[0].lower() not in frame_nouns() or not words[0][1:].islower():
+        return title
+    rest = words[3:] if words[2].lower() in ("a", "an", "the") else words[2:]
+    if len(word_list(lead)) + len(rest) <= 3:
+        return title
+    text = " ".join(rest)
+    return lead + (text if lead else capitalise(text))
 
 
 _CLAUSE_OPENERS = RELATIVE | frozenset(HOW_WORDS) | {"if", "what"}
