@@ -116,6 +116,15 @@ def test_a_topic_join_the_abstract_relates_the_other_way_is_the_reverse(toy):
     assert not says_the_reverse(["sparse", "rewrites"], ["message", "passing"], text)
 
 
+def test_a_purpose_of_the_made_things_own_kind_is_what_it_replaces():
+    from readinglist.convert.titles.relations import says_the_reverse
+
+    text = "Convolutional toy networks dominate grid tasks, yet their receptive field is small. We propose a shuffle network."
+    assert says_the_reverse("shuffle network".split(), "convolutional toy networks".split(), text)
+    assert says_the_reverse("shuffle networks".split(), "convolutional toy network".split(), text)  # either number
+    assert not says_the_reverse("shuffle network".split(), "grid tasks".split(), text)
+
+
 def test_a_modifier_is_refused_when_the_abstract_says_its_opposite_more_often():
     from readinglist.convert.titles.relations import opposite_said
 

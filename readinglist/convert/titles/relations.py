@@ -71,7 +71,16 @@ def says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
     """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
     effective strategy for low-communication distributed training"), so that "<made> for
     <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
-    return precedes_a_for(purpose, befores_of(made, plain)) or reads_reversed(made, purpose, plain)
+    return precedes_a_for(purpose, befores_of(made, plain)) or reads_reversed(made, purpose, plain) or replaced(made, purpose)
+
+
+def replaced(made: list[str], purpose: list[str]) -> bool:
+    """Is ``purpose`` headed by the made thing's own head noun, in either number ("<a
+    shuffle-exchange network> for convolutional neural networks", "<a forest model> for diffusion
+    models")? A thing of the same kind is what it replaces or tells apart, not what it serves."""
+    target = head_noun(purpose)
+    head = head_noun(made)
+    return bool(target) and bool(head) and target.rstrip("s") == head.rstrip("s")
 
 
 def means_for(made: list[str]) -> bool:
