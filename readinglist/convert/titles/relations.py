@@ -70,7 +70,8 @@ def precedes_a_for(purpose: list[str], befores: tuple[frozenset[str], ...]) -> b
 def says_the_reverse(made: list[str], purpose: list[str], plain: str) -> bool:
     """Does the abstract say "<purpose> ... for <made>" ("merging-inspired aggregation is an
     effective strategy for low-communication distributed training"), so that "<made> for
-    <purpose>" ("distributed training for model merging techniques") joins them the wrong way?"""
+    <purpose>" ("distributed training for model merging techniques") joins them the wrong way?
+    Or is the purpose of the made thing's own kind, what it replaces (:func:`replaced`)?"""
     return precedes_a_for(purpose, befores_of(made, plain)) or reads_reversed(made, purpose, plain) or replaced(made, purpose)
 
 
