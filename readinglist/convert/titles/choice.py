@@ -13,7 +13,7 @@ from .named import name_description
 from .features import not_worse, Opening, opening_words, WORD_TOKENS, Scorer
 from .relations import opposite_said
 from .casing import expand
-from .text import ALNUM, finish, first_tokens, goes_on, strip_dangling, word_list
+from .text import ALNUM, finish, first_tokens, goes_on, singular, strip_dangling, word_list
 from ..kinds import KIND_OF
 
 
@@ -193,15 +193,10 @@ def _described_head(description: list[str]) -> str | None:
     """The head noun of what the abstract says the name is ("an optimizer that ..." -> "optimizer"),
     singular and lowercase, or None."""
     head = head_before_participle(description) if description else None
-    return _singular(head) if head and len(head) > 3 else None
-
-
-def _singular(word: str | None) -> str:
-    low = (word or "").lower()
-    return low[:-1] if low.endswith("s") and not low.endswith("ss") else low
+    return singular(head) if head and len(head) > 3 else None
 
 
 def _same_kind(head: str, said: str) -> bool:
     """Is ``head`` the noun ``said`` (singular) or one of its family ("transformer" and "model")?"""
-    one = _singular(head)
+    one = singular(head)
     return one == said or (one in KIND_OF and KIND_OF.get(one) == KIND_OF.get(said))

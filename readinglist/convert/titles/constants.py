@@ -188,8 +188,8 @@ BOUND_MARGIN = 1e-7  # far above the rounding of either sum: the bound never dro
 #: know it ("streamable"; stop 43 added "ical", "-level", "-scale", "-bias", "-all": "a practical,
 #: one-size-fits-all method", "a street-level, language-guided framework" had lost their heads);
 #: a word of these after the comma starts a clause or a list instead.
-#: endings of nouns that are never verbs ("making model quantization a natural direction": no verb
-#: before the article; :func:`.checks.ends_on_a_verb`)
-NOUN_ONLY_ENDINGS = ("ization", "isation", "ness", "ity")
 MODIFIER_ENDINGS = ("able", "ible", "ive", "ous", "ical", "-driven", "-based", "-aware", "-agnostic", "-free", "-level", "-scale", "-bias", "-all")
+#: Endings of nouns that are never verbs ("making model quantization a natural direction": no verb
+#: before the article; :func:`.checks.ends_on_a_verb`).
+NOUN_ONLY_ENDINGS = ("ization", "isation", "ness", "ity")
 NOT_GOING_ON = frozenset("which who whose where when while and or but that including such e.g. i.e. as".split())

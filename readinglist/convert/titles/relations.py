@@ -12,7 +12,7 @@ from ..lexicon import split_sentences
 from .constants import OPPOSITE_MODIFIERS, REVERSE_MAX_DF
 from .forms import common_words, not_for_subjects
 from .links import reads_reversed
-from .text import head_noun
+from .text import head_noun, singular
 
 
 _FOR_SPLIT = re.compile(r"\bfor\b")
@@ -81,7 +81,7 @@ def replaced(made: list[str], purpose: list[str]) -> bool:
     models")? A thing of the same kind is what it replaces or tells apart, not what it serves."""
     target = head_noun(purpose)
     head = head_noun(made)
-    return bool(target) and bool(head) and target.rstrip("s") == head.rstrip("s")
+    return bool(target) and bool(head) and singular(target) == singular(head)
 
 
 def means_for(made: list[str]) -> bool:

@@ -231,6 +231,12 @@ def head_noun(words: list[str]) -> str:
     return head
 
 
+def singular(word: str | None) -> str:
+    """A noun lowercase and without a plural -s ("Networks" -> "network"; "loss" stays)."""
+    low = (word or "").lower()
+    return low[:-1] if low.endswith("s") and not low.endswith("ss") else low
+
+
 def capitalise(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
 
