@@ -26,7 +26,9 @@
    worse than the opening plus ``CHOICE_WEIGHT`` times its expected ROUGE-1; when the abstract
    says what kind of thing the name is, a pair only when headed by that kind or what it is for
    (:func:`.described.fits_family`); a name titled by the field it works in ("DAVinCI: large
-   language models", :func:`.checks.field_for_name`) gets what the abstract says it is instead.
+   language models", :func:`.checks.field_for_name`) gets what the abstract says it is instead;
+   a phrase said only in the background never replaces what the authors say they propose (the
+   rule-made title stays).
 5. **Post-edits** (:mod:`.postedits`): a leading verb as -ing, an acronym said once, a relative
    clause as "for" + gerund, a sentence's adverb inside the title dropped ("specifically designed"), Title-Case terms in lowercase, "for <attacks>" as "against <attacks>"
    when the abstract defends against them, a headless opener given its article ("Framework for

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .checks import cut_start, ends_badly, ends_on_a_verb, field_for_name, for_a_verb, form_checked, passing, reads_as_clause, subject_and_verb
 from .candidates import option_words, candidates, spells_out
+from .contribution import background_only, led_by_proposed
 from .described import head_before_participle, described_family, described_lead, fits_family, proposed_as_said, said_of_name, stated_description
 from .constants import HEAD_PENALTY, PRONOUNS, RELATIVE, CHOICE_MARGIN, CHOICE_WEIGHT, MAX_WORDS, OWN_MARGIN, STATED_MARGIN
 from .named import name_description
@@ -31,7 +32,10 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     finite verb, no This/We/Our start, not the opening words, more than three words (three
     after the name), the name not repeated, not ending on a participle; when the abstract says
     what kind of thing the name is, headed by that kind or saying what it is for
-    (:func:`.described.fits_family`)."""
+    (:func:`.described.fits_family`). Honest before clever: a phrase said only where the
+    authors do not speak of their own work does not replace a title led by what they say they
+    propose ("Large scale training of deep neural networks" for "a decentralized method to
+    reduce the variation among workers")."""
     from ..title_words import load_model, tokens, word_probabilities
 
     probs = word_probabilities(plain, name, title)
@@ -103,6 +107,7 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
     if gives_way:
         best = -1.0  # any candidate that passes is better
     head = first_tokens(plain)
+    chosen_words: list[str] | None = None  # the chosen phrase when it is one alone (not "<a> for <b>")
     for score, new, count, words, tail in options:
         if 1.0 + CHOICE_WEIGHT * score <= best:
             break  # a probability is at most 1: neither this option nor any after it can win
@@ -111,7 +116,10 @@ def by_expected_rouge(title: str, plain: str, name: str | None) -> str:
         if value > best:
             made = form_checked(option_words(words, tail), plain, name, named, head)
             if made:
-                best, chosen = value, made
+                best, chosen, chosen_words = value, made, (words if tail is None else None)
+    if (chosen_words and not named and not gives_way and background_only(chosen_words, plain)
+            and (own or led_by_proposed(title.split(), plain))):
+        return title  # honest before clever: what the authors propose, not a phrase of the background
     return _said_instead_of_field(chosen, plain, name, description) if named and name else chosen
 
 

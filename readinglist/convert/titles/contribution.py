@@ -338,3 +338,26 @@ def own_sentences(plain: str) -> frozenset[int]:
     """The indices (in :func:`split_sentences`) of the sentences where the authors speak of their
     own work ("we", "our", "this paper"): what a phrase of them names may be the paper's own."""
     return frozenset(i for i, (_o, sent) in enumerate(split_sentences(plain)) if _OWN.search(sent))
+
+
+def background_only(phrase: list[str], plain: str) -> bool:
+    """Is the phrase said only in sentences where the authors do not speak of their own work
+    (the background, the problem, a prior method)?"""
+    said = " ".join(phrase).lower()
+    where = [i for i, (_o, sent) in enumerate(split_sentences(plain)) if said in sent.lower()]
+    return bool(where) and own_sentences(plain).isdisjoint(where)
+
+
+def led_by_proposed(words: list[str], plain: str) -> bool:
+    """Do ``words`` start (articles aside) with the first two words of what the authors say they
+    propose (the tier-0 contribution phrase, :func:`find_contribution`)?"""
+    found = find_contribution(plain, MAX_WORDS, max_tier=0)
+    if found is None or found.tier != 0:
+        return False
+    said = _lead(found.words)
+    return len(said) == 2 and _lead(words) == said
+
+
+def _lead(words: list[str]) -> list[str]:
+    """The first two words, lowercase, articles aside."""
+    return [w.lower() for w in words if w.lower() not in ("a", "an", "the")][:2]

@@ -133,6 +133,8 @@ def relative_as_purpose(title: str) -> str:
         titles start with its -ing form (:func:`.forms.gerund_starts`)."""
         if len(verb) < 4 or verb in DANGLING:
             return None  # "that the ...": the phrase model's verbs came from "to X", so "thes" is one
+        if verb.endswith("ly") and gerund_of(verb + "s") not in gerund_starts().values():
+            return None  # "to explicitly model" made "explicitly" one: "that explicitly attends" is no "explicitlying"
         if verb in verbs:
             return gerund_of(verb)
         if verb.endswith("s") and not verb.endswith("ss") and not modal:

@@ -10,14 +10,13 @@ from functools import lru_cache
 
 from ..kinds import contradicts, name_kind
 from .casing import expand, sentence_case
-from ..lexicon import split_sentences
 from .checks import defects, form_checked
-from .constants import CUT_ANY, FALLBACK_TITLE, KEPT_MAX_WORDS, MAX_WORDS, NOT_CONTENT, RELATIVE, RULE_MARGIN
+from .constants import CUT_ANY, FALLBACK_TITLE, FINITE, KEPT_MAX_WORDS, MAX_WORDS, NOT_CONTENT, RELATIVE, RULE_MARGIN
 from .described import described_subtitle, fits_described, stated_description
-from .contribution import contribution_phrases, fallback, find_contribution, Found, own_sentences, with_topic
+from .contribution import background_only, contribution_phrases, fallback, find_contribution, Found, with_topic
 from .named import name_description, what_we_did
 from .relations import says_the_reverse
-from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, first_tokens, head_noun, LEADING, PARTICIPLE_END, strip_dangling, word_list
+from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, first_tokens, gerund_of, head_noun, LEADING, PARTICIPLE_END, strip_dangling, word_list
 from .topic import phrase_with_topic, restates, topic_phrase
 
 
@@ -80,7 +79,7 @@ def _repair(title: str, plain: str, name: str | None) -> str:
         return title  # the phrase would call the named thing a kind it is not
     if body_ok and score_words(body.split(), plain) + RULE_MARGIN >= score_words(phrase, plain):
         return title
-    if not named and _background_only(phrase, plain):
+    if not named and background_only(phrase, plain):
         kept = _contribution_kept(title, plain, body_ok)
         if kept:
             return kept
@@ -97,19 +96,12 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     return repaired or title
 
 
-def _background_only(phrase: list[str], plain: str) -> bool:
-    """Is the phrase said only in sentences where the authors do not speak of their own work
-    (the background, the problem, a prior method)?"""
-    said = " ".join(phrase).lower()
-    where = [i for i, (_o, sent) in enumerate(split_sentences(plain)) if said in sent.lower()]
-    return bool(where) and own_sentences(plain).isdisjoint(where)
-
-
 def _contribution_kept(title: str, plain: str, body_ok: bool) -> str:
     """Honest before clever: when the abstract says what the authors propose or study and the
     phrase that would replace it is background, the contribution stays: the rule-made title
     when it passes, else the contribution's head phrase ("a neuroscience-inspired module | that
-    can be ...") with the topic, or "" when neither passes the form checks."""
+    can be ...") with the topic, else the contribution with its clause as titles say it
+    (:func:`_clause_reduced`), or "" when none passes the form checks."""
     found = find_contribution(plain, MAX_WORDS, max_tier=1)
     if found is None:
         return ""
@@ -119,9 +111,59 @@ def _contribution_kept(title: str, plain: str, body_ok: bool) -> str:
         if len([w for w in head if w.lower() not in NOT_CONTENT]) < 2:
             return ""
         words = with_topic(Found(found.tier, head, found.analytic), plain)  # joined as any contribution is
-    if not words or len(words) > KEPT_MAX_WORDS:
+    head_first = first_tokens(plain)
+    kept = ""
+    if words and len(words) <= KEPT_MAX_WORDS:
+        kept = form_checked(LEADING.sub("", " ".join(words)).split(), plain, None, False, head_first)
+    if kept:
+        return kept
+    # its clause said as titles say it ("an architecture that is capable of X" -> "architecture
+    # capable of X", "a method to reduce X" -> "method for reducing X")
+    reduced = _clause_reduced(LEADING.sub("", " ".join(found.words)).split())
+    if not reduced or len(reduced) > KEPT_MAX_WORDS:
         return ""
-    return form_checked(LEADING.sub("", " ".join(words)).split(), plain, None, False, first_tokens(plain))
+    return form_checked(reduced, plain, None, False, head_first)
+
+
+_REDUCED_END = frozenset("and or but while whereas thus thereby to by via through using so".split())
+
+
+def _clause_reduced(words: list[str]) -> list[str]:
+    """The contribution phrase with its first clause after the head as a title says it, cut at the
+    next clause: "that/which is|are <adjective> ..." without "that is" ("architecture capable of
+    amodal perception"), "to <verb> ..." and "that <verb>s ..." as "for <verb>ing ..." ("method
+    for reducing the variation among workers"); [] when there is no such clause."""
+    from .postedits import relative_as_purpose
+
+    at = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in RELATIVE | {"to"}), None)
+    if at is None or at + 2 >= len(words):
+        return []
+    word, after = words[at].lower(), words[at + 1].lower()
+    start = at + 2  # after "to <verb>", "that is", "that <verb>s"
+    if word == "to":
+        ing = gerund_of(after + "s") if after.isalpha() else None
+        if not ing:
+            return []
+        out = words[:at] + ["for", ing]
+    elif after in ("is", "are") and word in ("that", "which"):
+        nxt = words[at + 2].lower()
+        if nxt in NOT_CONTENT or not nxt.isalpha() or nxt.endswith("ly"):
+            return []  # "a loss that is a variant of X", "... that is truly equivariant"
+        out = words[:at]
+    else:
+        said = relative_as_purpose(" ".join(words)).split()
+        gerund = at + 2 if after.endswith("ly") else at + 1  # "that explicitly attends" -> "for explicitly attending"
+        if said[:at] != words[:at] or said[at : at + 1] != ["for"] or not said[gerund:][:1] or not said[gerund].endswith("ing"):
+            return []  # a verb the post-edit does not turn into a gerund
+        words, out, start = said, said[: gerund + 1], gerund + 1
+    for w in words[start:]:
+        low = w.lower()
+        if low in RELATIVE or low in _REDUCED_END or low in FINITE:
+            break
+        out.append(w.rstrip(",;:"))
+        if w[-1:] in ",;:":
+            break
+    return strip_dangling(out)
 
 
 def _head_phrase(words: list[str]) -> list[str]:
