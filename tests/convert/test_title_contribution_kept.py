@@ -1,6 +1,7 @@
 """Honest before clever (issue 25): what the authors say they propose stays the title when the
-phrase that would replace it comes from the background; its clause is said as titles say it.
-Every text here is written for the tests."""
+phrase that would replace it comes from the background; its clause is said as titles say it; a
+first sentence's subject that only says what drives the need for the work is no topic. Every
+text here is written for the tests."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from hypothesis import strategies as st
 from readinglist.convert.generation import generation_text
 from readinglist.convert.naming import detect_name
 from readinglist.convert.titles import make_title
+from readinglist.convert.titles.checks import form_checked
 from readinglist.convert.titles.postedits import relative_as_purpose
 from readinglist.convert.titles.rules import _clause_reduced
+from readinglist.convert.titles.text import first_tokens
+from readinglist.convert.titles.topic import drives, topic_phrase
 
 
 def _title(abstract: str) -> str:
@@ -64,3 +68,22 @@ def test_an_adverb_after_that_is_no_verb():
     assert relative_as_purpose("a local focus mechanism that explicitly attends") == "a local focus mechanism that explicitly attends"
     assert relative_as_purpose("a ranker that can predict the future") == "a ranker for predicting the future"
     assert _clause_reduced("a local focus mechanism that explicitly attends".split()) == []
+
+
+DRIVERS = st.sampled_from(["The rapid advancement of", "The growing popularity of", "The recent proliferation of",
+                           "The explosive growth of", "The rise of"])
+FIELDS = st.sampled_from(["deepfake generation techniques", "large language models", "beacon ledger networks"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(DRIVERS, FIELDS)
+def test_what_drives_the_need_is_no_topic(driver, field):
+    """"The rapid advancement of deepfake generation has intensified the need for detection":
+    the subject says why the work is needed; "<method> for rapid advancement of X" reverses it."""
+    plain = (f"{driver} {field} has intensified the need for robust detection methods. "
+             "We propose a local focus mechanism that attends to discriminative local features.")
+    assert topic_phrase(plain) is None
+    assert drives(f"{driver} {field}".split(" ", 1)[1])
+    assert not form_checked(f"{driver.split(' ', 1)[1]} {field}".split(), plain, None, False, first_tokens(plain))
+    # a subject that says what the paper is about is still its topic
+    assert topic_phrase(f"Knowledge editing of {field} has emerged as a way to fix errors. We propose a method.") is not None

@@ -19,6 +19,7 @@ from .constants import CLAUSE_VERBS, COMMON_DF, CUT_ANY, CUT_PREP, CUT_STARTS, F
 from .postedits import acronym_said_once, acronym_twice, relative_as_purpose
 from .forms import abstract_only, common_words, gerund_starts, not_final, not_initial, not_phrase_final, TITLE_WORD, verb_forms, words_of_title
 from .text import ALNUM, capitalise, finish, first_five_tokens, first_tokens, head_noun, LETTERS, PAREN, PARTICIPLE_END
+from .topic import drives
 
 
 _BAD_START = re.compile(r"^(?:this|these|we|our|in this)\b", re.IGNORECASE)
@@ -353,4 +354,6 @@ def form_checked(words: list[str], plain: str, name: str | None, named: bool, he
         return ""
     if low[:5] == head[:5] or (not named and low == head[: len(low)]):
         return ""
+    if drives(body):
+        return ""  # "Rapid advancement of deepfake generation techniques": why the work is needed
     return made

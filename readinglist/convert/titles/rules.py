@@ -17,7 +17,7 @@ from .contribution import background_only, contribution_phrases, fallback, find_
 from .named import name_description, what_we_did
 from .relations import says_the_reverse
 from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, first_tokens, gerund_of, head_noun, LEADING, PARTICIPLE_END, strip_dangling, word_list
-from .topic import phrase_with_topic, restates, topic_phrase
+from .topic import drives, phrase_with_topic, restates, topic_phrase
 
 
 def title_for_tags(plain: str, name: str | None) -> str:
@@ -57,6 +57,8 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     def unfit(words: list[str]) -> bool:
         low = ALNUM.findall(" ".join(words).lower())
         if name_words & set(low):  # "MetaTeacher: a MetaTeacher framework" says the name twice
+            return True
+        if drives(" ".join(words)):  # "rapid advancement of deepfake generation": why the work is needed
             return True
         if len(strip_dangling(before_finite_verb(words))) < min_words:
             return True  # "auxiliary differentiable constraint (is ...)": too short once cut at its verb

@@ -51,6 +51,20 @@ _RELATIONAL = re.compile(
     r"\s+of\s+(?P<x>.+)$",
     re.IGNORECASE,
 )
+# a first sentence's subject that says what drives the need for the work, not what it is about
+_DRIVER = re.compile(
+    r"^(?:(?:the|a|an|rapid|recent|remarkable|growing|increasing|widespread|explosive|unprecedented|continuous|swift|fast)\s+)*"
+    r"(?:advancements?|advances|progress|rise|proliferation|growth|popularity|surge|spread)\s+of\s",
+    re.IGNORECASE,
+)
+
+
+def drives(phrase: str) -> bool:
+    """Does the phrase say what drives the need for a work ("the rapid advancement of X", "the
+    growing popularity of X"), not what the work is or is about?"""
+    return bool(_DRIVER.match(phrase))
+
+
 _TERM = re.compile(
     r"\bwe\s+(?:term|call|refer\s+to\s+as|dub)\s+(?!(?:it|this|them|these|that|the|a|an)\b)"
     r"([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})(?=\s*[,.;:)]|$)"
@@ -61,7 +75,9 @@ _TERM = re.compile(
 def topic_phrase(plain: str) -> str | None:
     """What the paper is about: a term it coins ("a process we term model incrimination"), else
     the subject of the first sentence ("Knowledge editing has emerged ...", "Existing accounts of
-    grokking explain ..." -> "grokking", "Since ..., evaluating X is critical" -> "evaluating X")."""
+    grokking explain ..." -> "grokking", "Since ..., evaluating X is critical" -> "evaluating X");
+    none when that subject says what drives the need for the work ("The rapid advancement of
+    deepfake generation has intensified the need for detection", :func:`drives`)."""
     if "we term" in plain or "we call" in plain or "refer to as" in plain or "we dub" in plain:
         m = _TERM.search(plain)
         if m:
@@ -87,6 +103,8 @@ def _topic_of(segment: str) -> str | None:
     np = m.group("np")
     if " such as " in f" {np} ":
         np = f" {np} ".split(" such as ")[0].strip()
+    if drives(np):
+        return None  # "The rapid advancement of deepfake generation has intensified the need for detection": why, not what
     rel = _RELATIONAL.match(np)
     if rel:
         np = rel.group("x")
