@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 TYPE_CHECKING = False  # (typing itself is not imported: it costs start-up, see cli/fast.py)
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from typing import BinaryIO, NoReturn
 
 Child = tuple[int, int]  # (pid, read end of its pipe)
 
@@ -72,22 +72,29 @@ def fork_writer(work: Callable[[BinaryIO], object]) -> Child | None:
     try:
         with _sigint_ignored():  # (no Ctrl-C between the fork and the child's own settings)
             pid = os.fork()
+            if pid == 0:  # the child starts here, still ignoring SIGINT, and never leaves this block
+                _child(parent, read_end, write_end, work)
     except OSError:
         os.close(read_end)
         os.close(write_end)
         return None
-    if pid == 0:  # the child: work, send, leave without running any cleanup
-        code = 1
-        try:
-            leaves_with_parent(parent)
-            os.close(read_end)
-            with os.fdopen(write_end, "wb") as out:
-                work(out)
-            code = 0
-        finally:
-            os._exit(code)
     os.close(write_end)
     return pid, read_end
+
+
+def _child(parent: int, read_end: int, write_end: int, work: Callable[[BinaryIO], object]) -> NoReturn:
+    """The forked child: work, send, leave without running any cleanup. Called inside the block
+    that ignores SIGINT: leaving that block would restore the parent's Ctrl-C handler for a moment
+    (a Ctrl-C then raised KeyboardInterrupt in the child, which ran on in the parent's code)."""
+    code = 1
+    try:
+        leaves_with_parent(parent)
+        os.close(read_end)
+        with os.fdopen(write_end, "wb") as out:
+            work(out)
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def collect(child: Child | None) -> bytes | None:

@@ -123,3 +123,28 @@ def test_a_signal_while_a_transaction_writes_comes_after_every_file_is_written(i
     monkeypatch.setattr(atomic.os, "replace", real)
     assert sum("/papers/" in str(c) for c in calls) == 5 and sorted(p.key for p in Store.open(tmp_path / "s")) == [f"p{i:04d}" for i in range(5)]
     assert not list((tmp_path / "s").rglob("*.tmp"))
+
+
+def test_a_forked_child_never_takes_back_the_ctrl_c_handler(tmp_path):
+    """Between the fork and the child's own settings SIGINT stays ignored: the child never sets
+    the parent's Ctrl-C handler back (a Ctrl-C in that moment raised KeyboardInterrupt in the
+    child, which then ran on in the parent's code: the flaky failure of the test above)."""
+    log = tmp_path / "child-signals.txt"
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from readinglist import forking
+        parent = os.getpid()
+        real = signal.signal
+        def recorded(signum, handler):
+            if os.getpid() != parent and signum == signal.SIGINT:
+                with open({str(log)!r}, "a") as fp:
+                    fp.write("ignored\\n" if handler is signal.SIG_IGN else "handled\\n")
+            return real(signum, handler)
+        signal.signal = recorded
+        assert forking.collect(forking.fork_writer(lambda out: out.write(b"done"))) == b"done"
+        """
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    said = log.read_text().split()
+    assert said and set(said) == {"ignored"}, said
