@@ -60,6 +60,13 @@ def test_that_is_before_an_adjective_is_left_out_and_before_a_noun_phrase_kept()
     assert _clause_reduced("a ridge loss that is a variant of the hinge loss".split()) == []  # no adjective to keep
     assert _clause_reduced("a color equivariant architecture that is truly equivariant".split()) == []
     assert _clause_reduced("a ridge relay network for sparse sensor grids".split()) == []  # no clause at all
+    # "to" before no base verb is no purpose clause ("to learning" is no "learninging")
+    assert _clause_reduced("an approach to learning a transition model that works".split()) == []
+    assert _clause_reduced("a ridge method to the best of our knowledge".split()) == []
+    assert _clause_reduced("an approach to segmentation of cells in tissue".split()) == []
+    # a verb the words before it show to be one: "designed to resist" -> "designed for resisting"
+    assert " ".join(_clause_reduced("a ridge framework designed to resist beacon attacks, which".split())) == (
+        "a ridge framework designed for resisting beacon attacks")
 
 
 def test_an_adverb_after_that_is_no_verb():

@@ -14,6 +14,7 @@ from .checks import defects, form_checked
 from .constants import CUT_ANY, FALLBACK_TITLE, FINITE, KEPT_MAX_WORDS, MAX_WORDS, NOT_CONTENT, RELATIVE, RULE_MARGIN
 from .described import described_subtitle, fits_described, stated_description
 from .contribution import background_only, contribution_phrases, fallback, find_contribution, Found, with_topic
+from .forms import gerund_starts
 from .named import name_description, what_we_did
 from .relations import says_the_reverse
 from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, first_tokens, gerund_of, head_noun, LEADING, PARTICIPLE_END, strip_dangling, word_list
@@ -128,6 +129,22 @@ def _contribution_kept(title: str, plain: str, body_ok: bool) -> str:
 
 
 _REDUCED_END = frozenset("and or but while whereas thus thereby to by via through using so".split())
+_CLAUSE_STARTS = RELATIVE | {"to"}
+
+
+_PURPOSE_BEFORE = frozenset("designed used able trained built developed intended tailored".split())
+
+
+def _gerund(verb: str, certain: bool) -> str | None:
+    """The -ing form of a base verb after "to": as real titles start with it (learned), else when
+    the phrase model knows the verb or the words before say it is one (``certain``: "designed to
+    resist" -> "resisting"); None for "to the", "to jointly", "to learning", "to segmentation"."""
+    from ..phrases import learned_verbs
+
+    ing = gerund_starts().get(verb)
+    if ing or not verb.isalpha() or verb in NOT_CONTENT or verb.endswith(("ly", "ing", "ed")):
+        return ing
+    return gerund_of(verb + "s") if certain or f"{verb}s" in learned_verbs() else None
 
 
 def _clause_reduced(words: list[str]) -> list[str]:
@@ -137,13 +154,13 @@ def _clause_reduced(words: list[str]) -> list[str]:
     for reducing the variation among workers"); [] when there is no such clause."""
     from .postedits import relative_as_purpose
 
-    at = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in RELATIVE | {"to"}), None)
+    at = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _CLAUSE_STARTS), None)
     if at is None or at + 2 >= len(words):
         return []
     word, after = words[at].lower(), words[at + 1].lower()
     start = at + 2  # after "to <verb>", "that is", "that <verb>s"
     if word == "to":
-        ing = gerund_of(after + "s") if after.isalpha() else None
+        ing = _gerund(after, words[at - 1].lower() in _PURPOSE_BEFORE)
         if not ing:
             return []
         out = words[:at] + ["for", ing]
