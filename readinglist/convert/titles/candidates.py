@@ -30,7 +30,7 @@ from .checks import verbal_ending
 from .contribution import find_contribution, own_sentences
 from .described import proposed
 from ..kinds import KIND_OF
-from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAKE_VERBS, MAX_WORDS, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES
+from .constants import COMPONENT_HEADS, CROSS_PENALTY, MAKE_VERBS, MAX_WORDS, NOT_MEANS_PENALTY, SPELLED_MARGIN, CHOICE_PHRASES, NOT_FOR_HEADS, OPENING_SENTENCES, PAIR_MAX, PAIR_PHRASES, PURPOSE_PARTICIPLES
 from .features import stems, Option, Scorer
 from .forms import gerund_starts, not_for_objects
 from .links import reads_reversed
@@ -202,7 +202,7 @@ def _said_pairs(plain: str, every, scorer: Scorer, most: int, not_for: frozenset
 _OBJECT_END = re.compile(
     r"[,;:.()\[\]]|\s(?:that|which|whose|where|while|whereas|by|using|via|through|so|thereby|and|or|with|we|to|is|are|in"
     r"|without|instead|rather|than|unlike)\s")
-_PURPOSE_TO = re.compile(r"\s+(?:(?:designed|trained|used|able|built|developed)\s+)?to\s+([a-z]+)\s+")
+_PURPOSE_TO = re.compile(rf"\s+(?:(?:{'|'.join(PURPOSE_PARTICIPLES)})\s+)?to\s+([a-z]+)\s+")
 
 
 def _said_object(rest: str, room: int) -> list[str]:

@@ -193,3 +193,6 @@ MODIFIER_ENDINGS = ("able", "ible", "ive", "ous", "ical", "-driven", "-based", "
 #: before the article; :func:`.checks.ends_on_a_verb`).
 NOUN_ONLY_ENDINGS = ("ization", "isation", "ness", "ity")
 NOT_GOING_ON = frozenset("which who whose where when while and or but that including such e.g. i.e. as".split())
+#: Participles that show the word after their "to" is a verb ("designed to resist", "able to
+#: learn"): a purpose, said in a title as "for" + gerund.
+PURPOSE_PARTICIPLES = ("designed", "trained", "used", "able", "built", "developed")

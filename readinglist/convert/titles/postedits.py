@@ -124,36 +124,37 @@ def relative_as_purpose(title: str) -> str:
     m = _RELATIVE_VERB.search(title)
     if not m or re.search(r"\s(?:for|to)\s", title[: m.start() + 1]) or title[m.end() :].startswith(" to "):
         return title
-    from ..phrases import learned_verbs
-
-    verbs = learned_verbs()
-
-    def ing(verb: str, modal: bool = False) -> str | None:
-        """The -ing form of a verb after "that", when the phrase model knows it as a verb or real
-        titles start with its -ing form (:func:`.forms.gerund_starts`)."""
-        if len(verb) < 4 or verb in DANGLING:
-            return None  # "that the ...": the phrase model's verbs came from "to X", so "thes" is one
-        if verb.endswith("ly") and gerund_of(verb + "s") not in gerund_starts().values():
-            return None  # "to explicitly model" made "explicitly" one: "that explicitly attends" is no "explicitlying"
-        if verb in verbs:
-            return gerund_of(verb)
-        if verb.endswith("s") and not verb.endswith("ss") and not modal:
-            # a third person ("unifies" -> "unifying") or a plural noun ("a benchmark that humans find hard")
-            made = gerund_of(verb)
-            return made if made in gerund_starts().values() else None
-        # the base form, after a modal ("that can predict") or a plural ("metrics that evaluate")
-        third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
-        if third:
-            return gerund_of(third)
-        return gerund_starts().get(verb) if modal else None
-
     modal = bool(m.group(1))
-    adverb, first = m.group(2), ing(m.group(3), modal)
+    adverb, first = m.group(2), verb_gerund(m.group(3), modal)
     if not first:
         return title
     # a second verb joined by "and" follows suit ("performs matching and enables grounding")
-    rest = re.sub(r"(?<=\sand\s)([a-z]+)(?=\s)", lambda v: ing(v.group(1), modal) or v.group(1), title[m.end() :], count=1)
+    rest = re.sub(r"(?<=\sand\s)([a-z]+)(?=\s)", lambda v: verb_gerund(v.group(1), modal) or v.group(1), title[m.end() :], count=1)
     return f"{title[: m.start()]} for {adverb + ' ' if adverb else ''}{first}{rest}"
+
+
+def verb_gerund(verb: str, base: bool = False) -> str | None:
+    """The -ing form of a verb that starts a clause ("that generates", "that can predict", "to
+    reduce"), when the phrase model knows it as a verb or real titles start with its -ing form
+    (:func:`.forms.gerund_starts`); ``base`` for the base form after a modal or "to"."""
+    from ..phrases import learned_verbs
+
+    verbs = learned_verbs()
+    if len(verb) < 4 or verb in DANGLING:
+        return None  # "that the ...": the phrase model's verbs came from "to X", so "thes" is one
+    if verb.endswith("ly") and gerund_of(verb + "s") not in gerund_starts().values():
+        return None  # "to explicitly model" made "explicitly" one: "that explicitly attends" is no "explicitlying"
+    if verb in verbs:
+        return gerund_of(verb)
+    if verb.endswith("s") and not verb.endswith("ss") and not base:
+        # a third person ("unifies" -> "unifying") or a plural noun ("a benchmark that humans find hard")
+        made = gerund_of(verb)
+        return made if made in gerund_starts().values() else None
+    # the base form, after a modal ("that can predict") or a plural ("metrics that evaluate")
+    third = next((f for f in (verb + "s", verb + "es") if f in verbs), None)
+    if third:
+        return gerund_of(third)
+    return gerund_starts().get(verb) if base else None
 
 
 _ARTICLES = frozenset("a an the".split())

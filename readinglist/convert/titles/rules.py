@@ -11,10 +11,9 @@ from functools import lru_cache
 from ..kinds import contradicts, name_kind
 from .casing import expand, sentence_case
 from .checks import defects, form_checked
-from .constants import CUT_ANY, FALLBACK_TITLE, FINITE, KEPT_MAX_WORDS, MAX_WORDS, NOT_CONTENT, RELATIVE, RULE_MARGIN
+from .constants import CUT_ANY, FALLBACK_TITLE, FINITE, KEPT_MAX_WORDS, MAX_WORDS, NOT_CONTENT, PURPOSE_PARTICIPLES, RELATIVE, RULE_MARGIN
 from .described import described_subtitle, fits_described, stated_description
 from .contribution import background_only, contribution_phrases, fallback, find_contribution, Found, with_topic
-from .forms import gerund_starts
 from .named import name_description, what_we_did
 from .relations import says_the_reverse
 from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, first_tokens, gerund_of, head_noun, LEADING, PARTICIPLE_END, strip_dangling, word_list
@@ -115,11 +114,10 @@ def _contribution_kept(title: str, plain: str, body_ok: bool) -> str:
             return ""
         words = with_topic(Found(found.tier, head, found.analytic), plain)  # joined as any contribution is
     head_first = first_tokens(plain)
-    kept = ""
     if words and len(words) <= KEPT_MAX_WORDS:
         kept = form_checked(LEADING.sub("", " ".join(words)).split(), plain, None, False, head_first)
-    if kept:
-        return kept
+        if kept:
+            return kept
     # its clause said as titles say it ("an architecture that is capable of X" -> "architecture
     # capable of X", "a method to reduce X" -> "method for reducing X")
     reduced = _clause_reduced(LEADING.sub("", " ".join(found.words)).split())
@@ -132,19 +130,16 @@ _REDUCED_END = frozenset("and or but while whereas thus thereby to by via throug
 _CLAUSE_STARTS = RELATIVE | {"to"}
 
 
-_PURPOSE_BEFORE = frozenset("designed used able trained built developed intended tailored".split())
-
-
 def _gerund(verb: str, certain: bool) -> str | None:
-    """The -ing form of a base verb after "to": as real titles start with it (learned), else when
-    the phrase model knows the verb or the words before say it is one (``certain``: "designed to
-    resist" -> "resisting"); None for "to the", "to jointly", "to learning", "to segmentation"."""
-    from ..phrases import learned_verbs
+    """The -ing form of a base verb after "to" (:func:`.postedits.verb_gerund`), or of any plain
+    word the words before show to be a verb (``certain``: "designed to resist" -> "resisting");
+    None for "to the", "to jointly", "to learning", "to segmentation"."""
+    from .postedits import verb_gerund
 
-    ing = gerund_starts().get(verb)
-    if ing or not verb.isalpha() or verb in NOT_CONTENT or verb.endswith(("ly", "ing", "ed")):
+    ing = verb_gerund(verb, base=True)
+    if ing or not certain or not verb.isalpha() or verb in NOT_CONTENT or verb.endswith(("ly", "ing", "ed")):
         return ing
-    return gerund_of(verb + "s") if certain or f"{verb}s" in learned_verbs() else None
+    return gerund_of(verb + "s")
 
 
 def _clause_reduced(words: list[str]) -> list[str]:
@@ -160,7 +155,7 @@ def _clause_reduced(words: list[str]) -> list[str]:
     word, after = words[at].lower(), words[at + 1].lower()
     start = at + 2  # after "to <verb>", "that is", "that <verb>s"
     if word == "to":
-        ing = _gerund(after, words[at - 1].lower() in _PURPOSE_BEFORE)
+        ing = _gerund(after, words[at - 1].lower() in PURPOSE_PARTICIPLES)
         if not ing:
             return []
         out = words[:at] + ["for", ing]
