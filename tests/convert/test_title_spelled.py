@@ -28,3 +28,25 @@ def test_a_cut_of_the_spelled_out_name_is_told_from_the_whole(spelled):
     assert _cut_of(spelled[1:], spelled)                          # its first word cut off
     assert _cut_of(["a", "tidal"] + spelled[-3:], spelled)        # three of its words in another phrase
     assert not _cut_of(["tidal", "gauge", "ranking"], spelled)     # none of it
+
+
+def test_every_article_agrees_with_the_word_after_it():
+    from readinglist.convert.titles.postedits import articles_agree
+
+    assert articles_agree("ProxyFormer: an referring video object segmentation architecture") == (
+        "ProxyFormer: a referring video object segmentation architecture")
+    assert articles_agree("Framework for a AI-enhanced tool") == "Framework for an AI-enhanced tool"
+    assert articles_agree("An unified view of a LLM") == "A unified view of an LLM"
+    assert articles_agree("HuggingGPT: an LLM-powered agent for a task") == "HuggingGPT: an LLM-powered agent for a task"
+
+
+@given(st.lists(st.sampled_from(["a", "an", "A", "An", "LLM", "remote", "AI", "unified", "x", "for", "of"]), max_size=12))
+def test_articles_agree_changes_nothing_but_articles(words):
+    from readinglist.convert.titles.postedits import articles_agree
+
+    title = " ".join(words)
+    out = articles_agree(title).split(" ")
+    assert len(out) == len(title.split(" "))
+    for before, after in zip(title.split(" "), out):
+        assert before == after or (before.lower() in ("a", "an") and after.lower() in ("a", "an") and before[0].isupper() == after[0].isupper())
+    assert articles_agree(" ".join(out)) == " ".join(out)

@@ -36,7 +36,8 @@
    noun dropped ("Problem of X" -> "X"; learned: the nouns real titles do not start with before
    "of" whose "the <noun> of X" names X), and last
    the authors' sentence words no candidate could replace taken out ("Name: our dataset" -> "Name:
-   a dataset", a clause with a finite verb cut when three words are left).
+   a dataset", a clause with a finite verb cut when three words are left); every "a" / "an" then
+   agrees with the word after it.
 
 The hand-set constants are in :mod:`.constants`, the shared text helpers in :mod:`.text`, sentence
 case and acronyms in :mod:`.casing`, the learned title forms in :mod:`.forms`.
@@ -51,7 +52,7 @@ from __future__ import annotations
 from .choice import by_expected_rouge
 from .constants import MAX_WORDS
 from .forms import gerund_starts, not_final, proper_words, words_of_title
-from .postedits import (acronym_said_once, against_threat, as_gerund, frame_dropped, headless_opener, relative_as_purpose, sentence_words_out,
+from .postedits import (acronym_said_once, against_threat, articles_agree, as_gerund, frame_dropped, headless_opener, relative_as_purpose, sentence_words_out,
                         terms_in_lowercase, without_adverbs)
 from .rules import rule_made_title, title_for_tags
 from .text import clean, plain_title
@@ -69,4 +70,4 @@ def make_title(raw: str, plain: str, name: str | None) -> str:
         name = clean(name)
     title = as_gerund(by_expected_rouge(rule_made_title(text, name), text, name), name)
     title = terms_in_lowercase(without_adverbs(relative_as_purpose(acronym_said_once(title, name))), name)
-    return sentence_words_out(frame_dropped(headless_opener(against_threat(title, text), name), name), name)
+    return articles_agree(sentence_words_out(frame_dropped(headless_opener(against_threat(title, text), name), name), name))

@@ -194,12 +194,18 @@ def describe(text: str, budget: int) -> list[str]:
     return fit(words, budget)
 
 
+_VOWEL_SOUND = re.compile(r"[aeioAEIO]|[uU](?!ni|se|sa|su|ti)|[FHLMNRSX](?:[A-Z0-9\-]|$)")
+
+
+def article_for(word: str) -> str:
+    """"a" or "an", as the sound of ``word`` asks ("an LLM", "a remote", "an AI", "a unified")."""
+    return "an" if _VOWEL_SOUND.match(word) else "a"
+
+
 def article(words: list[str]) -> list[str]:
     """"a" / "an" agreeing with the next word (after filler removal changed it)."""
     if len(words) > 1 and words[0].lower() in {"a", "an"}:
-        nxt = words[1]
-        vowel = bool(re.match(r"[aeioAEIO]|[uU](?!ni|se|sa|su|ti)|[FHLMNRSX](?:[A-Z0-9\-]|$)", nxt))
-        words = [("an" if vowel else "a")] + words[1:]
+        words = [article_for(words[1])] + words[1:]
     return words
 
 
