@@ -71,6 +71,7 @@ import re
 import sys
 from collections import Counter
 
+from .lexicon import DANGLING
 from .models import DATA
 from .training import command_line, counting_args, read_rows, write_model
 
@@ -119,7 +120,6 @@ _USE = re.compile(r"([a-z0-9][a-z0-9'\-]*)(\s*(?:[.,;:)!?\]]|$))?")
 _THE_W_OF = re.compile(r"\bthe ([a-z]+) of ([a-z][\w-]* [a-z][\w-]*)")
 # a title or subtitle that starts "(On) (the) <w> of"
 _W_OF_START = re.compile(r"(?:on |towards? )?(?:the |a |an )?([a-z]+) of\b")
-_MINOR = frozenset("a an the of in on for to and or with by from as at this that these its their our".split())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -267,7 +267,7 @@ def _count_frames(row: dict, words: list[str], uses: Counter, held: Counter, sta
     seen = set()
     held_words = set(words)
     for w, x in _THE_W_OF.findall((row.get("abstract") or "").lower()):
-        content = [y for y in x.split() if y not in _MINOR]
+        content = [y for y in x.split() if y not in DANGLING]
         if w in seen or len(content) < 2:
             continue
         seen.add(w)

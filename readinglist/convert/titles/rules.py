@@ -15,6 +15,7 @@ from .constants import CUT_ANY, FALLBACK_TITLE, FINITE, KEPT_MAX_WORDS, MAX_WORD
 from .described import described_subtitle, fits_described, stated_description
 from .contribution import background_only, contribution_phrases, fallback, find_contribution, Found, with_topic
 from .named import name_description, what_we_did
+from .postedits import relative_as_purpose, verb_gerund
 from .relations import says_the_reverse
 from .text import ALNUM, before_finite_verb, capitalise, clean, finish, first_five_tokens, first_tokens, gerund_of, head_noun, LEADING, PARTICIPLE_END, strip_dangling, word_list
 from .topic import drives, phrase_with_topic, restates, topic_phrase
@@ -71,8 +72,6 @@ def _repair(title: str, plain: str, name: str | None) -> str:
     phrase = strip_dangling(before_finite_verb(phrase))
     if len(phrase) < 2:
         return title
-    from .postedits import relative_as_purpose
-
     # "a ranker that can predict ..." is read as the post-edit will write it ("... for predicting ...")
     body_ok = bool(body) and not defects(relative_as_purpose(body), plain, named) and len(title.split()) > 3
     if named and name and name.lower() in body.lower():
@@ -107,7 +106,8 @@ def _contribution_kept(title: str, plain: str, body_ok: bool) -> str:
     found = find_contribution(plain, MAX_WORDS, max_tier=1)
     if found is None:
         return ""
-    words = title.split() if body_ok else LEADING.sub("", " ".join(found.words)).split()
+    said = LEADING.sub("", " ".join(found.words)).split()
+    words = title.split() if body_ok else said
     head = _head_phrase(words)
     if head is not words:
         if len([w for w in head if w.lower() not in NOT_CONTENT]) < 2:
@@ -120,7 +120,7 @@ def _contribution_kept(title: str, plain: str, body_ok: bool) -> str:
             return kept
     # its clause said as titles say it ("an architecture that is capable of X" -> "architecture
     # capable of X", "a method to reduce X" -> "method for reducing X")
-    reduced = _clause_reduced(LEADING.sub("", " ".join(found.words)).split())
+    reduced = _clause_reduced(said)
     if not reduced or len(reduced) > KEPT_MAX_WORDS:
         return ""
     return form_checked(reduced, plain, None, False, head_first)
@@ -134,8 +134,6 @@ def _gerund(verb: str, certain: bool) -> str | None:
     """The -ing form of a base verb after "to" (:func:`.postedits.verb_gerund`), or of any plain
     word the words before show to be a verb (``certain``: "designed to resist" -> "resisting");
     None for "to the", "to jointly", "to learning", "to segmentation"."""
-    from .postedits import verb_gerund
-
     ing = verb_gerund(verb, base=True)
     if ing or not certain or not verb.isalpha() or verb in NOT_CONTENT or verb.endswith(("ly", "ing", "ed")):
         return ing
@@ -147,8 +145,6 @@ def _clause_reduced(words: list[str]) -> list[str]:
     next clause: "that/which is|are <adjective> ..." without "that is" ("architecture capable of
     amodal perception"), "to <verb> ..." and "that <verb>s ..." as "for <verb>ing ..." ("method
     for reducing the variation among workers"); [] when there is no such clause."""
-    from .postedits import relative_as_purpose
-
     at = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in _CLAUSE_STARTS), None)
     if at is None or at + 2 >= len(words):
         return []
